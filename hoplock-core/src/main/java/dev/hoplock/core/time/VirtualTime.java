@@ -10,8 +10,8 @@ import java.util.PriorityQueue;
  *
  * <p>Guarantees: tasks run in order of due time, ties in order of scheduling; a task scheduled while time advances
  * runs in the same advance if it falls due within it. {@link #withWallOffset(Duration)} gives a view whose wall
- * clock is shifted (clock skew) while sharing the same monotonic time and task queue. Not thread-safe: drive it from
- * one thread.
+ * clock is shifted (clock skew) while sharing the same monotonic time and task queue. Drive it ({@code advance}) from
+ * one thread; other threads may schedule tasks and read the clocks while it does.
  */
 public final class VirtualTime implements TimeSource, Scheduler {
 
@@ -35,24 +35,28 @@ public final class VirtualTime implements TimeSource, Scheduler {
 
     @Override
     public Instant wallNow() {
-        return shared.start.plusNanos(shared.now).plus(wallOffset);
+        return shared.start.plusNanos(nanoTime()).plus(wallOffset);
     }
 
     @Override
     public long nanoTime() {
-        return shared.now;
+        synchronized (shared) {
+            return shared.now;
+        }
     }
 
     /** Virtual time elapsed since the start. */
     public Duration elapsed() {
-        return Duration.ofNanos(shared.now);
+        return Duration.ofNanos(nanoTime());
     }
 
     @Override
     public Cancellable schedule(Runnable task, Duration delay) {
-        Entry entry = new Entry(shared.now + Math.max(0, delay.toNanos()), shared.sequence++, task);
-        shared.queue.add(entry);
-        return () -> entry.cancelled = true;
+        synchronized (shared) {
+            Entry entry = new Entry(shared.now + Math.max(0, delay.toNanos()), shared.sequence++, task);
+            shared.queue.add(entry);
+            return () -> entry.cancelled = true;
+        }
     }
 
     /** Runs every task due now, including those they schedule for now. */
@@ -62,25 +66,33 @@ public final class VirtualTime implements TimeSource, Scheduler {
 
     /** Moves time forward by {@code duration}, running each task at its due time. */
     public void advance(Duration duration) {
-        long target = shared.now + duration.toNanos();
+        long target;
+        synchronized (shared) {
+            target = shared.now + duration.toNanos();
+        }
         while (true) {
-            Entry next = shared.queue.peek();
-            if (next == null || next.due > target) {
-                break;
+            Entry next;
+            synchronized (shared) {
+                next = shared.queue.peek();
+                if (next == null || next.due > target) {
+                    shared.now = Math.max(shared.now, target);
+                    return;
+                }
+                shared.queue.poll();
+                if (next.cancelled) {
+                    continue;
+                }
+                shared.now = Math.max(shared.now, next.due);
             }
-            shared.queue.poll();
-            if (next.cancelled) {
-                continue;
-            }
-            shared.now = Math.max(shared.now, next.due);
             next.task.run();
         }
-        shared.now = Math.max(shared.now, target);
     }
 
-    /** The number of tasks waiting (cancelled ones included until their due time passes). */
+    /** The number of tasks waiting, not counting cancelled ones. */
     public int pendingTasks() {
-        return (int) shared.queue.stream().filter(e -> !e.cancelled).count();
+        synchronized (shared) {
+            return (int) shared.queue.stream().filter(e -> !e.cancelled).count();
+        }
     }
 
     private static final class Shared {

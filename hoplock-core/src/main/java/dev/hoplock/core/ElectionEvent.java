@@ -1,0 +1,62 @@
+package dev.hoplock.core;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Something that happened to an election, as seen by one elector.
+ *
+ * <p>Delivery guarantees: each subscriber sees events in the order they happened. {@link Acquired} and
+ * {@link Lost} are never dropped, and they alternate (no two Acquired without a Lost in between).
+ * {@link Renewed} may be dropped for a subscriber that falls behind. Events are delivered after the state
+ * change: when a subscriber sees {@link Lost}, {@link Elector#isLeader()} already answers false.
+ */
+public sealed interface ElectionEvent
+        permits ElectionEvent.Acquired, ElectionEvent.Renewed, ElectionEvent.Lost, ElectionEvent.LeaderObserved,
+        ElectionEvent.Problem {
+
+    /** The lease key of the election. */
+    String key();
+
+    /** When it happened, by the elector's wall clock. */
+    Instant at();
+
+    /** This process became leader. */
+    record Acquired(String key, Instant at, Lease lease) implements ElectionEvent {
+        public Acquired {
+            Objects.requireNonNull(lease, "lease");
+        }
+    }
+
+    /** This process extended its lease. */
+    record Renewed(String key, Instant at, Lease lease) implements ElectionEvent {
+    }
+
+    /** This process stopped leading; leader work has been told to stop. */
+    record Lost(String key, Instant at, Lease lease, LossCause cause, String detail) implements ElectionEvent {
+    }
+
+    /**
+     * The holder seen in the store changed (another node, this node, or nobody). Followers get this when a new
+     * leader appears; {@code holder} is empty when the lease is free.
+     */
+    record LeaderObserved(String key, Instant at, Optional<Holder> holder) implements ElectionEvent {
+    }
+
+    /** Something needs attention; the message names the cause and the fix. */
+    record Problem(String key, Instant at, ProblemKind kind, String message) implements ElectionEvent {
+    }
+
+    /** The kinds of {@link Problem}. */
+    enum ProblemKind {
+        /** The stored object is not a valid lease record; it counts as held until unchanged for a whole TTL. */
+        CORRUPT_RECORD,
+        /** A record expires more than twice the TTL ahead: some writer's clock runs fast, or its TTL is long. */
+        CLOCK_SKEW,
+        /** The stored generation went down: someone deleted or rewrote the record outside the protocol. */
+        GENERATION_REGRESSED,
+        /** A backend request failed; see the message. */
+        BACKEND_ERROR
+    }
+}

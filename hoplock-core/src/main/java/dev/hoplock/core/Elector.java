@@ -1,0 +1,1090 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.record.MalformedLeaseRecordException;
+import dev.hoplock.core.time.ExecutorScheduler;
+import dev.hoplock.core.time.Scheduler;
+import dev.hoplock.core.time.TimeSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Elects at most one leader among all electors that share a lease key in one store, by a lease renewed with
+ * compare-and-swap writes.
+ *
+ * <h2>Safety argument</h2>
+ * The store is linearisable and every write is conditional on the handle last read or written, so at most one
+ * elector's write succeeds against any version of the record. The rules below make "at most one elector runs leader
+ * work at any instant" follow from that, assuming only that monotonic clocks on different machines advance at
+ * nearly the same rate (the {@code safetyMargin} absorbs the difference):
+ * <ol>
+ *   <li><b>Validity is anchored before the write.</b> The monotonic time {@code t0} is taken before a write is
+ *       sent; the record says {@code expires_at = wall(t0) + ttl}, and this elector leads only until
+ *       {@code t0 + ttl - safetyMargin} on its monotonic clock, whether or not a renewal is in flight.</li>
+ *   <li><b>Self-fencing.</b> {@link #isLeader()} compares the monotonic clock with that deadline on every call, so
+ *       leader work stops on time even if the thread that would notice is late; open {@link LeaderScope}s are told
+ *       and their threads interrupted when the term ends.</li>
+ *   <li><b>Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
+ *       term that has already ended.</li>
+ *   <li><b>Takeover only after local observation.</b> A record held by another owner is taken over only when it is
+ *       expired by this machine's wall clock <em>and</em> has stayed byte-for-byte unchanged (same handle) for a whole
+ *       {@code ttl} on this machine's monotonic clock, counted from the answer of the first read that saw it. The
+ *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
+ *       whatever the wall clocks say. A record written by a graceful release (no owner, expired) may be taken at
+ *       once: its writer has already stopped.</li>
+ *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. It is adopted only if a later read finds
+ *       exactly the bytes' owner, generation and nonce; otherwise this elector acts as if it had failed.</li>
+ *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
+ *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
+ * </ol>
+ * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
+ * observation. What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
+ * drift, and it cannot stop leader work that ignores interruption and {@link LeaderContext#isLeading()}.
+ *
+ * <h2>Threads</h2>
+ * State changes happen under this object's lock, on the scheduler's thread or on the thread that completes a backend
+ * request. Events are delivered on the event executor. {@link #isLeader()} takes no lock and makes no backend call.
+ */
+public final class Elector implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Elector.class);
+    private static final int MAX_PENDING_WRITES = 16;
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final ElectorSettings settings;
+    private final AsyncBackend backend;
+    private final TimeSource time;
+    private final Scheduler scheduler;
+    private final EventHub events;
+    private final Runnable releaseResources;
+    private final long ttlNanos;
+    private final long safetyNanos;
+
+    // ---- guarded by this ----
+    private boolean stopping;
+    private CompletableFuture<Void> closed;
+    private Scheduler.Cancellable nextStep;
+    private Scheduler.Cancellable fenceTimer;
+    private Scheduler.Cancellable opTimeout;
+    private long opCounter;
+    private long activeOp;
+    private CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
+    private Observation observed;
+    private Owned owned;
+    private final Deque<Pending> pending = new ArrayDeque<>();
+    private long highestGeneration;
+    private long lastTermGeneration = -1;
+    private long campaignPausedUntil;
+    private boolean campaignPaused;
+    private boolean releaseRequested;
+    private Long lastAnswerNanos;
+    private String lastError;
+
+    // ---- read without lock ----
+    private volatile Term term;
+    private volatile Role role = Role.NEW;
+    private volatile Holder holder;
+
+    private Elector(Builder builder, ElectorSettings settings) {
+        this.settings = settings;
+        this.time = builder.time;
+        this.ttlNanos = settings.ttl().toNanos();
+        this.safetyNanos = settings.safetyMargin().toNanos();
+        String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
+
+        ExecutorScheduler ownScheduler = null;
+        if (builder.scheduler != null) {
+            this.scheduler = builder.scheduler;
+        } else {
+            ownScheduler = new ExecutorScheduler("hoplock-elector-" + threadSuffix);
+            this.scheduler = ownScheduler;
+        }
+        ExecutorService ownIo = null;
+        if (builder.asyncBackend != null) {
+            this.backend = builder.asyncBackend;
+        } else {
+            java.util.concurrent.Executor io = builder.ioExecutor;
+            if (io == null) {
+                ownIo = Executors.newCachedThreadPool(daemonThreads("hoplock-io-" + threadSuffix));
+                io = ownIo;
+            }
+            this.backend = AsyncBackend.on(builder.backend, io);
+        }
+        ExecutorService ownEvents = null;
+        java.util.concurrent.Executor eventExecutor = builder.eventExecutor;
+        if (eventExecutor == null) {
+            ownEvents = Executors.newSingleThreadExecutor(daemonThreads("hoplock-events-" + threadSuffix));
+            eventExecutor = ownEvents;
+        }
+        this.events = new EventHub(eventExecutor);
+        ExecutorScheduler schedulerToClose = ownScheduler;
+        ExecutorService ioToClose = ownIo;
+        ExecutorService eventsToClose = ownEvents;
+        this.releaseResources = () -> {
+            if (schedulerToClose != null) {
+                schedulerToClose.close();
+            }
+            if (ioToClose != null) {
+                ioToClose.shutdown();
+            }
+            if (eventsToClose != null) {
+                eventsToClose.shutdown();
+            }
+        };
+    }
+
+    /** Starts a builder for an elector over a blocking backend. */
+    public static Builder builder(Backend backend, String key) {
+        return new Builder(Objects.requireNonNull(backend, "backend"), null, key);
+    }
+
+    /** Starts a builder for an elector over a non-blocking backend (simulations). */
+    public static Builder builder(AsyncBackend backend, String key) {
+        return new Builder(null, Objects.requireNonNull(backend, "backend"), key);
+    }
+
+    // ------------------------------------------------------------------ public API
+
+    /** The validated settings. */
+    public ElectorSettings settings() {
+        return settings;
+    }
+
+    /** The lease key. */
+    public String key() {
+        return settings.key();
+    }
+
+    /** This process's owner id. */
+    public String owner() {
+        return settings.owner();
+    }
+
+    /** Starts campaigning. Idempotent; a closed elector cannot be restarted. */
+    public void start() {
+        synchronized (this) {
+            if (role == Role.STOPPED || stopping) {
+                throw new IllegalStateException("elector for '" + key() + "' is closed; build a new one");
+            }
+            if (role != Role.NEW) {
+                return;
+            }
+            setRole(Role.FOLLOWER);
+            log.info("hoplock: elector for '{}' started as {} over {} (ttl {}, renew {}, poll {})", key(), owner(),
+                    backend.describe(), settings.ttl(), settings.renewInterval(), settings.pollInterval());
+            scheduleStep(Duration.ZERO);
+        }
+    }
+
+    /**
+     * True while this process holds a lease whose self-fencing deadline has not passed. No lock, no backend call:
+     * a few volatile reads and one monotonic clock read.
+     */
+    public boolean isLeader() {
+        Term current = term;
+        return current != null && current.isValid();
+    }
+
+    /** The lease while leading; empty otherwise. */
+    public Optional<Lease> currentLease() {
+        Term current = term;
+        return current != null && current.isValid() ? Optional.of(current.lease()) : Optional.empty();
+    }
+
+    /** The holder last seen in the store (this process included); empty when free or unknown. */
+    public Optional<Holder> holder() {
+        return Optional.ofNullable(holder);
+    }
+
+    /**
+     * Opens a scope for leader work on the calling thread if this process leads now; empty otherwise. No backend
+     * call. See {@link LeaderScope} for what happens when the term ends while it is open.
+     */
+    public Optional<LeaderScope> enterLeaderScope(boolean interruptOnLoss) {
+        Term current = term;
+        if (current == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(current.open(interruptOnLoss));
+    }
+
+    /** A snapshot for health checks. */
+    public ElectorStatus status() {
+        synchronized (this) {
+            Term current = term;
+            boolean leading = current != null && current.isValid();
+            Optional<Duration> since = lastAnswerNanos == null ? Optional.empty()
+                    : Optional.of(Duration.ofNanos(Math.max(0, time.nanoTime() - lastAnswerNanos)));
+            Role shown = role == Role.LEADER && !leading ? Role.FOLLOWER : role;
+            return new ElectorStatus(key(), owner(), backend.describe(), shown,
+                    leading ? Optional.of(current.lease()) : Optional.empty(),
+                    leading ? current.timeLeft() : Duration.ZERO,
+                    Optional.ofNullable(holder), since, Optional.ofNullable(lastError));
+        }
+    }
+
+    /** Events of this election; see {@link ElectionEvent} for the delivery guarantees. */
+    public Flow.Publisher<ElectionEvent> events() {
+        return events;
+    }
+
+    /**
+     * Calls {@code listener} for every event, on the event executor. Returns a handle that stops the calls.
+     */
+    public AutoCloseable addListener(Consumer<? super ElectionEvent> listener) {
+        Objects.requireNonNull(listener, "listener");
+        CompletableFuture<Flow.Subscription> subscription = new CompletableFuture<>();
+        events.subscribe(new Flow.Subscriber<ElectionEvent>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                subscription.complete(s);
+                s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(ElectionEvent item) {
+                listener.accept(item);
+            }
+
+            @Override
+            public void onError(Throwable throwable) {
+                log.warn("hoplock: event stream of '{}' failed", key(), throwable);
+            }
+
+            @Override
+            public void onComplete() {
+            }
+        });
+        return () -> subscription.thenAccept(Flow.Subscription::cancel);
+    }
+
+    /**
+     * Gives up leadership if held: leader work is told to stop, the lease is released, and this elector does not
+     * campaign again for one TTL, so that another node can take over. Returns false when not leading.
+     */
+    public boolean stepDown() {
+        synchronized (this) {
+            if (!isLeader()) {
+                return false;
+            }
+            loseLeadership(LossCause.STEPPED_DOWN, "stepped down on request");
+            pauseCampaign();
+            releaseRequested = true;
+            scheduleStep(Duration.ZERO);
+            return true;
+        }
+    }
+
+    /**
+     * Runs {@code task} each time this process becomes leader, on the calling thread, until the elector stops.
+     *
+     * <ul>
+     *   <li>The task's thread is interrupted when leadership ends; the task should return promptly. Then this method
+     *       waits to be elected again and runs the task again.</li>
+     *   <li>The task returns normally while still leading: the term ends (step down, lease released) and this method
+     *       waits to be elected again, then runs the task again.</li>
+     *   <li>The task throws while still leading: this process steps down and the exception is rethrown.</li>
+     *   <li>The elector is closed, or the calling thread is interrupted: the elector is closed (lease released) and
+     *       this method returns (with the interrupt flag set again in the second case).</li>
+     * </ul>
+     * Starts the elector if it was not started.
+     */
+    public void lead(LeaderTask task) throws Exception {
+        Objects.requireNonNull(task, "task");
+        start();
+        while (true) {
+            LeaderScope scope;
+            try {
+                scope = awaitLeadership();
+            } catch (InterruptedException e) {
+                close();
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (scope == null) {
+                return;
+            }
+            Exception failure = null;
+            try (scope) {
+                task.run(scope);
+            } catch (Exception e) {
+                failure = e;
+            }
+            if (scope.wasLost()) {
+                Thread.interrupted();
+                if (isStopped()) {
+                    return;
+                }
+                continue;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                close();
+                return;
+            }
+            if (failure != null) {
+                stepDown();
+                throw failure;
+            }
+            stepDown();
+        }
+    }
+
+    /**
+     * Stops campaigning, tells leader work to stop, waits (up to the release timeout) for open scopes to close, and
+     * releases the lease. Completes when done; never fails.
+     */
+    public CompletableFuture<Void> closeAsync() {
+        Term current;
+        synchronized (this) {
+            if (closed != null) {
+                return closed;
+            }
+            closed = new CompletableFuture<>();
+            stopping = true;
+            cancel(nextStep);
+            nextStep = null;
+            current = term;
+            loseLeadership(LossCause.STOPPED, "elector closed");
+        }
+        CompletableFuture<Void> done = closed;
+        CompletableFuture<Boolean> workStopped = current == null ? CompletableFuture.completedFuture(true)
+                : within(current.drained().thenApply(v -> true), settings.releaseTimeout(), false);
+        workStopped
+                .thenCompose(stoppedInTime -> idleFuture().thenApply(v -> stoppedInTime))
+                .thenCompose(this::releaseOnClose)
+                .whenComplete((v, e) -> {
+                    if (e != null) {
+                        log.warn("hoplock: closing the elector for '{}' failed", key(), e);
+                    }
+                    synchronized (this) {
+                        setRole(Role.STOPPED);
+                        cancel(fenceTimer);
+                        cancel(opTimeout);
+                    }
+                    log.info("hoplock: elector for '{}' ({}) stopped", key(), owner());
+                    events.complete();
+                    releaseResources.run();
+                    done.complete(null);
+                });
+        return done;
+    }
+
+    /** {@link #closeAsync()} and waits for it (bounded by the request and release timeouts). */
+    @Override
+    public void close() {
+        long bound = settings.requestTimeout().plus(settings.releaseTimeout().abs().multipliedBy(2)).toMillis() + 5_000;
+        try {
+            closeAsync().get(bound, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("hoplock: elector for '{}' did not finish closing within {} ms", key(), bound);
+        }
+    }
+
+    /** True once {@link #close()} has been called. */
+    public synchronized boolean isStopped() {
+        return stopping;
+    }
+
+    @Override
+    public String toString() {
+        return "Elector[" + key() + ", " + owner() + ", " + role + "]";
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    private void step() {
+        synchronized (this) {
+            nextStep = null;
+            if (stopping || activeOp != 0) {
+                return;
+            }
+            if (releaseRequested) {
+                releaseRequested = false;
+                if (owned != null && settings.releaseTimeout().isNegative()) {
+                    owned = null;
+                } else if (owned != null) {
+                    release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
+                    return;
+                }
+            }
+            if (owned != null && isLeader()) {
+                renew();
+            } else if (owned != null && campaignAllowed()) {
+                acquire(owned.handle, highestGeneration + 1);
+            } else {
+                readRecord();
+            }
+        }
+    }
+
+    private void readRecord() {
+        Duration timeout = settings.requestTimeout();
+        if (isLeader()) {
+            timeout = min(timeout, term.timeLeft());
+        }
+        Duration bound = timeout;
+        request(() -> backend.read(key(), bound), bound, this::onRead);
+    }
+
+    private void onRead(Optional<StoredObject> result, BackendException failure) {
+        if (failure != null) {
+            noteFailure("read", failure);
+            scheduleStep(settings.pollInterval());
+            return;
+        }
+        noteAnswer();
+        if (result.isEmpty()) {
+            if (isLeader()) {
+                loseLeadership(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
+            }
+            observe(null, null, null);
+            if (campaignAllowed()) {
+                acquire(Handle.NONE, highestGeneration + 1);
+            } else {
+                scheduleStep(settings.pollInterval());
+            }
+            return;
+        }
+        StoredObject object = result.get();
+        LeaseRecord record = null;
+        String corruption = null;
+        try {
+            record = LeaseRecordCodec.decode(object.content());
+        } catch (MalformedLeaseRecordException e) {
+            corruption = e.getMessage();
+        }
+        Pending mine = record == null ? null : matchPending(record);
+        if (mine != null) {
+            adopt(object.handle(), mine);
+            return;
+        }
+        if (isLeader()) {
+            loseLeadership(LossCause.TAKEN_OVER, "the lease record was changed by "
+                    + (record == null ? "an unknown writer" : describeOwner(record.owner())));
+        }
+        observe(object.handle(), record, corruption);
+        decideTakeover();
+    }
+
+    private void decideTakeover() {
+        Observation seen = observed;
+        long now = time.nanoTime();
+        long unchangedFor = now - seen.firstSeenNanos;
+        boolean observedLongEnough = unchangedFor >= ttlNanos;
+        Duration untilObserved = Duration.ofNanos(Math.max(0, ttlNanos - unchangedFor));
+        if (!campaignAllowed()) {
+            scheduleStep(settings.pollInterval());
+        } else if (seen.record == null) {
+            if (observedLongEnough) {
+                log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
+                        settings.ttl());
+                acquire(seen.handle, highestGeneration + 1);
+            } else {
+                scheduleStep(min(settings.pollInterval(), untilObserved));
+            }
+        } else if (seen.record.isReleased()) {
+            acquire(seen.handle, highestGeneration + 1);
+        } else if (seen.record.isExpiredAt(time.wallNow()) && observedLongEnough) {
+            acquire(seen.handle, highestGeneration + 1);
+        } else {
+            scheduleStep(settings.pollInterval());
+        }
+    }
+
+    /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
+    private void acquire(Handle expected, long generation) {
+        long t0 = time.nanoTime();
+        LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), owner(), nonce());
+        Duration timeout = min(settings.requestTimeout(), Duration.ofNanos(ttlNanos - safetyNanos));
+        byte[] bytes = LeaseRecordCodec.encode(record);
+        request(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+            if (failure != null) {
+                remember(new Pending(record, t0));
+                noteFailure(expected.isNone() ? "create" : "take over", failure);
+                scheduleStep(settings.pollInterval());
+                return;
+            }
+            noteAnswer();
+            if (result instanceof WriteResult.Written written) {
+                pending.clear();
+                owned = new Owned(written.handle(), record, t0);
+                highestGeneration = Math.max(highestGeneration, generation);
+                observe(written.handle(), record, null);
+                beginTerm();
+            } else {
+                // Lost the race (or our own version is gone): look again after a poll.
+                owned = null;
+                scheduleStep(settings.pollInterval());
+            }
+        });
+    }
+
+    private void renew() {
+        Term current = term;
+        long t0 = time.nanoTime();
+        LeaseRecord record = new LeaseRecord(owned.record.generation(), time.wallNow().plusNanos(ttlNanos), owner(),
+                nonce());
+        Duration timeout = min(settings.requestTimeout(), current.timeLeft());
+        byte[] bytes = LeaseRecordCodec.encode(record);
+        Handle expected = owned.handle;
+        request(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+            if (failure != null) {
+                remember(new Pending(record, t0));
+                noteFailure("renew", failure);
+                scheduleStep(min(settings.pollInterval(), current.timeLeft()));
+                return;
+            }
+            noteAnswer();
+            if (result instanceof WriteResult.Written written) {
+                pending.clear();
+                owned = new Owned(written.handle(), record, t0);
+                observe(written.handle(), record, null);
+                extendTerm(current, record, t0);
+                return;
+            }
+            WriteResult.Refusal refusal = ((WriteResult.Refused) result).reason();
+            owned = null;
+            if (pending.isEmpty()) {
+                loseLeadership(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
+                        "renewal refused by " + backend.describe() + ": "
+                                + (refusal == WriteResult.Refusal.NOT_FOUND ? "the record is gone" : "the record changed"));
+            }
+            // With writes of unknown outcome, the change may be ours: read and check before deciding.
+            scheduleStep(Duration.ZERO);
+        });
+    }
+
+    /** A write whose outcome was unknown turned out to have happened. */
+    private void adopt(Handle handle, Pending write) {
+        pending.clear();
+        owned = new Owned(handle, write.record, write.t0);
+        highestGeneration = Math.max(highestGeneration, write.record.generation());
+        observe(handle, write.record, null);
+        Term current = term;
+        if (current != null && current.isValid() && current.lease().generation() == write.record.generation()) {
+            extendTerm(current, write.record, write.t0);
+        } else if (write.record.generation() <= lastTermGeneration) {
+            // A late renewal of a term that already ended: start a new term with a new generation.
+            scheduleStep(Duration.ZERO);
+        } else {
+            beginTerm();
+        }
+    }
+
+    private void beginTerm() {
+        if (stopping) {
+            return;
+        }
+        long deadline = owned.t0 + ttlNanos - safetyNanos;
+        if (time.nanoTime() - deadline >= 0) {
+            // The write answered too late to lead on it; the record is still ours, so renew it as a new term.
+            scheduleStep(Duration.ZERO);
+            return;
+        }
+        Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
+        Term fresh = new Term(time, lease, deadline);
+        term = fresh;
+        lastTermGeneration = lease.generation();
+        setRole(Role.LEADER);
+        armFence(fresh);
+        log.info("hoplock: {} leads '{}' at generation {}", owner(), key(), lease.generation());
+        publish(new ElectionEvent.Acquired(key(), time.wallNow(), lease));
+        scheduleStep(untilRenewal(owned.t0));
+    }
+
+    private void extendTerm(Term current, LeaseRecord record, long t0) {
+        if (stopping || current != term || !current.isValid()) {
+            // The term ended while the write was in flight; the record is ours, so a new term starts next step.
+            scheduleStep(Duration.ZERO);
+            return;
+        }
+        Lease lease = new Lease(key(), owner(), record.generation(), record.expiresAt());
+        current.extend(lease, t0 + ttlNanos - safetyNanos);
+        armFence(current);
+        publish(new ElectionEvent.Renewed(key(), time.wallNow(), lease));
+        scheduleStep(untilRenewal(t0));
+    }
+
+    private void armFence(Term current) {
+        cancel(fenceTimer);
+        Duration left = Duration.ofNanos(Math.max(0, current.deadlineNanos() - time.nanoTime()));
+        fenceTimer = scheduler.schedule(() -> onFence(current), left);
+    }
+
+    private void onFence(Term current) {
+        synchronized (this) {
+            if (current != term || current.ended()) {
+                return;
+            }
+            if (current.isValid()) {
+                armFence(current);
+                return;
+            }
+            loseLeadership(LossCause.DEADLINE_PASSED, "no renewal succeeded before the self-fencing deadline"
+                    + (lastError == null ? "" : " (last error: " + lastError + ")"));
+            if (activeOp == 0) {
+                scheduleStep(Duration.ZERO);
+            }
+        }
+    }
+
+    private void loseLeadership(LossCause cause, String detail) {
+        Term current = term;
+        if (current == null || current.ended()) {
+            return;
+        }
+        current.end();
+        cancel(fenceTimer);
+        fenceTimer = null;
+        setRole(stopping ? Role.STOPPED : Role.FOLLOWER);
+        Lease lease = current.lease();
+        if (cause == LossCause.STOPPED || cause == LossCause.STEPPED_DOWN) {
+            log.info("hoplock: {} stopped leading '{}' at generation {}: {}", owner(), key(), lease.generation(), detail);
+        } else {
+            log.warn("hoplock: {} lost '{}' at generation {}: {}", owner(), key(), lease.generation(), detail);
+        }
+        publish(new ElectionEvent.Lost(key(), time.wallNow(), lease, cause, detail));
+    }
+
+    private CompletableFuture<Void> releaseOnClose(boolean workStopped) {
+        synchronized (this) {
+            if (owned == null || settings.releaseTimeout().isNegative()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (!workStopped) {
+                log.warn("hoplock: leader work for '{}' did not stop within {}; not releasing, the lease expires at {}",
+                        key(), settings.releaseTimeout(), owned.record.expiresAt());
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<Void> released = new CompletableFuture<>();
+            release(settings.releaseTimeout(), () -> released.complete(null));
+            return released;
+        }
+    }
+
+    /** Releases the owned record: an expired record at the same generation, or a conditional delete. */
+    private void release(Duration timeout, Runnable then) {
+        Owned mine = owned;
+        if (settings.releaseByDelete()) {
+            request(() -> backend.delete(key(), mine.handle, timeout), timeout, (DeleteResult result, BackendException failure) -> {
+                owned = null;
+                if (failure != null) {
+                    noteFailure("release", failure);
+                } else {
+                    noteAnswer();
+                    if (result == DeleteResult.DELETED) {
+                        observe(null, null, null);
+                    }
+                }
+                then.run();
+            });
+            return;
+        }
+        LeaseRecord record = LeaseRecord.released(mine.record.generation(), nonce());
+        byte[] bytes = LeaseRecordCodec.encode(record);
+        request(() -> backend.write(key(), mine.handle, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+            owned = null;
+            if (failure != null) {
+                noteFailure("release", failure);
+            } else {
+                noteAnswer();
+                if (result instanceof WriteResult.Written written) {
+                    observe(written.handle(), record, null);
+                    log.info("hoplock: {} released '{}' at generation {}", owner(), key(), record.generation());
+                }
+            }
+            then.run();
+        });
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Records what the store holds now and publishes a change of holder. */
+    private void observe(Handle handle, LeaseRecord record, String corruption) {
+        if (handle == null) {
+            observed = null;
+            setHolder(null);
+            return;
+        }
+        if (observed != null && observed.handle.equals(handle)) {
+            return;
+        }
+        observed = new Observation(handle, record, time.nanoTime());
+        if (record == null) {
+            String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
+                    + ". It counts as held; it is taken over only after staying unchanged for " + settings.ttl()
+                    + ". Fix: delete the object, or let hoplock replace it.";
+            log.error("hoplock: {}", message);
+            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+            setHolder(new Holder("", highestGeneration, LeaseRecord.ZERO_TIME));
+            return;
+        }
+        if (record.generation() < highestGeneration) {
+            String message = "the generation of '" + key() + "' went down from " + highestGeneration + " to "
+                    + record.generation() + ": the record was deleted or rewritten outside hoplock (or a node releases"
+                    + " by delete); new terms continue above " + highestGeneration;
+            log.warn("hoplock: {}", message);
+            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.GENERATION_REGRESSED,
+                    message));
+        }
+        highestGeneration = Math.max(highestGeneration, record.generation());
+        Instant skewLimit = time.wallNow().plusNanos(2 * ttlNanos);
+        if (record.expiresAt().isAfter(skewLimit)) {
+            String message = "the lease record of '" + key() + "' written by " + describeOwner(record.owner())
+                    + " expires at " + record.expiresAt() + ", more than twice the TTL (" + settings.ttl()
+                    + ") ahead of this machine's clock: check the writer's clock (NTP) and TTL";
+            log.warn("hoplock: {}", message);
+            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CLOCK_SKEW, message));
+        }
+        setHolder(record.isReleased() ? null : new Holder(record.owner(), record.generation(), record.expiresAt()));
+    }
+
+    private void setHolder(Holder next) {
+        Holder previous = holder;
+        holder = next;
+        boolean same = previous == null ? next == null
+                : next != null && previous.owner().equals(next.owner()) && previous.generation() == next.generation();
+        if (!same) {
+            publish(new ElectionEvent.LeaderObserved(key(), time.wallNow(), Optional.ofNullable(next)));
+        }
+    }
+
+    private Pending matchPending(LeaseRecord record) {
+        for (Pending write : pending) {
+            LeaseRecord mine = write.record;
+            if (!mine.nonce().isEmpty() && mine.nonce().equals(record.nonce()) && mine.owner().equals(record.owner())
+                    && mine.generation() == record.generation()) {
+                return write;
+            }
+        }
+        return null;
+    }
+
+    private void remember(Pending write) {
+        pending.addLast(write);
+        while (pending.size() > MAX_PENDING_WRITES) {
+            pending.removeFirst();
+        }
+    }
+
+    /**
+     * Sends one request. The answer, or a timeout after {@code timeout}, is handled once under the lock; an answer
+     * arriving after the timeout is ignored (and a write's outcome then counts as unknown).
+     */
+    private <T> void request(Supplier<CompletionStage<T>> call, Duration timeout, BiConsumer<T, BackendException> handler) {
+        long op = ++opCounter;
+        activeOp = op;
+        idle = new CompletableFuture<>();
+        opTimeout = scheduler.schedule(() -> {
+            synchronized (this) {
+                if (activeOp != op) {
+                    return;
+                }
+                finishRequest();
+                handler.accept(null, new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
+                        + backend.describe() + " within " + timeout));
+            }
+        }, timeout);
+        CompletionStage<T> stage;
+        try {
+            stage = call.get();
+        } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        stage.whenComplete((value, error) -> {
+            synchronized (this) {
+                if (activeOp != op) {
+                    return;
+                }
+                finishRequest();
+                handler.accept(error == null ? value : null, error == null ? null : asBackendException(error));
+            }
+        });
+    }
+
+    private void finishRequest() {
+        activeOp = 0;
+        cancel(opTimeout);
+        opTimeout = null;
+        idle.complete(null);
+    }
+
+    private synchronized CompletableFuture<Void> idleFuture() {
+        return activeOp == 0 ? CompletableFuture.completedFuture(null) : idle;
+    }
+
+    private BackendException asBackendException(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof BackendException backendException) {
+            return backendException;
+        }
+        return new BackendException(BackendException.Kind.TRANSIENT, "request to " + backend.describe()
+                + " failed unexpectedly: " + cause, cause);
+    }
+
+    private void noteFailure(String operation, BackendException failure) {
+        String message = operation + " failed: " + failure.getMessage();
+        boolean changed = !message.equals(lastError);
+        lastError = message;
+        if (changed) {
+            log.warn("hoplock: '{}' {}", key(), message);
+            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
+        }
+    }
+
+    private void noteAnswer() {
+        lastAnswerNanos = time.nanoTime();
+        lastError = null;
+    }
+
+    private void scheduleStep(Duration delay) {
+        if (stopping) {
+            return;
+        }
+        cancel(nextStep);
+        nextStep = scheduler.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+    }
+
+    private Duration untilRenewal(long t0) {
+        long due = t0 + settings.renewInterval().toNanos() - time.nanoTime();
+        return Duration.ofNanos(Math.max(0, due));
+    }
+
+    private void pauseCampaign() {
+        campaignPaused = true;
+        campaignPausedUntil = time.nanoTime() + ttlNanos;
+    }
+
+    private boolean campaignAllowed() {
+        if (campaignPaused && time.nanoTime() - campaignPausedUntil >= 0) {
+            campaignPaused = false;
+        }
+        return !campaignPaused && !stopping;
+    }
+
+    private synchronized LeaderScope awaitLeadership() throws InterruptedException {
+        while (true) {
+            if (stopping) {
+                return null;
+            }
+            Optional<LeaderScope> scope = enterLeaderScope(true);
+            if (scope.isPresent()) {
+                return scope.get();
+            }
+            wait(Math.max(1, settings.pollInterval().toMillis()));
+        }
+    }
+
+    private void setRole(Role next) {
+        role = next;
+        notifyAll();
+    }
+
+    private void publish(ElectionEvent event) {
+        events.publish(event);
+        notifyAll();
+    }
+
+    private <T> CompletableFuture<T> within(CompletableFuture<T> future, Duration limit, T fallback) {
+        if (future.isDone() || limit.isNegative()) {
+            return future.isDone() ? future : CompletableFuture.completedFuture(fallback);
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Scheduler.Cancellable timer = scheduler.schedule(() -> result.complete(fallback), limit);
+        future.whenComplete((value, error) -> {
+            timer.cancel();
+            result.complete(error == null ? value : fallback);
+        });
+        return result;
+    }
+
+    private String describeOwner(String recordOwner) {
+        return recordOwner.isEmpty() ? "an unnamed owner" : "'" + recordOwner + "'";
+    }
+
+    private static String nonce() {
+        return OwnerIds.randomHex(8);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static void cancel(Scheduler.Cancellable cancellable) {
+        if (cancellable != null) {
+            cancellable.cancel();
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String name) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** The version last seen in the store and when this elector first saw it (monotonic). */
+    private record Observation(Handle handle, LeaseRecord record, long firstSeenNanos) {
+    }
+
+    /** The version this elector last wrote and believes is still current. */
+    private record Owned(Handle handle, LeaseRecord record, long t0) {
+    }
+
+    /** A write whose outcome is unknown, kept until a read tells whether it happened. */
+    private record Pending(LeaseRecord record, long t0) {
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /**
+     * Settings of an elector, with Go hoplock's defaults: TTL 30 s, renew every TTL/3, poll every TTL/15, release
+     * timeout 2 s. Timing defaults follow the TTL when only the TTL is set.
+     */
+    public static final class Builder {
+        private final Backend backend;
+        private final AsyncBackend asyncBackend;
+        private final String key;
+        private String owner;
+        private Duration ttl = ElectorSettings.DEFAULT_TTL;
+        private Duration renewInterval;
+        private Duration pollInterval;
+        private Duration requestTimeout;
+        private Duration safetyMargin;
+        private Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
+        private boolean releaseByDelete;
+        private TimeSource time = TimeSource.system();
+        private Scheduler scheduler;
+        private java.util.concurrent.Executor ioExecutor;
+        private java.util.concurrent.Executor eventExecutor;
+
+        private Builder(Backend backend, AsyncBackend asyncBackend, String key) {
+            this.backend = backend;
+            this.asyncBackend = asyncBackend;
+            this.key = key;
+        }
+
+        /** This process's unique id; default {@code host:pid:random}. */
+        public Builder owner(String owner) {
+            this.owner = owner;
+            return this;
+        }
+
+        /** Lease duration; default 30 s. */
+        public Builder ttl(Duration ttl) {
+            this.ttl = ttl;
+            return this;
+        }
+
+        /** How often the leader renews; default TTL/3. */
+        public Builder renewInterval(Duration renewInterval) {
+            this.renewInterval = renewInterval;
+            return this;
+        }
+
+        /** How often a follower looks, and the retry delay after a failure; default TTL/15. */
+        public Builder pollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+            return this;
+        }
+
+        /** Longest wait for one request; default the renew interval. */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        /** How long before the lease's end the leader stops work; default TTL/10. */
+        public Builder safetyMargin(Duration safetyMargin) {
+            this.safetyMargin = safetyMargin;
+            return this;
+        }
+
+        /** Longest wait for the release on close; negative: skip the release. Default 2 s. */
+        public Builder releaseTimeout(Duration releaseTimeout) {
+            this.releaseTimeout = releaseTimeout;
+            return this;
+        }
+
+        /** Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. */
+        public Builder releaseByDelete(boolean releaseByDelete) {
+            this.releaseByDelete = releaseByDelete;
+            return this;
+        }
+
+        /** The clocks; default the system's. */
+        public Builder timeSource(TimeSource time) {
+            this.time = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
+        /** Where the loop's timers run; default a daemon thread owned by the elector. */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where blocking backend calls run; default a daemon thread pool owned by the elector. */
+        public Builder ioExecutor(java.util.concurrent.Executor ioExecutor) {
+            this.ioExecutor = Objects.requireNonNull(ioExecutor, "ioExecutor");
+            return this;
+        }
+
+        /** Where events are delivered; default a daemon thread owned by the elector. */
+        public Builder eventExecutor(java.util.concurrent.Executor eventExecutor) {
+            this.eventExecutor = Objects.requireNonNull(eventExecutor, "eventExecutor");
+            return this;
+        }
+
+        /** The settings as they will be used, validated. */
+        public ElectorSettings settings() {
+            if (ttl == null) {
+                throw new InvalidSettingException("ttl", "ttl must be set");
+            }
+            Duration renew = renewInterval != null ? renewInterval : ttl.dividedBy(3);
+            Duration poll = pollInterval != null ? pollInterval : ttl.dividedBy(15);
+            return new ElectorSettings(key, owner != null ? owner : OwnerIds.generate(), ttl, renew, poll,
+                    requestTimeout != null ? requestTimeout : renew,
+                    safetyMargin != null ? safetyMargin : ttl.dividedBy(10),
+                    releaseTimeout == null ? ElectorSettings.DEFAULT_RELEASE_TIMEOUT : releaseTimeout,
+                    releaseByDelete);
+        }
+
+        /** Builds the elector (not started). */
+        public Elector build() {
+            return new Elector(this, settings());
+        }
+    }
+}

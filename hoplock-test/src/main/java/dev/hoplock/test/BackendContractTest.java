@@ -1,0 +1,507 @@
+package dev.hoplock.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.LeaseKeys;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.backend.WriteResult.Refusal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The contract that every {@link Backend} must keep (see the {@link Backend} Javadoc), as an abstract JUnit 5 test
+ * class. Extend it once per backend; every test here then runs against that backend.
+ *
+ * <pre>{@code
+ * class MyBackendContractTest extends BackendContractTest {
+ *     @Override
+ *     protected Backend backend() {
+ *         return new MyBackend(...);          // may return the same instance every time
+ *     }
+ *
+ *     @Override
+ *     protected int raceWriters() {           // optional: tune the races for a slow or throttled store
+ *         return 8;
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>What it checks: reads of missing keys, create-if-absent, compare-and-swap with current, stale and missing
+ * handles, conditional delete, independence of keys (including keys that are prefixes of others and keys that
+ * differ only in case), byte-exact round trips, key validation, and races in which {@link #raceWriters()} threads,
+ * released together, compete for one key {@link #raceRounds()} times: exactly one must win every round and the
+ * stored bytes must be the winner's. A round waits until every writer's thread is ready and then releases them all
+ * at once through a latch (no sleeps); a call that throws fails the test, since a {@link BackendException} would
+ * leave the outcome unknown.
+ *
+ * <p>Every test uses its own keys from {@link #newKey()} (a random segment under {@link #keyPrefix()}), so the
+ * tests can share one store, also with other users, and need no cleanup between tests. Each test calls
+ * {@link #backend()} once before it runs.
+ */
+public abstract class BackendContractTest {
+
+    private Backend store;
+
+    /** The backend under test. Called once before each test; may return a shared instance. */
+    protected abstract Backend backend() throws Exception;
+
+    /** The timeout passed to every backend call. */
+    protected Duration timeout() {
+        return Duration.ofSeconds(30);
+    }
+
+    /** The first segments of every key the tests use; override to keep the tests inside a prefix you own. */
+    protected String keyPrefix() {
+        return "hoplock-contract";
+    }
+
+    /** A key no other test uses: {@link #keyPrefix()}, a random segment, and {@code lease}. */
+    protected String newKey() {
+        return keyPrefix() + "/" + UUID.randomUUID() + "/lease";
+    }
+
+    /** How many rounds each race runs. */
+    protected int raceRounds() {
+        return 20;
+    }
+
+    /** How many callers compete in each round of a race. */
+    protected int raceWriters() {
+        return 32;
+    }
+
+    /** The backend under test, as {@link #backend()} returned it for this test. */
+    protected final Backend store() {
+        return store;
+    }
+
+    @BeforeEach
+    final void openBackend() throws Exception {
+        store = backend();
+        assertThat(store).as("backend()").isNotNull();
+    }
+
+    // ---------------------------------------------------------------------------------------------- reads
+
+    @Test
+    void readOfMissingKeyIsEmpty() throws BackendException {
+        assertThat(store.read(newKey(), timeout())).isEmpty();
+    }
+
+    @Test
+    void describeIsNotBlank() {
+        assertThat(store.describe()).isNotBlank();
+    }
+
+    // --------------------------------------------------------------------------------------------- create
+
+    @Test
+    void createWithNoneSucceedsAndReturnsRealHandle() throws BackendException {
+        WriteResult result = store.write(newKey(), Handle.NONE, bytes("first"), timeout());
+
+        assertThat(result).isInstanceOf(WriteResult.Written.class);
+        Handle handle = ((WriteResult.Written) result).handle();
+        assertThat(handle.isNone()).as("handle of a created object is Handle.NONE").isFalse();
+        assertThat(handle.value()).isNotEmpty();
+    }
+
+    @Test
+    void readReturnsWrittenBytesAndHandle() throws BackendException {
+        String key = newKey();
+        Handle handle = create(key, "first");
+
+        StoredObject stored = read(key);
+
+        assertThat(stored.content()).isEqualTo(bytes("first"));
+        assertThat(stored.handle()).isEqualTo(handle);
+        assertThat(read(key).handle()).as("handle of an unchanged object, read again").isEqualTo(handle);
+    }
+
+    @Test
+    void createWithNoneOnExistingKeyIsRefusedAndKeepsContent() throws BackendException {
+        String key = newKey();
+        Handle handle = create(key, "first");
+
+        assertThat(store.write(key, Handle.NONE, bytes("second"), timeout()))
+                .isEqualTo(refused(Refusal.PRECONDITION_FAILED));
+        assertStored(key, "first", handle);
+    }
+
+    // ------------------------------------------------------------------------------------ compare-and-swap
+
+    @Test
+    void casWithCurrentHandleSucceedsWithNewHandle() throws BackendException {
+        String key = newKey();
+        Handle first = create(key, "first");
+
+        Handle second = written(store.write(key, first, bytes("second"), timeout()));
+
+        assertThat(second).isNotEqualTo(first);
+        assertThat(second.isNone()).isFalse();
+        assertStored(key, "second", second);
+
+        Handle third = written(store.write(key, second, bytes("third"), timeout()));
+        assertThat(third).isNotEqualTo(second).isNotEqualTo(first);
+        assertStored(key, "third", third);
+    }
+
+    @Test
+    void casWithStaleHandleIsRefusedAndKeepsContent() throws BackendException {
+        String key = newKey();
+        Handle stale = create(key, "first");
+        Handle current = written(store.write(key, stale, bytes("second"), timeout()));
+
+        assertThat(store.write(key, stale, bytes("third"), timeout())).isEqualTo(refused(Refusal.PRECONDITION_FAILED));
+        assertStored(key, "second", current);
+    }
+
+    @Test
+    void casOnMissingKeyIsNotFound() throws BackendException {
+        String key = newKey();
+        Handle deleted = create(key, "first");
+        assertThat(store.delete(key, deleted, timeout())).isEqualTo(DeleteResult.DELETED);
+
+        assertThat(store.write(key, deleted, bytes("second"), timeout())).isEqualTo(refused(Refusal.NOT_FOUND));
+        assertThat(store.read(key, timeout())).as("a refused write must not create the key").isEmpty();
+
+        Handle elsewhere = create(newKey(), "third");
+        String neverWritten = newKey();
+        assertThat(store.write(neverWritten, elsewhere, bytes("fourth"), timeout())).isEqualTo(refused(Refusal.NOT_FOUND));
+        assertThat(store.read(neverWritten, timeout())).isEmpty();
+    }
+
+    // ------------------------------------------------------------------------------------------- delete
+
+    @Test
+    void deleteWithStaleHandleIsRefusedAndKeepsObject() throws BackendException {
+        String key = newKey();
+        Handle stale = create(key, "first");
+        Handle current = written(store.write(key, stale, bytes("second"), timeout()));
+
+        assertThat(store.delete(key, stale, timeout())).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+        assertStored(key, "second", current);
+    }
+
+    @Test
+    void deleteWithNoneOnExistingKeyIsRefused() throws BackendException {
+        String key = newKey();
+        Handle handle = create(key, "first");
+
+        assertThat(store.delete(key, Handle.NONE, timeout())).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+        assertStored(key, "first", handle);
+    }
+
+    @Test
+    void deleteWithCurrentHandleRemovesObject() throws BackendException {
+        String key = newKey();
+        Handle first = create(key, "first");
+        Handle current = written(store.write(key, first, bytes("second"), timeout()));
+
+        assertThat(store.delete(key, current, timeout())).isEqualTo(DeleteResult.DELETED);
+        assertThat(store.read(key, timeout())).isEmpty();
+
+        Handle recreated = create(key, "third");
+        assertStored(key, "third", recreated);
+    }
+
+    @Test
+    void deleteOfMissingKeyIsNotFound() throws BackendException {
+        String key = newKey();
+        Handle elsewhere = create(newKey(), "first");
+
+        assertThat(store.delete(key, elsewhere, timeout())).isEqualTo(DeleteResult.NOT_FOUND);
+
+        Handle handle = create(key, "second");
+        assertThat(store.delete(key, handle, timeout())).isEqualTo(DeleteResult.DELETED);
+        assertThat(store.delete(key, handle, timeout())).as("second delete").isEqualTo(DeleteResult.NOT_FOUND);
+    }
+
+    // ------------------------------------------------------------------------------------------ keys
+
+    @Test
+    void keysWithSharedPrefixesAreIndependent() throws BackendException {
+        String base = newKey();
+        String parent = base + "/elections";
+        String a = parent + "/a";
+        String b = parent + "/b";
+        String child = a + "/deeper";
+
+        Handle hParent = create(parent, "parent");
+        Handle hA = create(a, "a");
+        Handle hB = create(b, "b");
+        Handle hChild = create(child, "child");
+
+        Handle hA2 = written(store.write(a, hA, bytes("a2"), timeout()));
+        assertThat(store.write(b, hA2, bytes("b2"), timeout()))
+                .as("a handle of one key must not match another key").isEqualTo(refused(Refusal.PRECONDITION_FAILED));
+        assertThat(store.delete(parent, hA2, timeout())).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+        assertThat(store.delete(b, hB, timeout())).isEqualTo(DeleteResult.DELETED);
+
+        assertStored(parent, "parent", hParent);
+        assertStored(a, "a2", hA2);
+        assertThat(store.read(b, timeout())).isEmpty();
+        assertStored(child, "child", hChild);
+    }
+
+    @Test
+    void keysThatDifferOnlyInCaseAreIndependent() throws BackendException {
+        String base = newKey();
+        Handle lower = create(base + "/leader", "lower");
+        Handle upper = create(base + "/LEADER", "upper");
+
+        assertStored(base + "/leader", "lower", lower);
+        assertStored(base + "/LEADER", "upper", upper);
+    }
+
+    @Test
+    void manyKeysInOneStoreKeepTheirOwnContent() throws BackendException {
+        String base = newKey();
+        Map<String, Handle> handles = new LinkedHashMap<>();
+        for (int i = 0; i < 40; i++) {
+            String key = base + "/elections/e-" + i;
+            handles.put(key, create(key, "content of " + key));
+        }
+        for (Map.Entry<String, Handle> entry : handles.entrySet()) {
+            assertStored(entry.getKey(), "content of " + entry.getKey(), entry.getValue());
+        }
+    }
+
+    @Test
+    void longestValidKeyAndAllKeyCharactersWork() throws BackendException {
+        String base = newKey();
+        String odd = base + "/Az09._-/x.y_z-w/...a/-";
+        Handle hOdd = create(odd, "odd");
+
+        String longest = base + "/" + "k".repeat(LeaseKeys.MAX_LENGTH - base.length() - 1);
+        assertThat(longest).hasSize(LeaseKeys.MAX_LENGTH);
+        Handle hLongest = create(longest, "longest");
+
+        assertStored(odd, "odd", hOdd);
+        assertStored(longest, "longest", hLongest);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "/", "/lease", "lease/", "a//b", ".", "..", "a/./b", "a/../b", "a b", "lease*",
+            "a\\b", "l\u00e9ase", "a\nb"})
+    void invalidKeysAreRejected(String key) {
+        assertThatThrownBy(() -> store.read(key, timeout())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.write(key, Handle.NONE, bytes("x"), timeout()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.delete(key, Handle.of("h"), timeout()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void overlongKeyIsRejected() {
+        String key = "k".repeat(LeaseKeys.MAX_LENGTH + 1);
+
+        assertThatThrownBy(() -> store.read(key, timeout())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.write(key, Handle.NONE, bytes("x"), timeout()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.delete(key, Handle.of("h"), timeout()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // ---------------------------------------------------------------------------------------- content
+
+    @Test
+    void nonAsciiContentRoundTrips() throws BackendException {
+        String key = newKey();
+        byte[] content = "{\"owner\":\"n\u00f8de-\u00e9\u00e8-\u65e5\u672c-\ud83d\udc07\",\"generation\":1}"
+                .getBytes(StandardCharsets.UTF_8);
+
+        Handle handle = written(store.write(key, Handle.NONE, content, timeout()));
+
+        assertThat(read(key).content()).isEqualTo(content);
+        assertThat(read(key).handle()).isEqualTo(handle);
+    }
+
+    @Test
+    void everyByteValueRoundTrips() throws BackendException {
+        String key = newKey();
+        byte[] content = new byte[512];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) i;
+        }
+
+        Handle handle = written(store.write(key, Handle.NONE, content, timeout()));
+
+        assertThat(read(key).content()).isEqualTo(content);
+        assertThat(read(key).handle()).isEqualTo(handle);
+    }
+
+    @Test
+    void largeContentRoundTripsAndReplacesCompletely() throws BackendException {
+        String key = newKey();
+        byte[] large = new byte[60 * 1024];
+        new Random(42).nextBytes(large);
+
+        Handle first = written(store.write(key, Handle.NONE, large, timeout()));
+        assertThat(read(key).content()).isEqualTo(large);
+        assertThat(read(key).handle()).isEqualTo(first);
+
+        Handle second = written(store.write(key, first, bytes("short"), timeout()));
+        assertStored(key, "short", second);
+    }
+
+    @Test
+    void storeKeepsNoReferenceToCallersArray() throws BackendException {
+        String key = newKey();
+        byte[] content = bytes("original");
+        Handle handle = written(store.write(key, Handle.NONE, content, timeout()));
+
+        content[0] = 'X';
+
+        assertStored(key, "original", handle);
+    }
+
+    // ------------------------------------------------------------------------------------------ races
+
+    @Test
+    void concurrentCreatesHaveExactlyOneWinner() throws Exception {
+        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
+            for (int round = 0; round < raceRounds(); round++) {
+                String key = newKey();
+                List<byte[]> contents = contents(round);
+                List<Object> results = race.run(writer -> store.write(key, Handle.NONE, contents.get(writer), timeout()));
+
+                int winner = singleWinner(results, round);
+                assertThat(losers(results, winner)).as("round %d: every loser is refused as PRECONDITION_FAILED", round)
+                        .allMatch(result -> result.equals(refused(Refusal.PRECONDITION_FAILED)));
+                assertStored(key, contents.get(winner), ((WriteResult.Written) results.get(winner)).handle());
+            }
+        }
+    }
+
+    @Test
+    void concurrentSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
+        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
+            for (int round = 0; round < raceRounds(); round++) {
+                String key = newKey();
+                Handle shared = create(key, "initial of round " + round);
+                List<byte[]> contents = contents(round);
+                List<Object> results = race.run(writer -> store.write(key, shared, contents.get(writer), timeout()));
+
+                int winner = singleWinner(results, round);
+                assertThat(losers(results, winner)).as("round %d: every loser is refused as PRECONDITION_FAILED", round)
+                        .allMatch(result -> result.equals(refused(Refusal.PRECONDITION_FAILED)));
+                assertStored(key, contents.get(winner), ((WriteResult.Written) results.get(winner)).handle());
+            }
+        }
+    }
+
+    @Test
+    void concurrentDeletesAndSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
+        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
+            for (int round = 0; round < raceRounds(); round++) {
+                String key = newKey();
+                Handle shared = create(key, "initial of round " + round);
+                List<byte[]> contents = contents(round);
+                List<Object> results = race.run(writer -> writer % 2 == 0
+                        ? store.delete(key, shared, timeout())
+                        : store.write(key, shared, contents.get(writer), timeout()));
+
+                int winner = singleWinner(results, round);
+                Object won = results.get(winner);
+                List<Object> losers = losers(results, winner);
+                if (won == DeleteResult.DELETED) {
+                    assertThat(losers).as("round %d: after the delete won, every other call finds the key gone", round)
+                            .allMatch(r -> r == DeleteResult.NOT_FOUND || r.equals(refused(Refusal.NOT_FOUND)));
+                    assertThat(store.read(key, timeout())).as("round %d: deleted by the winner", round).isEmpty();
+                } else {
+                    assertThat(losers).as("round %d: after a swap won, every other call is PRECONDITION_FAILED", round)
+                            .allMatch(r -> r == DeleteResult.PRECONDITION_FAILED
+                                    || r.equals(refused(Refusal.PRECONDITION_FAILED)));
+                    assertStored(key, contents.get(winner), ((WriteResult.Written) won).handle());
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------- helpers
+
+    /** Creates {@code key} with {@code content} and returns its handle, failing the test if that is refused. */
+    protected final Handle create(String key, String content) throws BackendException {
+        return written(store.write(key, Handle.NONE, bytes(content), timeout()));
+    }
+
+    /** Reads {@code key}, failing the test if it is missing. */
+    protected final StoredObject read(String key) throws BackendException {
+        Optional<StoredObject> stored = store.read(key, timeout());
+        assertThat(stored).as("object under %s", key).isPresent();
+        return stored.get();
+    }
+
+    /** Asserts that {@code key} holds exactly {@code content} under {@code handle}. */
+    protected final void assertStored(String key, String content, Handle handle) throws BackendException {
+        assertStored(key, bytes(content), handle);
+    }
+
+    /** Asserts that {@code key} holds exactly {@code content} under {@code handle}. */
+    protected final void assertStored(String key, byte[] content, Handle handle) throws BackendException {
+        StoredObject stored = read(key);
+        assertThat(stored.content()).as("content under %s", key).isEqualTo(content);
+        assertThat(stored.handle()).as("handle under %s", key).isEqualTo(handle);
+    }
+
+    /** Returns the handle of a successful write, failing the test on a refusal. */
+    protected static Handle written(WriteResult result) {
+        assertThat(result).as("write result").isInstanceOf(WriteResult.Written.class);
+        Handle handle = ((WriteResult.Written) result).handle();
+        assertThat(handle.isNone()).as("handle of a successful write is Handle.NONE").isFalse();
+        return handle;
+    }
+
+    /** UTF-8 bytes of {@code text}. */
+    protected static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static WriteResult refused(Refusal reason) {
+        return new WriteResult.Refused(reason);
+    }
+
+    private List<byte[]> contents(int round) {
+        List<byte[]> contents = new ArrayList<>();
+        for (int writer = 0; writer < raceWriters(); writer++) {
+            contents.add(bytes("{\"round\":" + round + ",\"writer\":" + writer + ",\"nonce\":\"" + UUID.randomUUID() + "\"}"));
+        }
+        return contents;
+    }
+
+    private static List<Object> losers(List<Object> results, int winner) {
+        List<Object> losers = new ArrayList<>(results);
+        losers.remove(winner);
+        return losers;
+    }
+
+    /** Asserts that exactly one result is a success (Written or DELETED) and returns its index. */
+    private static int singleWinner(List<Object> results, int round) {
+        List<Integer> winners = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            Object result = results.get(i);
+            if (result instanceof WriteResult.Written || result == DeleteResult.DELETED) {
+                winners.add(i);
+            }
+        }
+        assertThat(winners).as("round %d: winners among %s", round, results).hasSize(1);
+        return winners.get(0);
+    }
+}
