@@ -12,6 +12,7 @@ import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
+import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
@@ -86,22 +87,27 @@ final class S3ErrorTranslator {
 
     private BackendException clientError(SdkException e, S3Operation op, String objectKey, Duration budget) {
         String target = op.apiName() + " " + location.uri(objectKey);
-        if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
-                || hasCause(e, InterruptedIOException.class)) {
-            return new BackendException(Kind.TRANSIENT, "no answer from " + location.endpointDescription()
-                    + " within " + format(budget) + " to " + target + outcome(op), e);
-        }
-        if (e instanceof AbortedException || hasCause(e, InterruptedException.class)) {
-            return new BackendException(Kind.TRANSIENT, target + " was interrupted" + outcome(op), e);
-        }
         Throwable unreachable = cause(e, ConnectException.class, UnknownHostException.class,
                 NoRouteToHostException.class, PortUnreachableException.class);
+        SocketTimeoutException timeout = (SocketTimeoutException) cause(e, SocketTimeoutException.class);
+        if (unreachable == null && timeout != null && String.valueOf(timeout.getMessage()).contains("connect")) {
+            unreachable = timeout;
+        }
         if (unreachable != null) {
             String why = unreachable instanceof UnknownHostException ? "unknown host"
+                    : unreachable instanceof SocketTimeoutException ? "connection timed out"
                     : unreachable instanceof ConnectException ? "connection refused" : "no route to host";
             return new BackendException(Kind.UNREACHABLE, "cannot reach the S3 endpoint "
                     + location.endpointDescription() + " (" + why + ") for " + target
-                    + "; check the endpoint URL and that the store is running", e);
+                    + "; check the endpoint URL and that the store is running" + outcome(op), e);
+        }
+        if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException || timeout != null
+                || cause(e, InterruptedIOException.class) != null) {
+            return new BackendException(Kind.TRANSIENT, "no answer from " + location.endpointDescription()
+                    + " within " + format(budget) + " to " + target + outcome(op), e);
+        }
+        if (e instanceof AbortedException || cause(e, InterruptedException.class) != null) {
+            return new BackendException(Kind.TRANSIENT, target + " was interrupted" + outcome(op), e);
         }
         String message = e.getMessage() == null ? "" : e.getMessage();
         if (message.toLowerCase(Locale.ROOT).contains("credentials")) {
@@ -128,10 +134,6 @@ final class S3ErrorTranslator {
 
     private static String format(Duration d) {
         return d.toMillis() + " ms";
-    }
-
-    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-        return cause(e, type) != null;
     }
 
     @SafeVarargs

@@ -1,0 +1,89 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One node's view of a shared store, with faults a test switches on: requests that fail before reaching the store,
+ * writes whose answer is lost after they happened, and requests that never answer.
+ */
+final class FaultyBackend implements AsyncBackend {
+
+    /** LOSE_ANSWER applies to writes and deletes only: reads answer normally. */
+    enum Mode { NORMAL, FAIL, LOSE_ANSWER, HANG }
+
+    record Call(String operation, Duration timeout) {
+    }
+
+    private final Backend store;
+    final List<Call> calls = new CopyOnWriteArrayList<>();
+    volatile Mode mode = Mode.NORMAL;
+
+    FaultyBackend(Backend store) {
+        this.store = store;
+    }
+
+    @Override
+    public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
+        calls.add(new Call("read", timeout));
+        if (mode == Mode.LOSE_ANSWER) {
+            try {
+                return CompletableFuture.completedFuture(store.read(key, timeout));
+            } catch (BackendException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return run(() -> store.read(key, timeout));
+    }
+
+    @Override
+    public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
+        calls.add(new Call(expected.isNone() ? "create" : "write", timeout));
+        return run(() -> store.write(key, expected, content, timeout));
+    }
+
+    @Override
+    public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
+        calls.add(new Call("delete", timeout));
+        return run(() -> store.delete(key, expected, timeout));
+    }
+
+    @Override
+    public String describe() {
+        return "faulty(" + store.describe() + ")";
+    }
+
+    private <T> CompletionStage<T> run(AsyncBackend.BackendCall<T> call) {
+        switch (mode) {
+            case FAIL:
+                return CompletableFuture.failedFuture(new BackendException(BackendException.Kind.TRANSIENT, "injected failure"));
+            case HANG:
+                return new CompletableFuture<>();
+            case LOSE_ANSWER:
+                try {
+                    call.run();
+                } catch (BackendException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                return CompletableFuture.failedFuture(new BackendException(BackendException.Kind.TRANSIENT, "answer lost"));
+            default:
+                try {
+                    return CompletableFuture.completedFuture(call.run());
+                } catch (BackendException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** {@link Elector#lead(LeaderTask)} on real threads and real time, with a short TTL. */
+class LeadTest {
+
+    private final InMemoryBackend store = new InMemoryBackend();
+    private final List<Elector> electors = new CopyOnWriteArrayList<>();
+
+    private Elector elector(String owner) {
+        Elector elector = Elector.builder(store, "lead-test").owner(owner)
+                .ttl(Duration.ofMillis(900)).renewInterval(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(50))
+                .safetyMargin(Duration.ofMillis(90)).build();
+        electors.add(elector);
+        return elector;
+    }
+
+    @AfterEach
+    void closeAll() {
+        electors.forEach(Elector::close);
+    }
+
+    @Test
+    void theTaskRunsWithTheLeaseAndIsInterruptedWhenLeadershipEnds() throws Exception {
+        Elector elector = elector("a");
+        List<Long> generations = new CopyOnWriteArrayList<>();
+        CountDownLatch secondTerm = new CountDownLatch(2);
+        AtomicReference<Boolean> interrupted = new AtomicReference<>();
+        CompletableFuture<Void> leading = CompletableFuture.runAsync(() -> {
+            try {
+                elector.lead(context -> {
+                    generations.add(context.lease().generation());
+                    secondTerm.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                        assertThat(context.isLeading()).isFalse();
+                    }
+                });
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> generations.size() == 1);
+        assertThat(elector.stepDown()).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> Boolean.TRUE.equals(interrupted.get()));
+        assertThat(secondTerm.await(10, TimeUnit.SECONDS)).as("elected again after the pause").isTrue();
+        assertThat(generations).containsExactly(1L, 2L);
+        elector.close();
+        leading.get(5, TimeUnit.SECONDS);
+        assertThat(LeaseRecordCodec.decode(store.read("lead-test", Duration.ofSeconds(1)).orElseThrow().content()).isReleased())
+                .isTrue();
+    }
+
+    @Test
+    void aTaskThatThrowsEndsLeadAndTheExceptionIsRethrown() {
+        Elector elector = elector("a");
+        IllegalStateException boom = new IllegalStateException("boom");
+        assertThatThrownBy(() -> elector.lead(context -> {
+            throw boom;
+        })).isSameAs(boom);
+        assertThat(elector.isLeader()).isFalse();
+    }
+
+    @Test
+    void interruptingTheCallerWhileWaitingClosesTheElectorAndReturns() throws Exception {
+        Elector holder = elector("holder");
+        holder.start();
+        await().atMost(Duration.ofSeconds(5)).until(holder::isLeader);
+        Elector waiting = elector("waiting");
+        CountDownLatch returned = new CountDownLatch(1);
+        AtomicReference<Boolean> flag = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            try {
+                waiting.lead(context -> { });
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+            flag.set(Thread.currentThread().isInterrupted());
+            returned.countDown();
+        });
+        caller.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> waiting.status().sinceStoreAnswered().isPresent());
+        caller.interrupt();
+        assertThat(returned.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(flag.get()).isTrue();
+        assertThat(waiting.isStopped()).isTrue();
+        assertThat(holder.isLeader()).isTrue();
+    }
+
+    @Test
+    void closingTheElectorInterruptsTheTaskThenReleases() throws Exception {
+        Elector elector = elector("a");
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<Boolean> leadingWhenInterrupted = new AtomicReference<>();
+        CompletableFuture<Void> leading = CompletableFuture.runAsync(() -> {
+            try {
+                elector.lead(context -> {
+                    started.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        leadingWhenInterrupted.set(context.isLeading());
+                    }
+                });
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        Elector follower = elector("b");
+        follower.start();
+        elector.close();
+        leading.get(5, TimeUnit.SECONDS);
+        assertThat(leadingWhenInterrupted.get()).isFalse();
+        await().atMost(Duration.ofSeconds(2)).until(follower::isLeader);
+    }
+}

@@ -1,0 +1,147 @@
+package dev.hoplock.s3;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Checks, on a fresh side key, that a store refuses the writes a compare-and-swap store must refuse, because a store
+ * that ignores {@code If-None-Match} / {@code If-Match} lets two leaders hold one lease at the same time.
+ *
+ * <p>{@link #run()} writes under the lease key {@value #PROBE_DIRECTORY}{@code /<random>} (with an S3 backend: the
+ * object {@code <prefix>.hoplock-probe/<random>}) and checks, in this order:
+ * <ol>
+ *   <li>a create ({@code If-None-Match: *}) of the new key succeeds;</li>
+ *   <li>a second create of the now existing key is refused;</li>
+ *   <li>a swap ({@code If-Match}) with the current handle succeeds and yields a new handle;</li>
+ *   <li>a swap with the stale first handle is refused;</li>
+ *   <li>a delete with the stale handle is refused and the object is still there, unchanged;</li>
+ * </ol>
+ * then deletes the side key with its current handle (also when a check failed; a failed clean-up is logged, not
+ * thrown).
+ *
+ * <p>Guarantees: returns normally only if every check held. A store that accepted a write it should have refused
+ * (or refused one it should have accepted) is reported as a {@link BackendException} of kind
+ * {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} whose message names the store and its endpoint,
+ * the check that failed, the risk, and how to switch the probe off. A store that could not be asked (unreachable,
+ * access denied, missing bucket) is reported with the backend's own exception. Sequential requests cannot show a
+ * store whose checks are correct one at a time but not atomic under concurrent writers; the probe does not claim to.
+ */
+public final class ConditionalWriteProbe {
+
+    /** The lease-key directory the probe writes under. */
+    public static final String PROBE_DIRECTORY = ".hoplock-probe";
+
+    private static final Logger log = LoggerFactory.getLogger(ConditionalWriteProbe.class);
+
+    private final Backend backend;
+    private final Duration callTimeout;
+
+    /**
+     * @param backend     the store to probe
+     * @param callTimeout the timeout of each of the probe's requests
+     */
+    public ConditionalWriteProbe(Backend backend, Duration callTimeout) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");
+    }
+
+    /**
+     * Runs the checks on a new random side key and removes it afterwards.
+     *
+     * @throws BackendException {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} when a check failed;
+     *                          any other kind when the store could not be asked
+     */
+    public void run() throws BackendException {
+        String nonce = UUID.randomUUID().toString();
+        String key = PROBE_DIRECTORY + "/" + nonce;
+        Handle current = Handle.NONE;
+        try {
+            Handle first = expectWritten(backend.write(key, Handle.NONE, body(nonce, 1), callTimeout), key,
+                    "refused to create a new object with If-None-Match: *");
+            current = first;
+
+            expectRefused(backend.write(key, Handle.NONE, body(nonce, 2), callTimeout), key,
+                    "accepted a second PUT with If-None-Match: * although the object already existed");
+
+            Handle second = expectWritten(backend.write(key, first, body(nonce, 3), callTimeout), key,
+                    "refused a PUT with If-Match and the object's current ETag");
+            current = second;
+            if (second.equals(first)) {
+                throw unsupported(key, "returned the same ETag for different contents, so a stale ETag cannot be told"
+                        + " from a current one");
+            }
+
+            expectRefused(backend.write(key, first, body(nonce, 4), callTimeout), key,
+                    "accepted a PUT with If-Match and a stale ETag");
+
+            DeleteResult staleDelete = backend.delete(key, first, callTimeout);
+            if (staleDelete != DeleteResult.PRECONDITION_FAILED) {
+                throw unsupported(key, "answered " + staleDelete + " to a DELETE with If-Match and a stale ETag,"
+                        + " which it must refuse with 412");
+            }
+            Optional<StoredObject> kept = backend.read(key, callTimeout);
+            if (kept.isEmpty() || !kept.get().handle().equals(second)) {
+                throw unsupported(key, "changed or removed the object on a DELETE with If-Match and a stale ETag");
+            }
+            log.info("{} honours conditional writes (If-None-Match and If-Match on PUT, If-Match on DELETE)",
+                    backend.describe());
+        } finally {
+            cleanUp(key, current);
+        }
+    }
+
+    private Handle expectWritten(WriteResult result, String key, String failure) throws BackendException {
+        if (result instanceof WriteResult.Written written) {
+            return written.handle();
+        }
+        throw unsupported(key, failure + " (" + ((WriteResult.Refused) result).reason() + ")");
+    }
+
+    private void expectRefused(WriteResult result, String key, String failure) throws BackendException {
+        if (!(result instanceof WriteResult.Refused)) {
+            throw unsupported(key, failure);
+        }
+    }
+
+    private BackendException unsupported(String key, String failure) {
+        return new BackendException(BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED, backend.describe()
+                + " does not honour conditional writes: on the probe key " + key + " it " + failure + ". With this"
+                + " store two leaders could coexist (both holding the same lease at once), so hoplock refuses it. Use a store with S3"
+                + " conditional writes (If-None-Match and If-Match); if you are certain this one is safe and only the"
+                + " probe is wrong, switch the probe off with S3BackendBuilder.verifyConditionalWrites(false).");
+    }
+
+    /** Removes the side key if it exists, whatever its handle; logs instead of throwing. */
+    private void cleanUp(String key, Handle known) {
+        try {
+            Optional<StoredObject> left = backend.read(key, callTimeout);
+            if (left.isEmpty()) {
+                return;
+            }
+            DeleteResult result = backend.delete(key, left.get().handle(), callTimeout);
+            if (result == DeleteResult.PRECONDITION_FAILED) {
+                log.warn("could not remove the probe object {} from {} ({}); it is safe to delete by hand", key,
+                        backend.describe(), result);
+            }
+        } catch (BackendException | RuntimeException e) {
+            log.warn("could not remove the probe object {} from {} (last handle {}): {}; it is safe to delete by hand",
+                    key, backend.describe(), known, e.getMessage());
+        }
+    }
+
+    private static byte[] body(String nonce, int step) {
+        return ("{\"hoplock_probe\":\"" + nonce + "\",\"step\":" + step + "}").getBytes(StandardCharsets.UTF_8);
+    }
+}

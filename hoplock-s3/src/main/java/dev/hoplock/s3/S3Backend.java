@@ -1,0 +1,245 @@
+package dev.hoplock.s3;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link Backend} over one S3 bucket (plus an optional key prefix), using S3 conditional writes, for any number
+ * of lease keys: the object key of a lease key is {@code prefix + key}.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>The protocol shared with Go hoplock: read is a GET (200 with an ETag, or 404 for "no object"; a 200
+ *       without an ETag is an error); create is a PUT with {@code If-None-Match: *}; swap is a PUT with
+ *       {@code If-Match: <etag>}; delete is a DELETE with {@code If-Match: <etag>}; bodies are sent as
+ *       {@code application/json}.</li>
+ *   <li>The ETag is the {@link Handle}, kept and sent back exactly as the store gave it. When a store refuses a
+ *       quoted ETag with 412, the request is repeated once with the bare value (some stores compare only that); a
+ *       real mismatch fails again.</li>
+ *   <li>412, and 409 {@code ConditionalRequestConflict} (a concurrent conditional write won), are
+ *       {@linkplain WriteResult#preconditionFailed() refusals}; 404 on a conditional write is
+ *       {@linkplain WriteResult#notFound() not found}, on a delete {@link DeleteResult#NOT_FOUND}.</li>
+ *   <li>Each call takes at most its {@code timeout}, capped by the configured
+ *       {@linkplain S3BackendBuilder#requestTimeout(Duration) request timeout}: it is the SDK's API-call timeout, so
+ *       the SDK's own retries of 5xx answers and throttling happen inside it, never past it.</li>
+ *   <li>Every other failure is a {@link BackendException} whose kind and message say what to do (see
+ *       {@link BackendException.Kind}); no message, log line or {@link #toString()} contains credentials.</li>
+ *   <li>Mutual exclusion holds only if the store honours conditional writes. A backend from
+ *       {@link S3BackendBuilder#build()} has passed the {@link ConditionalWriteProbe} unless that was switched off;
+ *       {@link #verifyConditionalWrites()} runs it again on demand.</li>
+ * </ul>
+ *
+ * <p>Thread-safe. {@link #close()} closes the S3 client only if the builder created it.
+ */
+public final class S3Backend implements Backend, AutoCloseable {
+
+    /** The Content-Type of every lease object. */
+    public static final String CONTENT_TYPE = "application/json";
+
+    private static final Logger log = LoggerFactory.getLogger(S3Backend.class);
+
+    private final S3Client client;
+    private final boolean ownsClient;
+    private final S3Location location;
+    private final Duration requestTimeout;
+    private final S3ErrorTranslator errors;
+
+    S3Backend(S3Client client, boolean ownsClient, S3Location location, Duration requestTimeout) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.ownsClient = ownsClient;
+        this.location = Objects.requireNonNull(location, "location");
+        this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+        this.errors = new S3ErrorTranslator(location);
+    }
+
+    /** Starts the configuration of an S3 backend. */
+    public static S3BackendBuilder builder() {
+        return new S3BackendBuilder();
+    }
+
+    @Override
+    public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+        String objectKey = location.objectKey(key);
+        Duration budget = budget(timeout);
+        ResponseBytes<GetObjectResponse> response;
+        try {
+            response = client.getObjectAsBytes(get -> get.bucket(location.bucket()).key(objectKey)
+                    .overrideConfiguration(callTimeout(budget)));
+        } catch (SdkException e) {
+            if (S3Responses.isMissingObject(e)) {
+                return Optional.empty();
+            }
+            throw errors.translate(e, S3Operation.GET, objectKey, budget);
+        }
+        String etag = response.response().eTag();
+        if (etag == null || etag.isEmpty()) {
+            throw new BackendException(BackendException.Kind.MISCONFIGURED, location.endpointDescription()
+                    + " returned " + location.uri(objectKey) + " without an ETag; hoplock needs ETags for"
+                    + " compare-and-swap (is a proxy removing the ETag header?)");
+        }
+        return Optional.of(new StoredObject(response.asByteArray(), Handle.of(etag)));
+    }
+
+    @Override
+    public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(content, "content");
+        String objectKey = location.objectKey(key);
+        Deadline deadline = Deadline.after(budget(timeout));
+        try {
+            return written(objectKey, put(objectKey, expected, expected.value(), content, deadline));
+        } catch (SdkException first) {
+            if (S3Responses.isPreconditionFailed(first) && !expected.isNone() && ETags.isQuoted(expected.value())
+                    && deadline.hasTimeLeft()) {
+                log.debug("{} refused the quoted ETag for {}; retrying once with the bare value",
+                        location.endpointDescription(), location.uri(objectKey));
+                try {
+                    return written(objectKey, put(objectKey, expected, ETags.bare(expected.value()), content, deadline));
+                } catch (SdkException second) {
+                    return writeRefusal(second, objectKey, deadline);
+                }
+            }
+            return writeRefusal(first, objectKey, deadline);
+        }
+    }
+
+    @Override
+    public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+        Objects.requireNonNull(expected, "expected");
+        String objectKey = location.objectKey(key);
+        if (expected.isNone()) {
+            throw new IllegalArgumentException("a delete needs the handle of the version to remove, not Handle.NONE");
+        }
+        Deadline deadline = Deadline.after(budget(timeout));
+        try {
+            return delete(objectKey, expected.value(), deadline);
+        } catch (SdkException first) {
+            if (S3Responses.isPreconditionFailed(first) && ETags.isQuoted(expected.value()) && deadline.hasTimeLeft()) {
+                log.debug("{} refused the quoted ETag for {}; retrying the delete once with the bare value",
+                        location.endpointDescription(), location.uri(objectKey));
+                try {
+                    return delete(objectKey, ETags.bare(expected.value()), deadline);
+                } catch (SdkException second) {
+                    return deleteRefusal(second, objectKey, deadline);
+                }
+            }
+            return deleteRefusal(first, objectKey, deadline);
+        }
+    }
+
+    /**
+     * Runs the {@link ConditionalWriteProbe} on a side key under the prefix and returns normally only if the store
+     * refused every request that a store with working conditional writes refuses.
+     *
+     * @throws BackendException of kind {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} when the store
+     *                          accepted one of them, or any other kind when the store could not be asked
+     */
+    public void verifyConditionalWrites() throws BackendException {
+        new ConditionalWriteProbe(this, requestTimeout).run();
+    }
+
+    /** The object key that holds {@code leaseKey}: the prefix followed by the key. */
+    public String objectKey(String leaseKey) {
+        return location.objectKey(leaseKey);
+    }
+
+    /** {@code s3://bucket/prefix}, followed by {@code at <endpoint>} when the endpoint is overridden. */
+    @Override
+    public String describe() {
+        return location.describe();
+    }
+
+    /** Closes the S3 client if this backend created it; a client passed in by the caller stays open. */
+    @Override
+    public void close() {
+        if (ownsClient) {
+            client.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "S3Backend[" + location.describe() + "]";
+    }
+
+    /** Sends the conditional PUT and returns the ETag of the stored version (null or empty if the store sent none). */
+    private String put(String objectKey, Handle expected, String condition, byte[] content, Deadline deadline) {
+        PutObjectResponse response = client.putObject(put -> {
+            put.bucket(location.bucket()).key(objectKey).contentType(CONTENT_TYPE)
+                    .overrideConfiguration(callTimeout(deadline.remaining()));
+            if (expected.isNone()) {
+                put.ifNoneMatch("*");
+            } else {
+                put.ifMatch(condition);
+            }
+        }, RequestBody.fromBytes(content));
+        return response.eTag();
+    }
+
+    private WriteResult written(String objectKey, String etag) throws BackendException {
+        if (etag == null || etag.isEmpty()) {
+            // Stored, but without a handle nobody can renew it; the outcome counts as unknown.
+            throw new BackendException(BackendException.Kind.MISCONFIGURED, location.endpointDescription()
+                    + " stored " + location.uri(objectKey) + " but answered without an ETag; hoplock needs ETags for"
+                    + " compare-and-swap (is a proxy removing the ETag header?)");
+        }
+        return WriteResult.written(Handle.of(etag));
+    }
+
+    private DeleteResult delete(String objectKey, String condition, Deadline deadline) {
+        client.deleteObject(delete -> delete.bucket(location.bucket()).key(objectKey).ifMatch(condition)
+                .overrideConfiguration(callTimeout(deadline.remaining())));
+        return DeleteResult.DELETED;
+    }
+
+    private WriteResult writeRefusal(SdkException e, String objectKey, Deadline deadline) throws BackendException {
+        if (S3Responses.isPreconditionFailed(e) || S3Responses.isConditionalConflict(e)) {
+            return WriteResult.preconditionFailed();
+        }
+        if (S3Responses.isMissingObject(e)) {
+            return WriteResult.notFound();
+        }
+        throw errors.translate(e, S3Operation.PUT, objectKey, deadline.budget());
+    }
+
+    private DeleteResult deleteRefusal(SdkException e, String objectKey, Deadline deadline) throws BackendException {
+        if (S3Responses.isPreconditionFailed(e) || S3Responses.isConditionalConflict(e)) {
+            return DeleteResult.PRECONDITION_FAILED;
+        }
+        if (S3Responses.isMissingObject(e)) {
+            return DeleteResult.NOT_FOUND;
+        }
+        throw errors.translate(e, S3Operation.DELETE, objectKey, deadline.budget());
+    }
+
+    /** The caller's timeout, capped by the configured request timeout. */
+    private Duration budget(Duration timeout) throws BackendException {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new BackendException(BackendException.Kind.TRANSIENT, "no time left for a request to "
+                    + location.describe() + " (timeout " + timeout.toMillis() + " ms); nothing was sent");
+        }
+        return timeout.compareTo(requestTimeout) < 0 ? timeout : requestTimeout;
+    }
+
+    private static AwsRequestOverrideConfiguration callTimeout(Duration timeout) {
+        return AwsRequestOverrideConfiguration.builder().apiCallTimeout(timeout).build();
+    }
+}

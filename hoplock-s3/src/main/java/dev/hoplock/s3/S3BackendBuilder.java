@@ -1,0 +1,246 @@
+package dev.hoplock.s3;
+
+import dev.hoplock.core.backend.BackendException;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Configures an {@link S3Backend}: the bucket and key prefix, and either the settings of an S3 client that the
+ * backend creates and owns (region, endpoint, path-style access, credentials, timeouts) or an {@link S3Client} the
+ * application already has, which the backend then uses as it is and never closes.
+ *
+ * <p>Guarantees: {@link #build()} checks every setting before it contacts the store and, unless
+ * {@link #verifyConditionalWrites(boolean) switched off}, runs the {@link ConditionalWriteProbe} so that a store
+ * that would let two leaders coexist is refused at start. Credentials given here are handed to the SDK only; they
+ * never appear in messages or {@code toString()}. Not thread-safe; use it from one thread, then discard it.
+ */
+public final class S3BackendBuilder {
+
+    /** The default cap on one backend call, SDK retries included. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** The default TCP connect timeout of a client the builder creates. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    /** The region used with an endpoint override when none is given (S3-compatible stores mostly ignore it). */
+    public static final String DEFAULT_REGION_WITH_ENDPOINT = "us-east-1";
+
+    private String bucket;
+    private String prefix = "";
+    private String region;
+    private URI endpoint;
+    private boolean pathStyle;
+    private AwsCredentialsProvider credentials;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private boolean verifyConditionalWrites = true;
+    private S3Client client;
+
+    S3BackendBuilder() {
+    }
+
+    /** The bucket that holds the lease objects (required; it must exist). */
+    public S3BackendBuilder bucket(String bucket) {
+        this.bucket = bucket;
+        return this;
+    }
+
+    /**
+     * Put before every lease key to form the object key, exactly as given: with prefix {@code locks/} the lease key
+     * {@code billing/leader} lives at {@code locks/billing/leader}. Default: none.
+     */
+    public S3BackendBuilder prefix(String prefix) {
+        this.prefix = prefix == null ? "" : prefix;
+        return this;
+    }
+
+    /**
+     * The region, for example {@code eu-west-1} ({@code auto} for Cloudflare R2). Default: the SDK's region
+     * provider chain ({@code AWS_REGION}, profile, instance metadata), or {@value #DEFAULT_REGION_WITH_ENDPOINT} when an
+     * {@linkplain #endpoint(URI) endpoint} is set.
+     */
+    public S3BackendBuilder region(String region) {
+        this.region = region;
+        return this;
+    }
+
+    /** The endpoint of an S3-compatible store, for example {@code http://127.0.0.1:9000}. Default: AWS S3. */
+    public S3BackendBuilder endpoint(URI endpoint) {
+        this.endpoint = endpoint;
+        return this;
+    }
+
+    /** See {@link #endpoint(URI)}. */
+    public S3BackendBuilder endpoint(String endpoint) {
+        return endpoint(endpoint == null ? null : URI.create(endpoint));
+    }
+
+    /** Addresses the bucket in the path ({@code host/bucket/key}) instead of the host name. Needed by MinIO. */
+    public S3BackendBuilder pathStyle(boolean pathStyle) {
+        this.pathStyle = pathStyle;
+        return this;
+    }
+
+    /** Where credentials come from. Default: the SDK's default credentials provider chain. */
+    public S3BackendBuilder credentials(AwsCredentialsProvider credentials) {
+        this.credentials = credentials;
+        return this;
+    }
+
+    /** Fixed access keys, for stores such as MinIO; prefer the default provider chain on AWS. */
+    public S3BackendBuilder credentials(String accessKeyId, String secretAccessKey) {
+        return credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretAccessKey)));
+    }
+
+    /** Fixed temporary credentials with a session token. */
+    public S3BackendBuilder credentials(String accessKeyId, String secretAccessKey, String sessionToken) {
+        return credentials(StaticCredentialsProvider.create(
+                AwsSessionCredentials.create(accessKeyId, secretAccessKey, sessionToken)));
+    }
+
+    /**
+     * The longest one backend call may take, SDK retries included (default 10 s). The elector's own, usually
+     * shorter, budget for a call (the lease time left) applies within this cap.
+     */
+    public S3BackendBuilder requestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+        return this;
+    }
+
+    /** The TCP connect timeout of the client the builder creates (default 3 s). */
+    public S3BackendBuilder connectTimeout(Duration connectTimeout) {
+        this.connectTimeout = connectTimeout;
+        return this;
+    }
+
+    /**
+     * Whether {@link #build()} runs the {@link ConditionalWriteProbe} (default true). Turn it off only for a store
+     * known to honour {@code If-None-Match} and {@code If-Match}, or when the credentials may not write a side key.
+     */
+    public S3BackendBuilder verifyConditionalWrites(boolean verify) {
+        this.verifyConditionalWrites = verify;
+        return this;
+    }
+
+    /**
+     * Uses an S3 client the application already has, with its region, endpoint, credentials and HTTP client. The
+     * backend never closes it. The client settings of this builder (region, endpoint, path style, credentials,
+     * connect timeout) must then be left unset.
+     */
+    public S3BackendBuilder client(S3Client client) {
+        this.client = client;
+        return this;
+    }
+
+    /**
+     * Creates the backend and, unless switched off, verifies that the store honours conditional writes.
+     *
+     * @throws IllegalStateException    when a setting is missing or contradicts another
+     * @throws IllegalArgumentException when a setting is invalid
+     * @throws BackendException         when the probe finds that the store does not honour conditional writes
+     *                                  ({@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}), or the store
+     *                                  cannot be asked (unreachable, access denied, no such bucket, ...)
+     */
+    public S3Backend build() throws BackendException {
+        requirePositive(requestTimeout, "requestTimeout");
+        requirePositive(connectTimeout, "connectTimeout");
+        if (bucket == null || bucket.isBlank()) {
+            throw new IllegalStateException("no S3 bucket configured: call bucket(\"...\")");
+        }
+        S3Backend backend = client != null ? aroundClient() : withOwnClient();
+        if (verifyConditionalWrites) {
+            try {
+                backend.verifyConditionalWrites();
+            } catch (BackendException | RuntimeException e) {
+                backend.close();
+                throw e;
+            }
+        }
+        return backend;
+    }
+
+    private S3Backend aroundClient() {
+        if (region != null || endpoint != null || pathStyle || credentials != null
+                || !connectTimeout.equals(DEFAULT_CONNECT_TIMEOUT)) {
+            throw new IllegalStateException("an S3Client was given, so region, endpoint, path style, credentials and"
+                    + " connect timeout come from that client: do not set them on the builder as well");
+        }
+        var configuration = client.serviceClientConfiguration();
+        Optional<URI> clientEndpoint = configuration.endpointOverride();
+        String clientRegion = configuration.region() == null ? "" : configuration.region().id();
+        return new S3Backend(client, false, new S3Location(bucket, prefix, clientEndpoint, clientRegion),
+                requestTimeout);
+    }
+
+    private S3Backend withOwnClient() throws BackendException {
+        if (endpoint != null) {
+            validateEndpoint(endpoint);
+        }
+        String effectiveRegion = region != null && !region.isBlank() ? region
+                : endpoint != null ? DEFAULT_REGION_WITH_ENDPOINT : null;
+        S3Location location = new S3Location(bucket, prefix, Optional.ofNullable(endpoint), effectiveRegion);
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                        .connectionTimeout(connectTimeout)
+                        .socketTimeout(requestTimeout))
+                .forcePathStyle(pathStyle)
+                // Lease bodies are ~100 bytes. Sending CRC checksums only where S3 requires them keeps the requests
+                // acceptable to S3-compatible stores that reject the SDK's newer default checksum headers.
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+        if (effectiveRegion != null) {
+            builder.region(Region.of(effectiveRegion));
+        }
+        if (endpoint != null) {
+            builder.endpointOverride(endpoint);
+        }
+        if (credentials != null) {
+            builder.credentialsProvider(credentials);
+        }
+        S3Client created;
+        try {
+            created = builder.build();
+        } catch (SdkException e) {
+            String message = String.valueOf(e.getMessage());
+            if (message.toLowerCase(java.util.Locale.ROOT).contains("region")) {
+                throw new BackendException(BackendException.Kind.MISCONFIGURED, "no AWS region for " + location.describe()
+                        + ": set region(\"...\") on the S3 backend builder or AWS_REGION in the environment", e);
+            }
+            throw new BackendException(BackendException.Kind.MISCONFIGURED, "cannot create the S3 client for "
+                    + location.describe() + ": " + Redaction.clean(message), e);
+        }
+        String clientRegion = created.serviceClientConfiguration().region() == null ? ""
+                : created.serviceClientConfiguration().region().id();
+        return new S3Backend(created, true,
+                new S3Location(bucket, prefix, Optional.ofNullable(endpoint), clientRegion), requestTimeout);
+    }
+
+    private static void validateEndpoint(URI endpoint) {
+        String scheme = endpoint.getScheme();
+        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
+            throw new IllegalArgumentException("the S3 endpoint must be an http:// or https:// URL with a host, for"
+                    + " example http://127.0.0.1:9000");
+        }
+        if (endpoint.getUserInfo() != null) {
+            throw new IllegalArgumentException("the S3 endpoint must not carry credentials; use credentials(...)");
+        }
+    }
+
+    private static void requirePositive(Duration duration, String name) {
+        if (duration == null || duration.isZero() || duration.isNegative()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + duration);
+        }
+    }
+}
