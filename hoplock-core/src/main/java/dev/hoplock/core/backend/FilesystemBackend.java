@@ -50,7 +50,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Files</h2>
  * A key maps to one flat file name in the directory, never to subdirectories (so {@code "a"} and {@code "a/b"} can
- * both exist): the key with {@code /} replaced by {@code +}, cut to {@value #READABLE_LENGTH} characters, then
+ * both exist): the key with {@code /} replaced by {@code +}, cut to 100 characters, then
  * {@code ~} and the first 32 hex digits of the SHA-256 of the key. The hash keeps names unique on case-insensitive
  * file systems and within the 255-byte name limit; the readable part is only for people. For key
  * {@code elections/a} the files are
