@@ -66,18 +66,15 @@ public final class ConditionalWriteProbe {
     public void run() throws BackendException {
         String nonce = UUID.randomUUID().toString();
         String key = PROBE_DIRECTORY + "/" + nonce;
-        Handle current = Handle.NONE;
         try {
             Handle first = expectWritten(backend.write(key, Handle.NONE, body(nonce, 1), callTimeout), key,
                     "refused to create a new object with If-None-Match: *");
-            current = first;
 
             expectRefused(backend.write(key, Handle.NONE, body(nonce, 2), callTimeout), key,
                     "accepted a second PUT with If-None-Match: * although the object already existed");
 
             Handle second = expectWritten(backend.write(key, first, body(nonce, 3), callTimeout), key,
                     "refused a PUT with If-Match and the object's current ETag");
-            current = second;
             if (second.equals(first)) {
                 throw unsupported(key, "returned the same ETag for different contents, so a stale ETag cannot be told"
                         + " from a current one");
@@ -98,7 +95,7 @@ public final class ConditionalWriteProbe {
             log.info("{} honours conditional writes (If-None-Match and If-Match on PUT, If-Match on DELETE)",
                     backend.describe());
         } finally {
-            cleanUp(key, current);
+            cleanUp(key);
         }
     }
 
@@ -118,26 +115,37 @@ public final class ConditionalWriteProbe {
     private BackendException unsupported(String key, String failure) {
         return new BackendException(BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED, backend.describe()
                 + " does not honour conditional writes: on the probe key " + key + " it " + failure + ". With this"
-                + " store two leaders could coexist (both holding the same lease at once), so hoplock refuses it. Use a store with S3"
-                + " conditional writes (If-None-Match and If-Match); if you are certain this one is safe and only the"
-                + " probe is wrong, switch the probe off with S3BackendBuilder.verifyConditionalWrites(false).");
+                + " store two leaders could coexist (both holding the same lease at once), so hoplock refuses it."
+                + " Use a store with S3 conditional writes (If-None-Match and If-Match); if you are certain this one"
+                + " is safe and only the probe is wrong, switch the probe off with"
+                + " S3BackendBuilder.verifyConditionalWrites(false).");
     }
 
-    /** Removes the side key if it exists, whatever its handle; logs instead of throwing. */
-    private void cleanUp(String key, Handle known) {
+    /**
+     * Removes the side key if it exists, whatever its handle. Never throws: when the store cannot even be read, the
+     * probe's own failure already says why; when the object stays, a warning names it.
+     */
+    private void cleanUp(String key) {
+        Optional<StoredObject> left;
         try {
-            Optional<StoredObject> left = backend.read(key, callTimeout);
-            if (left.isEmpty()) {
-                return;
-            }
+            left = backend.read(key, callTimeout);
+        } catch (BackendException | RuntimeException e) {
+            log.debug("cannot read the probe object {} of {} to remove it: {}", key, backend.describe(),
+                    e.getMessage());
+            return;
+        }
+        if (left.isEmpty()) {
+            return;
+        }
+        try {
             DeleteResult result = backend.delete(key, left.get().handle(), callTimeout);
             if (result == DeleteResult.PRECONDITION_FAILED) {
-                log.warn("could not remove the probe object {} from {} ({}); it is safe to delete by hand", key,
-                        backend.describe(), result);
+                log.warn("the probe object {} of {} changed while it was being removed; it is safe to delete by hand",
+                        key, backend.describe());
             }
         } catch (BackendException | RuntimeException e) {
-            log.warn("could not remove the probe object {} from {} (last handle {}): {}; it is safe to delete by hand",
-                    key, backend.describe(), known, e.getMessage());
+            log.warn("could not remove the probe object {} of {}: {}; it is safe to delete by hand", key,
+                    backend.describe(), e.getMessage());
         }
     }
 

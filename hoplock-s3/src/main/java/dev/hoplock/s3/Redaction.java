@@ -10,7 +10,8 @@ final class Redaction {
 
     static final int MAX_LENGTH = 300;
 
-    private static final Pattern SIGNATURE = Pattern.compile("(?i)(signature|x-amz-security-token|credential)[=:]\\s*\\S+");
+    private static final Pattern SIGNATURE =
+            Pattern.compile("(?i)(signature|x-amz-security-token|credential)[=:]\\s*\\S+");
     private static final Pattern ACCESS_KEY_ID = Pattern.compile("\\b(AKIA|ASIA|AROA|AIDA)[A-Z0-9]{12,}\\b");
     private static final Pattern LONG_TOKEN = Pattern.compile("[A-Za-z0-9+/=_-]{40,}");
 

@@ -33,7 +33,7 @@ import java.util.Optional;
  *   <li>The ETag is the {@link Handle}, kept and sent back exactly as the store gave it. When a store refuses a
  *       quoted ETag with 412, the request is repeated once with the bare value (some stores compare only that); a
  *       real mismatch fails again.</li>
- *   <li>412, and 409 {@code ConditionalRequestConflict} (a concurrent conditional write won), are
+ *   <li>412, and 409 (AWS's {@code ConditionalRequestConflict}: a concurrent write or delete won), are
  *       {@linkplain WriteResult#preconditionFailed() refusals}; 404 on a conditional write is
  *       {@linkplain WriteResult#notFound() not found}, on a delete {@link DeleteResult#NOT_FOUND}.</li>
  *   <li>Each call takes at most its {@code timeout}, capped by the configured
@@ -111,7 +111,8 @@ public final class S3Backend implements Backend, AutoCloseable {
                 log.debug("{} refused the quoted ETag for {}; retrying once with the bare value",
                         location.endpointDescription(), location.uri(objectKey));
                 try {
-                    return written(objectKey, put(objectKey, expected, ETags.bare(expected.value()), content, deadline));
+                    String bare = ETags.bare(expected.value());
+                    return written(objectKey, put(objectKey, expected, bare, content, deadline));
                 } catch (SdkException second) {
                     return writeRefusal(second, objectKey, deadline);
                 }
@@ -125,7 +126,8 @@ public final class S3Backend implements Backend, AutoCloseable {
         Objects.requireNonNull(expected, "expected");
         String objectKey = location.objectKey(key);
         if (expected.isNone()) {
-            throw new IllegalArgumentException("a delete needs the handle of the version to remove, not Handle.NONE");
+            // "Remove the object if there is none" never removes anything; S3 has no header for it, so read instead.
+            return read(key, timeout).isPresent() ? DeleteResult.PRECONDITION_FAILED : DeleteResult.NOT_FOUND;
         }
         Deadline deadline = Deadline.after(budget(timeout));
         try {

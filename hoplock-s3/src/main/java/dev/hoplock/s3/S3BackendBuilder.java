@@ -14,8 +14,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -36,6 +36,9 @@ public final class S3BackendBuilder {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
     /** The region used with an endpoint override when none is given (S3-compatible stores mostly ignore it). */
     public static final String DEFAULT_REGION_WITH_ENDPOINT = "us-east-1";
+
+    private static final String ENDPOINT_RULE =
+            "the S3 endpoint must be an http:// or https:// URL with a host, for example http://127.0.0.1:9000";
 
     private String bucket;
     private String prefix = "";
@@ -68,8 +71,8 @@ public final class S3BackendBuilder {
 
     /**
      * The region, for example {@code eu-west-1} ({@code auto} for Cloudflare R2). Default: the SDK's region
-     * provider chain ({@code AWS_REGION}, profile, instance metadata), or {@value #DEFAULT_REGION_WITH_ENDPOINT} when an
-     * {@linkplain #endpoint(URI) endpoint} is set.
+     * provider chain ({@code AWS_REGION}, profile, instance metadata), or {@value #DEFAULT_REGION_WITH_ENDPOINT}
+     * when an {@linkplain #endpoint(URI) endpoint} is set.
      */
     public S3BackendBuilder region(String region) {
         this.region = region;
@@ -84,7 +87,15 @@ public final class S3BackendBuilder {
 
     /** See {@link #endpoint(URI)}. */
     public S3BackendBuilder endpoint(String endpoint) {
-        return endpoint(endpoint == null ? null : URI.create(endpoint));
+        if (endpoint == null || endpoint.isBlank()) {
+            return endpoint((URI) null);
+        }
+        try {
+            return endpoint(new URI(endpoint.strip()));
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(ENDPOINT_RULE + "; '" + endpoint.strip().replaceAll("//[^/@]*@", "//")
+                    + "' is not a URL", e);
+        }
     }
 
     /** Addresses the bucket in the path ({@code host/bucket/key}) instead of the host name. Needed by MinIO. */
@@ -215,8 +226,9 @@ public final class S3BackendBuilder {
         } catch (SdkException e) {
             String message = String.valueOf(e.getMessage());
             if (message.toLowerCase(java.util.Locale.ROOT).contains("region")) {
-                throw new BackendException(BackendException.Kind.MISCONFIGURED, "no AWS region for " + location.describe()
-                        + ": set region(\"...\") on the S3 backend builder or AWS_REGION in the environment", e);
+                throw new BackendException(BackendException.Kind.MISCONFIGURED, "no AWS region for "
+                        + location.describe() + ": set region(\"...\") on the S3 backend builder or AWS_REGION in the"
+                        + " environment", e);
             }
             throw new BackendException(BackendException.Kind.MISCONFIGURED, "cannot create the S3 client for "
                     + location.describe() + ": " + Redaction.clean(message), e);
@@ -230,8 +242,7 @@ public final class S3BackendBuilder {
     private static void validateEndpoint(URI endpoint) {
         String scheme = endpoint.getScheme();
         if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
-            throw new IllegalArgumentException("the S3 endpoint must be an http:// or https:// URL with a host, for"
-                    + " example http://127.0.0.1:9000");
+            throw new IllegalArgumentException(ENDPOINT_RULE);
         }
         if (endpoint.getUserInfo() != null) {
             throw new IllegalArgumentException("the S3 endpoint must not carry credentials; use credentials(...)");

@@ -22,7 +22,8 @@ import java.util.Set;
  * Turns an SDK failure that is not one of the protocol's expected answers (412, 409, 404) into a
  * {@link BackendException} whose kind says whether to retry and whose message says what to fix: the permission
  * and resource for a 403, the bucket for a missing bucket, the endpoint when it cannot be reached. Messages never
- * contain credentials; text from the server is {@linkplain Redaction cleaned} first.
+ * contain credentials; text from the server is {@linkplain Redaction cleaned} first, and a server's error answer
+ * is not attached as the cause (its SDK message would carry the raw text).
  */
 final class S3ErrorTranslator {
 
@@ -49,15 +50,17 @@ final class S3ErrorTranslator {
         String answered = location.endpointDescription() + " answered " + status + (code.isEmpty() ? "" : " " + code)
                 + " to " + target;
         String said = serverMessage(e);
+        // The SDK exception is not attached as the cause: its message repeats the server's text unredacted, and
+        // everything useful in it (status, code, cleaned message, request id) is in ours.
 
         if (S3Responses.NO_SUCH_BUCKET.equals(code)) {
             return new BackendException(Kind.MISSING_CONTAINER, "the S3 bucket '" + location.bucket()
                     + "' does not exist at " + location.endpointDescription()
-                    + ": create it, or fix the bucket name (or the region or endpoint)" + said, e);
+                    + ": create it, or fix the bucket name (or the region or endpoint)" + said);
         }
         if (CREDENTIAL_ERRORS.contains(code)) {
             return new BackendException(Kind.ACCESS_DENIED, answered + ": the credentials were not accepted;"
-                    + " check the access key id, secret key, session token and region" + said, e);
+                    + " check the access key id, secret key, session token and region" + said);
         }
         if (status == 403) {
             String hint = op == S3Operation.GET
@@ -65,24 +68,24 @@ final class S3ErrorTranslator {
                     + " arn:aws:s3:::" + location.bucket() + " is not granted)"
                     : "";
             return new BackendException(Kind.ACCESS_DENIED, answered + ": access denied; the credentials need "
-                    + op.permission() + " on " + location.arn(objectKey) + hint + said, e);
+                    + op.permission() + " on " + location.arn(objectKey) + hint + said);
         }
         if (status == 301 || "PermanentRedirect".equals(code) || "IllegalLocationConstraintException".equals(code)) {
             String region = e.awsErrorDetails() == null || e.awsErrorDetails().sdkHttpResponse() == null ? ""
                     : e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-bucket-region").orElse("");
             return new BackendException(Kind.MISCONFIGURED, answered + ": the bucket is in another region"
-                    + (region.isEmpty() ? "" : " (" + region + ")") + "; set the region to the bucket's region" + said, e);
+                    + (region.isEmpty() ? "" : " (" + region + ")") + "; set the region to the bucket's region" + said);
         }
         if (status == 501) {
             return new BackendException(Kind.CONDITIONAL_WRITES_NOT_SUPPORTED, answered + ": the store does not"
-                    + " implement this request (If-Match / If-None-Match conditional writes are required)" + said, e);
+                    + " implement this request (If-Match / If-None-Match conditional writes are required)" + said);
         }
         if (status == 429 || status >= 500 || status == 409 || status == 408 || "SlowDown".equals(code)
                 || "RequestTimeout".equals(code)) {
-            return new BackendException(Kind.TRANSIENT, answered + outcome(op) + said, e);
+            return new BackendException(Kind.TRANSIENT, answered + outcome(op) + said);
         }
         return new BackendException(Kind.MISCONFIGURED, answered + ": unexpected answer; check the bucket, prefix,"
-                + " endpoint and path-style settings" + said, e);
+                + " endpoint and path-style settings" + said);
     }
 
     private BackendException clientError(SdkException e, S3Operation op, String objectKey, Duration budget) {
@@ -103,8 +106,9 @@ final class S3ErrorTranslator {
         }
         if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException || timeout != null
                 || cause(e, InterruptedIOException.class) != null) {
-            return new BackendException(Kind.TRANSIENT, "no answer from " + location.endpointDescription()
-                    + " within " + format(budget) + " to " + target + outcome(op), e);
+            return new BackendException(Kind.TRANSIENT, "no final answer from " + location.endpointDescription()
+                    + " within " + format(budget) + " to " + target + " (the store did not answer, or kept answering"
+                    + " with errors that the SDK retries: 5xx, throttling)" + outcome(op), e);
         }
         if (e instanceof AbortedException || cause(e, InterruptedException.class) != null) {
             return new BackendException(Kind.TRANSIENT, target + " was interrupted" + outcome(op), e);

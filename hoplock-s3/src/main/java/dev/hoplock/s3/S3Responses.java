@@ -6,7 +6,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 /** Reads the HTTP status and S3 error code out of an SDK exception, for the few answers the protocol expects. */
 final class S3Responses {
 
-    static final String CONDITIONAL_REQUEST_CONFLICT = "ConditionalRequestConflict";
     static final String NO_SUCH_BUCKET = "NoSuchBucket";
 
     private S3Responses() {
@@ -31,9 +30,13 @@ final class S3Responses {
         return status(e) == 412;
     }
 
-    /** 409 ConditionalRequestConflict: another conditional write to the key was in flight; a lost race. */
+    /**
+     * 409 on a conditional request: another write or delete of the key was in flight and won (AWS sends
+     * {@code ConditionalRequestConflict} for concurrent conditional writes and a plain 409 Conflict for a concurrent
+     * delete). The request did not take effect; a lost race.
+     */
     static boolean isConditionalConflict(SdkException e) {
-        return status(e) == 409 && CONDITIONAL_REQUEST_CONFLICT.equals(errorCode(e));
+        return status(e) == 409;
     }
 
     /** 404 for the object (not for the bucket). */

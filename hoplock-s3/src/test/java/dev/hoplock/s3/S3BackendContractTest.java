@@ -1,0 +1,60 @@
+package dev.hoplock.s3;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.s3.server.S3MockExtension;
+import dev.hoplock.s3.server.S3MockServer;
+import dev.hoplock.test.BackendContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+
+/**
+ * The backend contract, races included, for {@link S3Backend} against S3Mock (one request thread, as the
+ * test-server note requires for atomic preconditions). All tests share one backend and one prefix; the contract
+ * gives every test its own keys.
+ */
+@ExtendWith(S3MockExtension.class)
+class S3BackendContractTest extends BackendContractTest {
+
+    private static S3Backend shared;
+
+    private final S3MockServer server;
+
+    S3BackendContractTest(S3MockServer server) {
+        this.server = server;
+    }
+
+    @Override
+    protected Backend backend() {
+        synchronized (S3BackendContractTest.class) {
+            if (shared == null) {
+                shared = TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("contract"));
+            }
+            return shared;
+        }
+    }
+
+    @AfterAll
+    static void closeBackend() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
+    @Override
+    protected Duration timeout() {
+        return Duration.ofSeconds(10);
+    }
+
+    @Override
+    protected int raceWriters() {
+        return 32;
+    }
+
+    @Override
+    protected int raceRounds() {
+        return 20;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.hoplock.s3.process;
+
+import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.Elector;
+import dev.hoplock.s3.S3Backend;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One elector in its own JVM, for {@link ElectorProcessesTest}: builds an {@link S3Backend} and an {@link Elector}
+ * over the test S3 server, starts it, and prints every event as one line of {@code key=value} fields on stdout
+ * (see {@link EventLine}). A JVM shutdown hook (SIGTERM, {@link Process#destroy()}) closes the elector, which
+ * releases the lease. Logs go to stderr.
+ *
+ * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms, poll interval in ms.
+ */
+public final class ElectorProcessMain {
+
+    private ElectorProcessMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        URI endpoint = URI.create(args[0]);
+        String bucket = args[1];
+        String prefix = args[2];
+        String key = args[3];
+        String owner = args[4];
+        Duration ttl = Duration.ofMillis(Long.parseLong(args[5]));
+        Duration poll = Duration.ofMillis(Long.parseLong(args[6]));
+        PrintStream out = System.out;
+
+        S3Backend backend = S3Backend.builder()
+                .endpoint(endpoint).pathStyle(true).region("us-east-1").credentials("test", "test")
+                .bucket(bucket).prefix(prefix)
+                .requestTimeout(ttl)
+                .build();
+        Elector elector = Elector.builder(backend, key)
+                .owner(owner)
+                .ttl(ttl)
+                .pollInterval(poll)
+                .build();
+        CountDownLatch stoppedLeading = new CountDownLatch(1);
+        elector.addListener(event -> {
+            print(out, EventLine.of(owner, event));
+            if (event instanceof ElectionEvent.Lost) {
+                stoppedLeading.countDown();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            boolean wasLeading = elector.isLeader();
+            elector.close();
+            if (wasLeading) {
+                try {
+                    // The Lost event is delivered on the elector's event thread; let it reach stdout before exit.
+                    stoppedLeading.await(2, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            print(out, "type=CLOSED owner=" + owner + " at=" + System.currentTimeMillis());
+            backend.close();
+        }, "elector-stop"));
+
+        elector.start();
+        print(out, "type=STARTED owner=" + owner + " at=" + System.currentTimeMillis());
+        new CountDownLatch(1).await();
+    }
+
+    private static synchronized void print(PrintStream out, String line) {
+        out.println(line);
+        out.flush();
+    }
+}
