@@ -6,16 +6,18 @@ import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.record.LeaseRecordCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -78,10 +80,10 @@ public final class S3Backend implements Backend, AutoCloseable {
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
         String objectKey = location.objectKey(key);
         Duration budget = budget(timeout);
-        ResponseBytes<GetObjectResponse> response;
+        Fetched response;
         try {
-            response = client.getObjectAsBytes(get -> get.bucket(location.bucket()).key(objectKey)
-                    .overrideConfiguration(callTimeout(budget)));
+            response = client.getObject(get -> get.bucket(location.bucket()).key(objectKey)
+                    .overrideConfiguration(callTimeout(budget)), Fetched::boundedRead);
         } catch (SdkException e) {
             if (S3Responses.isMissingObject(e)) {
                 return Optional.empty();
@@ -94,7 +96,21 @@ public final class S3Backend implements Backend, AutoCloseable {
                     + " returned " + location.uri(objectKey) + " without an ETag; hoplock needs ETags for"
                     + " compare-and-swap (is a proxy removing the ETag header?)");
         }
-        return Optional.of(new StoredObject(response.asByteArray(), Handle.of(etag)));
+        return Optional.of(new StoredObject(response.bytes(), Handle.of(etag)));
+    }
+
+    /**
+     * The start of an object: at most one byte more than a lease record may have, so that a huge object planted under
+     * a lease key is reported as too large (and counts as held) instead of being loaded into memory.
+     */
+    private record Fetched(GetObjectResponse response, byte[] bytes) {
+        static Fetched boundedRead(GetObjectResponse response, AbortableInputStream body) throws IOException {
+            byte[] bytes = body.readNBytes(LeaseRecordCodec.MAX_SIZE + 1);
+            if (bytes.length > LeaseRecordCodec.MAX_SIZE) {
+                body.abort();
+            }
+            return new Fetched(response, bytes);
+        }
     }
 
     @Override

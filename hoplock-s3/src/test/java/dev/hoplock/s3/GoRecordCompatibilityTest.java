@@ -114,4 +114,20 @@ class GoRecordCompatibilityTest {
         raw.putObject(put -> put.bucket(server.bucket()).key(prefix + leaseKey).contentType("application/json"),
                 RequestBody.fromString(json, StandardCharsets.UTF_8));
     }
+
+    @Test
+    void anObjectFarAboveTheSizeLimitIsReadOnlyUpToTheLimitAndRefusedByTheCodec() throws Exception {
+        byte[] huge = new byte[8 * 1024 * 1024];
+        java.util.Arrays.fill(huge, (byte) 'x');
+        raw.putObject(put -> put.bucket(server.bucket()).key(prefix + "huge"), RequestBody.fromBytes(huge));
+
+        StoredObject read = backend.read("huge", TIMEOUT).orElseThrow();
+        assertThat(read.size()).isEqualTo(LeaseRecordCodec.MAX_SIZE + 1);
+        assertThat(read.handle().isNone()).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LeaseRecordCodec.decode(read.content()))
+                .hasMessageContaining("larger than the limit");
+        // The backend can still read the small objects around it afterwards (the connection was not poisoned).
+        backend.write("small", Handle.NONE, "{}".getBytes(StandardCharsets.UTF_8), TIMEOUT);
+        assertThat(backend.read("small", TIMEOUT)).isPresent();
+    }
 }

@@ -59,8 +59,8 @@ public final class LeaseRecordCodec {
     /** Parses {@code bytes} as a lease record. */
     public static LeaseRecord decode(byte[] bytes) throws MalformedLeaseRecordException {
         if (bytes.length > MAX_SIZE) {
-            throw new MalformedLeaseRecordException("the object is " + bytes.length + " bytes, above the limit of "
-                    + MAX_SIZE + " bytes for a lease record");
+            throw new MalformedLeaseRecordException("the object is larger than the limit of " + MAX_SIZE
+                    + " bytes for a lease record (real records are under 200 bytes)");
         }
         String text;
         try {
