@@ -1,0 +1,66 @@
+package dev.hoplock.spring.actuate;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.ElectorSettings;
+import dev.hoplock.core.ElectorStatus;
+
+/**
+ * The state of one election as the {@code hoplock} endpoint shows it. Contains no secrets: the backend appears as
+ * its description (for example {@code s3://bucket/prefix}), never with credentials.
+ *
+ * @param election           the election's name
+ * @param key                the lease key
+ * @param owner              this instance's owner id
+ * @param role               new, leader, follower or stopped
+ * @param leader             whether this instance leads now
+ * @param generation         the generation of the lease held, else of the holder last seen; null when unknown
+ * @param holder             the owner of the holder last seen; null when free or unknown
+ * @param holderExpiresAt    the expiry the holder wrote; null when free or unknown
+ * @param timeLeft           time until this leader's self-fencing deadline; null when not leading
+ * @param backend            the store's description
+ * @param sinceStoreAnswered time since the store last answered; null if it never has
+ * @param lastError          the last store error, until the store answers again; null when none
+ * @param ttl                the lease duration
+ * @param renew              the renew interval
+ * @param poll               the poll interval
+ */
+public record ElectionDescriptor(
+        String election,
+        String key,
+        String owner,
+        String role,
+        boolean leader,
+        Long generation,
+        String holder,
+        String holderExpiresAt,
+        String timeLeft,
+        String backend,
+        String sinceStoreAnswered,
+        String lastError,
+        String ttl,
+        String renew,
+        String poll) {
+
+    static ElectionDescriptor of(String name, Elector elector) {
+        ElectorStatus status = elector.status();
+        ElectorSettings settings = elector.settings();
+        Long generation = status.lease().map(lease -> (Long) lease.generation())
+                .orElse(status.holder().map(holder -> (Long) holder.generation()).orElse(null));
+        return new ElectionDescriptor(
+                name,
+                status.key(),
+                status.owner(),
+                status.role().name().toLowerCase(java.util.Locale.ROOT),
+                status.isLeader(),
+                generation,
+                status.holder().map(holder -> holder.owner()).orElse(null),
+                status.holder().map(holder -> holder.expiresAt().toString()).orElse(null),
+                status.isLeader() ? Durations.format(status.timeLeft()) : null,
+                status.backend(),
+                status.sinceStoreAnswered().map(Durations::format).orElse(null),
+                status.lastError().orElse(null),
+                Durations.format(settings.ttl()),
+                Durations.format(settings.renewInterval()),
+                Durations.format(settings.pollInterval()));
+    }
+}

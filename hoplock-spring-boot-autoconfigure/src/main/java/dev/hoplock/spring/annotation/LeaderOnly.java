@@ -1,0 +1,58 @@
+package dev.hoplock.spring.annotation;
+
+import org.springframework.core.annotation.AliasFor;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method only while this instance leads the named (or default) election.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>The gate reads local lease state only (no request to the store) and counts the lease as valid until the
+ *       self-fencing deadline, so a call costs a few volatile reads.</li>
+ *   <li>While the method runs, {@link LeaderContextHolder#current()} returns the lease it runs under, whose
+ *       generation is the fencing token to stamp downstream writes with.</li>
+ *   <li>When the term ends during the call (lost lease, deadline, step-down, shutdown), the calling thread is
+ *       interrupted once, unless {@link #interruptOnLoss()} is false; that interrupt does not leak out of the
+ *       call: the flag is cleared when the method returns or throws.</li>
+ *   <li>On a non-leader the method does not run: it is skipped or {@link NotLeaderException} is thrown, see
+ *       {@link #onNonLeader()}. Each such call increments the {@code hoplock.leader-only.skipped} counter.</li>
+ *   <li>Mistakes fail the start, not the first call: a method with a primitive return type and SKIP, an unknown
+ *       election, a private, static or final method, or a bean that Spring AOP did not proxy.</li>
+ * </ul>
+ *
+ * <p>On a class: every public method of the class is leader-only, except those declared by {@code java.*},
+ * {@code jakarta.*} or {@code org.springframework.*} types (such as {@code toString()}); an annotation on a method
+ * takes precedence. Like every Spring AOP advice it applies to calls through the bean reference, not to calls a bean
+ * makes to itself ({@code this.method()}). Combined with {@code @Scheduled}, a non-leader skips the run without any
+ * store request.
+ */
+@Target({ElementType.METHOD, ElementType.TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface LeaderOnly {
+
+    /** Alias for {@link #election()}. */
+    @AliasFor("election")
+    String value() default "";
+
+    /**
+     * The name of the election (a key of {@code hoplock.elections}); empty: the default election, that is the one
+     * named {@code default}, or the only one configured.
+     */
+    @AliasFor("value")
+    String election() default "";
+
+    /** What to do on an instance that does not lead; DEFAULT: {@code hoplock.leader-only.on-non-leader}. */
+    OnNonLeader onNonLeader() default OnNonLeader.DEFAULT;
+
+    /** Whether to interrupt the calling thread when the term ends during the call. */
+    boolean interruptOnLoss() default true;
+}

@@ -1,0 +1,47 @@
+package dev.hoplock.spring.aop;
+
+import dev.hoplock.spring.HoplockElections;
+import org.aopalliance.aop.Advice;
+import org.springframework.aop.Pointcut;
+import org.springframework.aop.support.AbstractPointcutAdvisor;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The Spring AOP advisor that applies the {@code @LeaderOnly} gate: a plain {@link org.springframework.aop.Advisor}
+ * (like the one behind {@code @Transactional}), so it works with any auto-proxy creator and needs no AspectJ weaver.
+ * Its order ({@code hoplock.aspect-order}, default 0) places it among the other advisors of a bean: lower runs first
+ * (outside). With the default it runs outside {@code @Transactional}, whose advisor has the lowest precedence, so
+ * leadership is checked before a transaction opens.
+ */
+public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient LeaderOnlyPointcut pointcut;
+    private final transient LeaderOnlyInterceptor interceptor;
+
+    /**
+     * @param source    the gates
+     * @param elections the electors, resolved at the first call
+     * @param listeners told about calls that did not run, resolved at the first call
+     * @param order     the advisor's order
+     */
+    public LeaderOnlyAdvisor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
+            Supplier<List<LeaderOnlyListener>> listeners, int order) {
+        this.pointcut = new LeaderOnlyPointcut(source);
+        this.interceptor = new LeaderOnlyInterceptor(source, elections, listeners);
+        setOrder(order);
+    }
+
+    @Override
+    public Pointcut getPointcut() {
+        return pointcut;
+    }
+
+    @Override
+    public Advice getAdvice() {
+        return interceptor;
+    }
+}

@@ -1,0 +1,182 @@
+package dev.hoplock.spring.aop;
+
+import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.annotation.OnNonLeader;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.Ordered;
+import org.springframework.util.ReflectionUtils;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Fails the start, instead of the first call or never, when a leader-only method cannot work as declared:
+ * <ul>
+ *   <li>it would be skipped on non-leaders but returns a primitive value, which has no "skipped" value;</li>
+ *   <li>it is private or static (no proxy can intercept it), or final in a class-based proxy;</li>
+ *   <li>the bean was not proxied with the {@code @LeaderOnly} advisor (so the gate would silently not apply), or its
+ *       JDK proxy does not expose the method;</li>
+ *   <li>it names an election that is not configured, or names none while several are configured and none is named
+ *       {@code default}.</li>
+ * </ul>
+ * The first three are checked as each bean is initialized (this post-processor runs after the auto-proxy creator);
+ * election names once all singletons exist, and immediately for beans created later.
+ */
+public final class LeaderOnlyMethodValidator implements BeanPostProcessor, SmartInitializingSingleton, Ordered {
+
+    private final LeaderOnlyAttributeSource source;
+    private final ObjectProvider<HoplockElections> elections;
+    private final List<Found> awaitingElections = new ArrayList<>();
+    private boolean singletonsReady;
+
+    public LeaderOnlyMethodValidator(LeaderOnlyAttributeSource source, ObjectProvider<HoplockElections> elections) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.elections = Objects.requireNonNull(elections, "elections");
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+        if (!source.isCandidateClass(targetClass)) {
+            return bean;
+        }
+        Map<Method, LeaderOnlyAttribute> gated = MethodIntrospector.selectMethods(targetClass,
+                (MethodIntrospector.MetadataLookup<LeaderOnlyAttribute>) method -> source.find(method, targetClass));
+        if (gated.isEmpty()) {
+            return bean;
+        }
+        List<String> problems = new ArrayList<>();
+        boolean advised = isAdvised(bean);
+        gated.forEach((method, gate) -> problems.addAll(check(bean, method, gate, advised)));
+        if (!problems.isEmpty()) {
+            throw new HoplockConfigurationException(null,
+                    "@LeaderOnly cannot work on bean '" + beanName + "': " + String.join("; ", problems) + ".",
+                    actionFor(problems));
+        }
+        synchronized (this) {
+            List<Found> found = gated.entrySet().stream()
+                    .map(e -> new Found(beanName, e.getKey(), e.getValue())).toList();
+            if (singletonsReady) {
+                checkElections(found);
+            } else {
+                awaitingElections.addAll(found);
+            }
+        }
+        return bean;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        List<Found> toCheck;
+        synchronized (this) {
+            singletonsReady = true;
+            toCheck = List.copyOf(awaitingElections);
+            awaitingElections.clear();
+        }
+        checkElections(toCheck);
+    }
+
+    private void checkElections(List<Found> found) {
+        HoplockElections configured = elections.getIfAvailable();
+        if (configured == null) {
+            return;
+        }
+        for (Found each : found) {
+            try {
+                configured.resolve(each.gate.election());
+            } catch (IllegalArgumentException e) {
+                throw new HoplockConfigurationException("hoplock.elections",
+                        each.gate.origin() + " (bean '" + each.beanName + "') refers to an election that does not exist: "
+                                + e.getMessage() + ".",
+                        "Name a configured election in @LeaderOnly(\"...\"), or configure it under hoplock.elections.");
+            }
+        }
+    }
+
+    private List<String> check(Object bean, Method method, LeaderOnlyAttribute gate, boolean advised) {
+        List<String> problems = new ArrayList<>();
+        String where = gate.origin();
+        int modifiers = method.getModifiers();
+        if (gate.onNonLeader() == OnNonLeader.SKIP && !SkipValues.canSkip(method.getReturnType())) {
+            problems.add(where + " returns " + method.getReturnType() + ", which has no value for a skipped call");
+        }
+        if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers)) {
+            problems.add(where + " is " + (Modifier.isPrivate(modifiers) ? "private" : "static")
+                    + ", so no Spring proxy can intercept it");
+        } else if (Modifier.isFinal(modifiers) && AopUtils.isCglibProxy(bean)) {
+            problems.add(where + " is final, so the class-based proxy cannot intercept it");
+        } else if (!advised) {
+            problems.add(where + " is on a bean that Spring AOP did not proxy with the @LeaderOnly advisor, so the"
+                    + " gate would silently not apply");
+        } else if (AopUtils.isJdkDynamicProxy(bean) && !exposedByInterface(bean, method)) {
+            problems.add(where + " is not declared by an interface of the bean's JDK proxy, so calls to it are not"
+                    + " intercepted");
+        }
+        return problems;
+    }
+
+    private static String actionFor(List<String> problems) {
+        String all = String.join(" ", problems);
+        List<String> actions = new ArrayList<>();
+        if (all.contains("no value for a skipped call")) {
+            actions.add("return void or an object type (the skipped call returns null, Optional.empty() or an empty"
+                    + " collection), or use @LeaderOnly(onNonLeader = OnNonLeader.THROW)");
+        }
+        if (all.contains("private") || all.contains("static") || all.contains("final")) {
+            actions.add("make the method public (or protected), non-static and non-final");
+        }
+        if (all.contains("did not proxy")) {
+            actions.add("keep Spring AOP auto-proxying on (spring.aop.auto=true, the default) and make sure the bean is"
+                    + " not created before the post-processors (for example as a dependency of a BeanPostProcessor)");
+        }
+        if (all.contains("JDK proxy")) {
+            actions.add("set spring.aop.proxy-target-class=true, or declare the method on the interface");
+        }
+        return actions.isEmpty() ? "Fix the annotated method." : capitalize(String.join("; ", actions)) + ".";
+    }
+
+    private static String capitalize(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+
+    private static boolean isAdvised(Object bean) {
+        if (!(bean instanceof Advised advised)) {
+            return false;
+        }
+        for (Advisor advisor : advised.getAdvisors()) {
+            if (advisor instanceof LeaderOnlyAdvisor) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean exposedByInterface(Object proxy, Method method) {
+        for (Class<?> type : proxy.getClass().getInterfaces()) {
+            if (ReflectionUtils.findMethod(type, method.getName(), method.getParameterTypes()) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+
+    private record Found(String beanName, Method method, LeaderOnlyAttribute gate) {
+    }
+}

@@ -1,0 +1,14 @@
+package dev.hoplock.spring.autoconfigure;
+
+/** The stores that {@code hoplock.backend} can name. A {@link dev.hoplock.core.backend.Backend} bean wins over all. */
+public enum BackendType {
+
+    /** An S3 bucket (or S3-compatible store) with conditional writes; needs {@code dev.hoplock:hoplock-s3}. */
+    S3,
+
+    /** A directory on a local disk, shared by processes on one host only. */
+    FILESYSTEM,
+
+    /** This process's memory: electors of one application context compete, nothing else does. */
+    MEMORY
+}

@@ -1,0 +1,60 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.spring.BackendDecorator;
+import dev.hoplock.spring.BackendVerifier;
+import dev.hoplock.spring.ElectorCustomizer;
+import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.event.LeadershipEventPublisher;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The core of the starter: the store, one elector per election ({@link HoplockElections}), their lifecycle and the
+ * Spring events. Active unless {@code hoplock.enabled=false}.
+ *
+ * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
+ * chooses ({@link S3BackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
+ * to set. Every bean backs off when the application defines its own.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(HoplockProperties.class)
+@Import({S3BackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
+        BackendConfigurations.Missing.class})
+public final class HoplockAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    HoplockElections hoplockElections(HoplockProperties properties, Backend backend,
+            ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers) {
+        return new HoplockElectionsFactory(properties, decorators.orderedStream().toList(),
+                customizers.orderedStream().toList()).create(backend);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StoreVerification hoplockStoreVerification() {
+        return new StoreVerification();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "hoplockLifecycle")
+    HoplockLifecycle hoplockLifecycle(HoplockElections elections, Backend backend,
+            ObjectProvider<BackendVerifier> verifiers, StoreVerification verification) {
+        return new HoplockLifecycle(elections, backend, verifiers.orderedStream().toList(), verification);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeadershipEventPublisher hoplockLeadershipEventPublisher(HoplockElections elections,
+            ApplicationEventPublisher publisher) {
+        return new LeadershipEventPublisher(elections, publisher);
+    }
+}

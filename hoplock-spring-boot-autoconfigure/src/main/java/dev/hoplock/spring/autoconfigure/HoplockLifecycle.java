@@ -1,0 +1,159 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.spring.BackendVerifier;
+import dev.hoplock.spring.HoplockElections;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts the electors with the application context and stops them first on shutdown.
+ *
+ * <h2>Start</h2>
+ * When a {@link BackendVerifier} applies to the store (S3 with {@code hoplock.probe=true}), it runs first, on its own
+ * thread, so that a slow store does not hold up the context; the electors start once it passed. A store that
+ * could not be asked is asked again every poll interval; a store that refused is never campaigned on. Without a
+ * verifier, the electors start at once.
+ *
+ * <h2>Stop: leader work first</h2>
+ * The phase is {@link SmartLifecycle#DEFAULT_PHASE}, the highest, so this stops before the web server's graceful
+ * shutdown ({@code DEFAULT_PHASE - 1024}) and before the task scheduler waits for running tasks
+ * ({@code Integer.MAX_VALUE / 2}); Spring has already cancelled future {@code @Scheduled} runs at the context-closed
+ * event, before any lifecycle stops. Stopping closes every elector at once: the term ends (a {@code @LeaderOnly}
+ * call checked after that is skipped), open {@code @LeaderOnly} calls are interrupted and awaited up to the release
+ * timeout, then the lease is released, so a follower takes over at its next poll. The stop callback runs when every
+ * elector is closed. Electors cannot be restarted once stopped.
+ */
+final class HoplockLifecycle implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(HoplockLifecycle.class);
+
+    private final HoplockElections elections;
+    private final Backend backend;
+    private final List<BackendVerifier> verifiers;
+    private final StoreVerification verification;
+    private final Duration retryDelay;
+    private boolean running;
+    private ScheduledExecutorService verifierThread;
+    private String lastReported;
+
+    /**
+     * @param elections    the electors
+     * @param backend      the store as configured (not decorated): the verifiers check this
+     * @param verifiers    the verifiers; those that apply to {@code backend} must pass before campaigning
+     * @param verification where the verification's state is published
+     */
+    HoplockLifecycle(HoplockElections elections, Backend backend, List<BackendVerifier> verifiers,
+            StoreVerification verification) {
+        this.elections = Objects.requireNonNull(elections, "elections");
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.verifiers = List.copyOf(verifiers);
+        this.verification = Objects.requireNonNull(verification, "verification");
+        this.retryDelay = elections.asMap().values().stream()
+                .map(elector -> elector.settings().pollInterval())
+                .min(Duration::compareTo)
+                .orElse(Duration.ofSeconds(1));
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        List<BackendVerifier> applicable = verifiers.stream().filter(v -> v.appliesTo(backend)).toList();
+        if (applicable.isEmpty()) {
+            verification.notRequired();
+            elections.startAll();
+            return;
+        }
+        verification.pending(null);
+        verifierThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "hoplock-verify-store");
+            thread.setDaemon(true);
+            return thread;
+        });
+        verifierThread.execute(() -> verifyThenStart(applicable));
+    }
+
+    private void verifyThenStart(List<BackendVerifier> applicable) {
+        try {
+            for (BackendVerifier verifier : applicable) {
+                verifier.verify(backend);
+            }
+        } catch (BackendException e) {
+            if (e.kind() == BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED) {
+                verification.refused(e.getMessage());
+                log.error("hoplock: {} refused the conditional-write check, so it could let two leaders coexist; no"
+                        + " election is campaigned on it: {}", backend.describe(), e.getMessage());
+                return;
+            }
+            retryLater(applicable, e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            retryLater(applicable, "the check failed unexpectedly: " + e);
+            return;
+        }
+        synchronized (this) {
+            verification.passed();
+            if (running) {
+                log.info("hoplock: {} passed the conditional-write check; starting {}", backend.describe(),
+                        elections.names());
+                elections.startAll();
+            }
+        }
+    }
+
+    private synchronized void retryLater(List<BackendVerifier> applicable, String failure) {
+        verification.pending(failure);
+        if (!failure.equals(lastReported)) {
+            lastReported = failure;
+            log.warn("hoplock: cannot check {} yet, retrying every {}; elections start once it answers: {}",
+                    backend.describe(), retryDelay, failure);
+        }
+        if (running) {
+            verifierThread.schedule(() -> verifyThenStart(applicable), retryDelay.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        synchronized (this) {
+            running = false;
+            if (verifierThread != null) {
+                verifierThread.shutdownNow();
+            }
+        }
+        elections.closeAllAsync().whenComplete((done, error) -> callback.run());
+    }
+
+    @Override
+    public void stop() {
+        synchronized (this) {
+            running = false;
+            if (verifierThread != null) {
+                verifierThread.shutdownNow();
+            }
+        }
+        elections.close();
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return DEFAULT_PHASE;
+    }
+}

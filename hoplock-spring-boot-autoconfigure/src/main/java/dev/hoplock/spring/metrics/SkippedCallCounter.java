@@ -1,0 +1,37 @@
+package dev.hoplock.spring.metrics;
+
+import dev.hoplock.spring.aop.LeaderOnlyListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Counts {@code @LeaderOnly} calls that did not run on this instance as {@value #METER}, tagged {@code election}
+ * and {@code method} ({@code SimpleClassName.methodName}).
+ */
+public final class SkippedCallCounter implements LeaderOnlyListener {
+
+    /** The counter's name. */
+    public static final String METER = "hoplock.leader-only.skipped";
+
+    private final MeterRegistry registry;
+    private final Map<Method, Map<String, Counter>> counters = new ConcurrentHashMap<>();
+
+    public SkippedCallCounter(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void notRun(String election, Method method) {
+        counters.computeIfAbsent(method, m -> new ConcurrentHashMap<>())
+                .computeIfAbsent(election, e -> Counter.builder(METER)
+                        .description("@LeaderOnly calls not run because this instance does not lead")
+                        .tag("election", e)
+                        .tag("method", method.getDeclaringClass().getSimpleName() + "." + method.getName())
+                        .register(registry))
+                .increment();
+    }
+}

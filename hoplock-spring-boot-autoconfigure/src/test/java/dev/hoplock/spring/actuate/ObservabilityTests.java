@@ -1,0 +1,252 @@
+package dev.hoplock.spring.actuate;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.LossCause;
+import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
+import dev.hoplock.spring.event.ElectionApplicationEvent;
+import dev.hoplock.spring.event.LeaderObservedEvent;
+import dev.hoplock.spring.event.LeadershipAcquiredEvent;
+import dev.hoplock.spring.event.LeadershipLostEvent;
+import dev.hoplock.spring.metrics.HoplockMeterBinder;
+import dev.hoplock.spring.metrics.HoplockMetricsAutoConfiguration;
+import dev.hoplock.spring.metrics.MeteredBackend;
+import dev.hoplock.spring.metrics.SkippedCallCounter;
+import dev.hoplock.spring.support.SwitchableBackend;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Metrics, health, the endpoint and the application events, each present or absent by its conditions. */
+class ObservabilityTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class,
+                    HoplockMetricsAutoConfiguration.class, HoplockHealthAutoConfiguration.class,
+                    HoplockEndpointAutoConfiguration.class, MetricsAutoConfiguration.class,
+                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+            .withPropertyValues("hoplock.backend=memory", "hoplock.owner=me", "hoplock.ttl=3s",
+                    "hoplock.renew=1s", "hoplock.poll=100ms");
+
+    /** A short TTL, for the tests that wait for a TTL to pass. */
+    private static final String[] SHORT_TTL = {"hoplock.ttl=600ms", "hoplock.renew=200ms"};
+
+    // ------------------------------------------------------------------ metrics
+
+    @Test
+    void metricsTellTheTruthAboutLeadershipAndRequests() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(HoplockMeterBinder.class).hasSingleBean(SkippedCallCounter.class)
+                    .hasBean("hoplockMeteredBackendDecorator");
+            Elector elector = awaitLeader(context);
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get(HoplockMeterBinder.LEADER).tag("election", "default").gauge().value()).isEqualTo(1);
+            assertThat(registry.get(HoplockMeterBinder.GENERATION).tag("election", "default").gauge().value())
+                    .isEqualTo(elector.currentLease().orElseThrow().generation());
+            assertThat(registry.get(HoplockMeterBinder.LEASE_REMAINING).gauge().value()).isPositive().isLessThan(3.0);
+            await().atMost(Duration.ofSeconds(5)).until(() ->
+                    registry.get(HoplockMeterBinder.ACQUISITIONS).counter().count() == 1);
+            assertThat(registry.get(MeteredBackend.METER).tag("operation", "write").tag("outcome", "written")
+                    .timer().count()).isPositive();
+            assertThat(registry.get(MeteredBackend.METER).tag("operation", "read").tag("election", "default")
+                    .timer().count()).isPositive();
+
+            assertThat(elector.stepDown()).isTrue();
+            assertThat(registry.get(HoplockMeterBinder.LEADER).gauge().value()).isZero();
+            assertThat(registry.get(HoplockMeterBinder.LEASE_REMAINING).gauge().value()).isZero();
+            await().atMost(Duration.ofSeconds(5)).until(() ->
+                    registry.get(HoplockMeterBinder.LOSSES).tag("cause", "stepped_down").counter().count() == 1);
+            assertThat(registry.get(HoplockMeterBinder.LOSSES).tag("cause", "taken_over").counter().count()).isZero();
+        });
+    }
+
+    @Test
+    void noMetricsWithoutARegistryOrWithoutMicrometer() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class,
+                        HoplockMetricsAutoConfiguration.class))
+                .withPropertyValues("hoplock.backend=memory")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(HoplockElections.class)
+                        .doesNotHaveBean(HoplockMeterBinder.class).doesNotHaveBean(SkippedCallCounter.class));
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(HoplockElections.class)
+                        .doesNotHaveBean("hoplockMeterBinder"));
+    }
+
+    // ------------------------------------------------------------------ health
+
+    @Test
+    void healthIsUpWithTheDetailsOfALeader() {
+        runner.run(context -> {
+            awaitLeader(context);
+            Health health = health(context, "default");
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("role", "leader").containsEntry("owner", "me")
+                    .containsEntry("holder", "me").containsEntry("generation", 1L)
+                    .containsEntry("backend", "memory").containsEntry("key", "default")
+                    .containsKeys("expiresAt", "timeLeft", "sinceStoreAnswered");
+        });
+    }
+
+    @Test
+    void healthIsDownWhenTheStoreNeverAnswers() {
+        runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL).run(context -> {
+            assertThat(health(context, "default").getStatus()).isIn(Status.UNKNOWN, Status.DOWN);
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
+            assertThat(health(context, "default").getDetails()).containsEntry("role", "follower")
+                    .containsEntry("lastError", "read failed: test store is unreachable")
+                    .hasEntrySatisfying("reason", reason -> assertThat(reason.toString())
+                            .contains("has not answered since the start"));
+        });
+    }
+
+    @Test
+    void healthGoesDownOneTtlAfterTheStoreStopsAnswering() {
+        runner.withUserConfiguration(Reachable.class).withPropertyValues(SHORT_TTL).run(context -> {
+            Elector elector = awaitLeader(context);
+            assertThat(health(context, "default").getStatus()).isEqualTo(Status.UP);
+            context.getBean(SwitchableBackend.class).setUnreachable(true);
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
+            assertThat(elector.isLeader()).as("the leader fenced itself: %s", elector.status()).isFalse();
+            assertThat(health(context, "default").getDetails().get("reason").toString())
+                    .contains("has not answered for", "longer than the TTL (600ms)");
+            context.getBean(SwitchableBackend.class).setUnreachable(false);
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.UP));
+        });
+    }
+
+    @Test
+    void healthContributorFollowsItsConditions() {
+        runner.withPropertyValues("management.health.hoplock.enabled=false").run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean("hoplockHealthContributor"));
+        runner.withClassLoader(new FilteredClassLoader("org.springframework.boot.health")).run(context ->
+                assertThat(context).hasNotFailed().hasSingleBean(HoplockElections.class)
+                        .doesNotHaveBean("hoplockHealthContributor"));
+        runner.withPropertyValues("hoplock.elections.a.ttl=3s", "hoplock.elections.b.ttl=3s").run(context -> {
+            CompositeHealthContributor composite = context.getBean("hoplockHealthContributor",
+                    CompositeHealthContributor.class);
+            assertThat(composite.stream().map(c -> c.name())).containsExactly("a", "b");
+        });
+    }
+
+    // ------------------------------------------------------------------ endpoint
+
+    @Test
+    void theEndpointIsReadOnlyUnlessStepDownIsEnabled() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(HoplockEndpoint.class));
+        runner.withPropertyValues("management.endpoints.web.exposure.include=hoplock").run(context -> {
+            assertThat(context).hasSingleBean(HoplockEndpoint.class).doesNotHaveBean(HoplockStepDownEndpoint.class);
+            awaitLeader(context);
+            HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
+            ElectionDescriptor state = endpoint.elections().get("default");
+            assertThat(state.leader()).isTrue();
+            assertThat(state.role()).isEqualTo("leader");
+            assertThat(state.owner()).isEqualTo("me");
+            assertThat(state.holder()).isEqualTo("me");
+            assertThat(state.generation()).isEqualTo(1L);
+            assertThat(state.ttl()).isEqualTo("3s");
+            assertThat(state.backend()).isEqualTo("memory");
+            assertThat(endpoint.election("default")).isNotNull();
+            assertThat(endpoint.election("nope")).isNull();
+        });
+    }
+
+    @Test
+    void stepDownOperationWorksWhenEnabled() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=hoplock",
+                "hoplock.endpoint.step-down-enabled=true").run(context -> {
+                    assertThat(context).hasSingleBean(HoplockStepDownEndpoint.class);
+                    Elector elector = awaitLeader(context);
+                    HoplockStepDownEndpoint endpoint = context.getBean(HoplockStepDownEndpoint.class);
+                    HoplockStepDownEndpoint.StepDownResult result = endpoint.stepDown("default");
+                    assertThat(result.steppedDown()).isTrue();
+                    assertThat(elector.isLeader()).isFalse();
+                    assertThat(endpoint.stepDown("default").steppedDown()).isFalse();
+                    assertThat(endpoint.stepDown("nope")).isNull();
+                });
+    }
+
+    // ------------------------------------------------------------------ events
+
+    @Test
+    void leadershipEventsArePublished() {
+        runner.withUserConfiguration(EventRecorder.class).run(context -> {
+            Elector elector = awaitLeader(context);
+            List<ElectionApplicationEvent> events = context.getBean(EventRecorder.class).events;
+            await().atMost(Duration.ofSeconds(5)).until(() -> events.stream()
+                    .anyMatch(LeadershipAcquiredEvent.class::isInstance));
+            LeadershipAcquiredEvent acquired = events.stream().filter(LeadershipAcquiredEvent.class::isInstance)
+                    .map(LeadershipAcquiredEvent.class::cast).findFirst().orElseThrow();
+            assertThat(acquired.election()).isEqualTo("default");
+            assertThat(acquired.lease().owner()).isEqualTo("me");
+            assertThat(acquired.elector()).isSameAs(elector);
+            assertThat(events).anyMatch(e -> e instanceof LeaderObservedEvent observed
+                    && observed.holder().map(h -> h.owner().equals("me")).orElse(false));
+            elector.stepDown();
+            await().atMost(Duration.ofSeconds(5)).until(() -> events.stream()
+                    .anyMatch(e -> e instanceof LeadershipLostEvent lost && lost.cause() == LossCause.STEPPED_DOWN
+                            && lost.lease().generation() == acquired.lease().generation()));
+        });
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static Elector awaitLeader(AssertableApplicationContext context) {
+        assertThat(context).hasNotFailed();
+        Elector elector = context.getBean(HoplockElections.class).getDefault();
+        await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
+        return elector;
+    }
+
+    static Health health(AssertableApplicationContext context, String election) {
+        CompositeHealthContributor composite = context.getBean("hoplockHealthContributor",
+                CompositeHealthContributor.class);
+        return ((HealthIndicator) composite.getContributor(election)).health();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Unreachable {
+        @Bean
+        SwitchableBackend backend() {
+            return new SwitchableBackend(true);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Reachable {
+        @Bean
+        SwitchableBackend backend() {
+            return new SwitchableBackend(false);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class EventRecorder implements ApplicationListener<ElectionApplicationEvent> {
+        final List<ElectionApplicationEvent> events = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onApplicationEvent(ElectionApplicationEvent event) {
+            events.add(event);
+        }
+    }
+}

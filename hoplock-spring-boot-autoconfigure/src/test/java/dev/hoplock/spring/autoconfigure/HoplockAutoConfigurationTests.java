@@ -1,0 +1,293 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.FilesystemBackend;
+import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.spring.BackendDecorator;
+import dev.hoplock.spring.BackendVerifier;
+import dev.hoplock.spring.ElectorCustomizer;
+import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.event.LeadershipEventPublisher;
+import dev.hoplock.spring.support.CountingBackend;
+import dev.hoplock.spring.support.Failures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Backend selection, elections, lifecycle beans and every failure path of {@link HoplockAutoConfiguration}. */
+class HoplockAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class));
+
+    @Test
+    void memoryBackendGivesOneDefaultElectionThatStartsWithTheContext() {
+        runner.withPropertyValues("hoplock.backend=memory").run(context -> {
+            assertThat(context).hasSingleBean(InMemoryBackend.class).hasSingleBean(HoplockElections.class)
+                    .hasSingleBean(LeadershipEventPublisher.class).hasSingleBean(StoreVerification.class)
+                    .hasBean("hoplockLifecycle");
+            HoplockElections elections = context.getBean(HoplockElections.class);
+            assertThat(elections.names()).containsExactly("default");
+            assertThat(elections.defaultName()).contains("default");
+            Elector elector = elections.getDefault();
+            assertThat(elector.key()).isEqualTo("default");
+            assertThat(elector.settings().ttl()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(elector.settings().renewInterval()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(elector.settings().releaseTimeout()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(context.getBean(StoreVerification.class).snapshot().state())
+                    .isEqualTo(StoreVerification.State.NOT_REQUIRED);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
+        });
+    }
+
+    @Test
+    void filesystemBackendCreatesItsDirectory(@TempDir Path temp) {
+        Path directory = temp.resolve("a/b");
+        runner.withPropertyValues("hoplock.backend=filesystem", "hoplock.filesystem.directory=" + directory)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(FilesystemBackend.class);
+                    assertThat(context.getBean(FilesystemBackend.class).directory()).isEqualTo(directory.toAbsolutePath());
+                    assertThat(directory).isDirectory();
+                });
+    }
+
+    @Test
+    void filesystemIsChosenWhenOnlyADirectoryIsSet(@TempDir Path temp) {
+        runner.withPropertyValues("hoplock.filesystem.directory=" + temp).run(context ->
+                assertThat(context).hasSingleBean(FilesystemBackend.class));
+    }
+
+    @Test
+    void missingDirectoryWithoutCreationFailsNamingTheProperty(@TempDir Path temp) {
+        runner.withPropertyValues("hoplock.backend=filesystem", "hoplock.filesystem.directory=" + temp.resolve("nope"),
+                "hoplock.filesystem.create-directory=false").run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("hoplock.filesystem.directory").contains("nope");
+                    assertThat(analysis.getAction()).contains("hoplock.filesystem.create-directory=true");
+                });
+    }
+
+    @Test
+    void filesystemWithoutDirectoryFailsNamingTheProperty() {
+        runner.withPropertyValues("hoplock.backend=filesystem").run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("hoplock.filesystem.directory is not set");
+            assertThat(analysis.getAction()).contains("Set hoplock.filesystem.directory");
+        });
+    }
+
+    @Test
+    void noStoreConfiguredFailsWithWhatToSet() {
+        runner.run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("hoplock.backend is not set");
+            assertThat(analysis.getAction()).contains("hoplock.backend=filesystem", "hoplock.backend=s3",
+                    "hoplock.enabled=false", "Backend bean");
+        });
+    }
+
+    @Test
+    void bucketAndDirectoryTogetherAreAmbiguous(@TempDir Path temp) {
+        runner.withPropertyValues("hoplock.s3.bucket=b", "hoplock.filesystem.directory=" + temp).run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("ambiguous");
+            assertThat(analysis.getAction()).contains("hoplock.backend");
+        });
+    }
+
+    @Test
+    void disabledCreatesNothing() {
+        runner.withPropertyValues("hoplock.enabled=false", "hoplock.backend=memory").run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(HoplockElections.class)
+                        .doesNotHaveBean(Backend.class).doesNotHaveBean(HoplockProperties.class));
+    }
+
+    @Test
+    void applicationBackendBeanWinsOverTheProperty() {
+        runner.withUserConfiguration(OwnBackend.class)
+                .withPropertyValues("hoplock.backend=s3", "hoplock.s3.bucket=never-used").run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(Backend.class);
+                    assertThat(context.getBean(Backend.class)).isInstanceOf(CountingBackend.class);
+                    assertThat(context.getBean(HoplockElections.class).getDefault().status().backend())
+                            .isEqualTo("counting memory");
+                });
+    }
+
+    @Test
+    void namedElectionsInheritTheDefaults() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=12s", "hoplock.renew=3s",
+                "hoplock.owner=node-a", "hoplock.elections.jobs.ttl=9s",
+                "hoplock.elections.reports.key=team/reports", "hoplock.elections.reports.poll=250ms",
+                "hoplock.elections.reports.owner=node-a-reports").run(context -> {
+                    HoplockElections elections = context.getBean(HoplockElections.class);
+                    assertThat(elections.names()).containsExactly("jobs", "reports");
+                    assertThat(elections.defaultName()).isEmpty();
+                    Elector jobs = elections.get("jobs");
+                    assertThat(jobs.key()).isEqualTo("jobs");
+                    assertThat(jobs.owner()).isEqualTo("node-a");
+                    assertThat(jobs.settings().ttl()).isEqualTo(Duration.ofSeconds(9));
+                    assertThat(jobs.settings().renewInterval()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(jobs.settings().pollInterval()).isEqualTo(Duration.ofMillis(600));
+                    Elector reports = elections.get("reports");
+                    assertThat(reports.key()).isEqualTo("team/reports");
+                    assertThat(reports.owner()).isEqualTo("node-a-reports");
+                    assertThat(reports.settings().ttl()).isEqualTo(Duration.ofSeconds(12));
+                    assertThat(reports.settings().pollInterval()).isEqualTo(Duration.ofMillis(250));
+                });
+    }
+
+    @Test
+    void electionsShareOneGeneratedOwnerPerContext() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.a.ttl=5s", "hoplock.elections.b.ttl=5s")
+                .run(context -> {
+                    HoplockElections elections = context.getBean(HoplockElections.class);
+                    assertThat(elections.get("a").owner()).isEqualTo(elections.get("b").owner()).contains(":");
+                });
+    }
+
+    @Test
+    void anElectionNamedDefaultIsTheDefault() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.default.ttl=5s",
+                "hoplock.elections.other.ttl=5s").run(context ->
+                assertThat(context.getBean(HoplockElections.class).defaultName()).contains("default"));
+    }
+
+    @Test
+    void twoElectionsOnOneKeyFailNamingTheProperty() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.a.key=same",
+                "hoplock.elections.b.key=same").run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("'a'", "'b'", "'same'", "hoplock.elections.b.key");
+                    assertThat(analysis.getAction()).contains("hoplock.elections.b.key");
+                });
+    }
+
+    @Test
+    void renewTooLongFailsNamingTheGlobalPropertyInBootStyle() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=10s", "hoplock.renew=9500ms").run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).startsWith("Invalid hoplock setting hoplock.renew (election 'default')")
+                    .contains("renew (9500ms) must be shorter than ttl (10s) minus safety-margin (1s)")
+                    .doesNotContain("renewInterval").doesNotContain("PT");
+            assertThat(analysis.getAction()).contains("Set hoplock.renew below", "hoplock.ttl");
+        });
+    }
+
+    @Test
+    void invalidElectionSettingNamesTheElectionsProperty() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.jobs.safety-margin=40s")
+                .run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("hoplock.elections.jobs.safety-margin",
+                            "safety-margin (40s)", "ttl (30s)");
+                    assertThat(analysis.getAction()).contains("Set hoplock.elections.jobs.safety-margin");
+                });
+    }
+
+    @Test
+    void zeroPollFailsNamingThePoll() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.poll=0s").run(context ->
+                assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
+                        .contains("hoplock.poll", "must be positive"));
+    }
+
+    @Test
+    void invalidKeyFailsNamingTheKeyProperty() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.key=a//b").run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("hoplock.key", "a//b");
+            assertThat(analysis.getAction()).contains("segments of letters");
+        });
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.bad-name.ttl=5s",
+                "hoplock.elections.bad-name.key=..").run(context ->
+                assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
+                        .contains("hoplock.elections.bad-name.key"));
+    }
+
+    @Test
+    void decoratorsAndCustomizersApplyToEveryElection() {
+        runner.withUserConfiguration(Customizations.class)
+                .withPropertyValues("hoplock.backend=memory", "hoplock.elections.a.ttl=5s", "hoplock.elections.b.ttl=5s")
+                .run(context -> {
+                    Customizations customizations = context.getBean(Customizations.class);
+                    assertThat(customizations.decorated).containsOnlyKeys("a", "b");
+                    assertThat(customizations.customized.get()).isEqualTo(2);
+                    HoplockElections elections = context.getBean(HoplockElections.class);
+                    assertThat(elections.get("a").settings().releaseTimeout()).isEqualTo(Duration.ofMillis(123));
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                            .until(() -> customizations.decorated.get("a").requests() > 0);
+                });
+    }
+
+    @Test
+    void applicationRegistryBeanWins() {
+        runner.withUserConfiguration(OwnRegistry.class).withPropertyValues("hoplock.backend=memory").run(context -> {
+            assertThat(context).hasSingleBean(HoplockElections.class);
+            assertThat(context.getBean(HoplockElections.class).names()).containsExactly("mine");
+        });
+    }
+
+    @Test
+    void theElectorsAreClosedWithTheContext() {
+        Elector[] seen = new Elector[1];
+        runner.withPropertyValues("hoplock.backend=memory").run(context ->
+                seen[0] = context.getBean(HoplockElections.class).getDefault());
+        assertThat(seen[0].isStopped()).isTrue();
+        assertThat(seen[0].isLeader()).isFalse();
+    }
+
+    @Test
+    void noVerifierWithoutS3() {
+        runner.withPropertyValues("hoplock.backend=memory")
+                .withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader("dev.hoplock.s3"))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BackendVerifier.class));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnBackend {
+        @Bean
+        CountingBackend myBackend() {
+            return new CountingBackend(new InMemoryBackend());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnRegistry {
+        @Bean
+        HoplockElections myElections() {
+            return new HoplockElections(Map.of("mine", Elector.builder(new InMemoryBackend(), "mine").build()), "mine");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Customizations {
+        final Map<String, CountingBackend> decorated = new ConcurrentHashMap<>();
+        final AtomicInteger customized = new AtomicInteger();
+
+        @Bean
+        BackendDecorator counting() {
+            return (election, backend) -> decorated.computeIfAbsent(election, e -> new CountingBackend(backend));
+        }
+
+        @Bean
+        ElectorCustomizer shortRelease() {
+            return (election, builder) -> {
+                customized.incrementAndGet();
+                builder.releaseTimeout(Duration.ofMillis(123));
+            };
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.hoplock.samples.leaderdemo;
+
+import dev.hoplock.spring.HoplockElections;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.client.RestClient;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The sample starts on the filesystem store, leads, beats, and shows its health and endpoint over HTTP. */
+class LeaderDemoApplicationTests {
+
+    @Test
+    void leadsAndReportsOverHttp(@TempDir Path directory) {
+        try (ConfigurableApplicationContext context = SpringApplication.run(LeaderDemoApplication.class,
+                "--hoplock.filesystem.directory=" + directory, "--hoplock.owner=sample-test", "--server.port=0",
+                "--spring.main.banner-mode=off")) {
+            HoplockElections elections = context.getBean(HoplockElections.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> elections.getDefault().isLeader());
+            HeartbeatJob job = context.getBean(HeartbeatJob.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> job.beats() >= 1);
+
+            String port = context.getEnvironment().getProperty("local.server.port");
+            RestClient http = RestClient.create("http://localhost:" + port);
+            String health = http.get().uri("/actuator/health").retrieve().body(String.class);
+            assertThat(health).contains("\"hoplock\"", "\"role\":\"leader\"", "\"owner\":\"sample-test\"");
+            String hoplock = http.get().uri("/actuator/hoplock").retrieve().body(String.class);
+            assertThat(hoplock).contains("\"default\"", "\"leader\":true");
+            String metric = http.get().uri("/actuator/metrics/hoplock.leader").retrieve().body(String.class);
+            assertThat(metric).contains("\"value\":1.0");
+        }
+    }
+}
