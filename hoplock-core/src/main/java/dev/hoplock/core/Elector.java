@@ -60,13 +60,25 @@ import java.util.function.Supplier;
  *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
  *       whatever the wall clocks say. A record written by a graceful release (no owner, expired) may be taken at
  *       once: its writer has already stopped.</li>
- *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. It is adopted only if a later read finds
- *       exactly the bytes' owner, generation and nonce; otherwise this elector acts as if it had failed.</li>
+ *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
+ *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
+ *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
+ *       its owner, generation and nonce, with validity counted from the {@code t0} of the write that created it;
+ *       otherwise this elector acts as if the write had failed. A refused renewal ends the term at once (unless an
+ *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation.</li>
  *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
  *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
  * </ol>
  * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
- * observation. What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
+ * observation; a record at generation {@code Long.MAX_VALUE} is never taken over (no higher token exists).
+ *
+ * <h2>Liveness</h2>
+ * A leader retries a failed request after a poll, but never later than halfway to its deadline, so that the last
+ * retry can still land. An unexpected exception in the loop is reported as a {@link ElectionEvent.Problem} and the
+ * loop goes on after a poll. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
+ * whose wall clock runs ahead by {@code s} delays that by up to {@code s}.
+ *
+ * <p>What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
  * drift, and it cannot stop leader work that ignores interruption and {@link LeaderContext#isLeading()}.
  *
  * <h2>Threads</h2>
@@ -77,6 +89,7 @@ public final class Elector implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Elector.class);
     private static final int MAX_PENDING_WRITES = 16;
+    private static final Duration MIN_RETRY_GAP = Duration.ofMillis(50);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final ElectorSettings settings;
@@ -428,22 +441,26 @@ public final class Elector implements AutoCloseable {
             if (stopping || activeOp != 0) {
                 return;
             }
-            if (releaseRequested) {
-                releaseRequested = false;
-                if (owned != null && settings.releaseTimeout().isNegative()) {
-                    owned = null;
-                } else if (owned != null) {
-                    release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
-                    return;
-                }
+            guarded("deciding the next request", this::stepLocked);
+        }
+    }
+
+    private void stepLocked() {
+        if (releaseRequested) {
+            releaseRequested = false;
+            if (owned != null && settings.releaseTimeout().isNegative()) {
+                owned = null;
+            } else if (owned != null) {
+                release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
+                return;
             }
-            if (owned != null && isLeader()) {
-                renew();
-            } else if (owned != null && campaignAllowed()) {
-                acquire(owned.handle, highestGeneration + 1);
-            } else {
-                readRecord();
-            }
+        }
+        if (owned != null && isLeader()) {
+            renew();
+        } else if (owned != null && campaignAllowed()) {
+            acquire(owned.handle, highestGeneration + 1);
+        } else {
+            readRecord();
         }
     }
 
@@ -459,7 +476,8 @@ public final class Elector implements AutoCloseable {
     private void onRead(Optional<StoredObject> result, BackendException failure) {
         if (failure != null) {
             noteFailure("read", failure);
-            scheduleStep(settings.pollInterval());
+            Term current = term;
+            scheduleStep(current != null && current.isValid() ? retryDelay(current) : settings.pollInterval());
             return;
         }
         noteAnswer();
@@ -523,6 +541,11 @@ public final class Elector implements AutoCloseable {
 
     /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
     private void acquire(Handle expected, long generation) {
+        if (generation <= 0) {
+            // The highest generation seen is Long.MAX_VALUE (reported by observe): there is no higher fencing token.
+            scheduleStep(settings.pollInterval());
+            return;
+        }
         long t0 = time.nanoTime();
         LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), owner(), nonce());
         Duration timeout = min(settings.requestTimeout(), Duration.ofNanos(ttlNanos - safetyNanos));
@@ -542,8 +565,9 @@ public final class Elector implements AutoCloseable {
                 observe(written.handle(), record, null);
                 beginTerm();
             } else {
-                // Lost the race (or our own version is gone): look again after a poll.
-                owned = null;
+                // Lost the race (or our own version is gone): look again after a poll. The refusal may also hide our
+                // own write (see rememberRefused), which the next read then adopts.
+                rememberRefused(record, t0);
                 scheduleStep(settings.pollInterval());
             }
         });
@@ -561,7 +585,7 @@ public final class Elector implements AutoCloseable {
             if (failure != null) {
                 remember(new Pending(record, t0));
                 noteFailure("renew", failure);
-                scheduleStep(min(settings.pollInterval(), current.timeLeft()));
+                scheduleStep(retryDelay(current));
                 return;
             }
             noteAnswer();
@@ -573,8 +597,9 @@ public final class Elector implements AutoCloseable {
                 return;
             }
             WriteResult.Refusal refusal = ((WriteResult.Refused) result).reason();
-            owned = null;
-            if (pending.isEmpty()) {
+            boolean earlierUnknown = !pending.isEmpty();
+            rememberRefused(record, t0);
+            if (!earlierUnknown) {
                 loseLeadership(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
                         "renewal refused by " + backend.describe() + ": "
                                 + (refusal == WriteResult.Refusal.NOT_FOUND ? "the record is gone" : "the record changed"));
@@ -739,6 +764,7 @@ public final class Elector implements AutoCloseable {
         if (observed != null && observed.handle.equals(handle)) {
             return;
         }
+        Observation previous = observed;
         observed = new Observation(handle, record, time.nanoTime());
         if (record == null) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
@@ -758,11 +784,23 @@ public final class Elector implements AutoCloseable {
                     message));
         }
         highestGeneration = Math.max(highestGeneration, record.generation());
-        Instant skewLimit = time.wallNow().plusNanos(2 * ttlNanos);
-        if (record.expiresAt().isAfter(skewLimit)) {
+        if (record.generation() == Long.MAX_VALUE
+                && (previous == null || previous.record == null || previous.record.generation() != Long.MAX_VALUE)) {
+            String message = "the lease record of '" + key() + "' in " + backend.describe() + " has generation "
+                    + Long.MAX_VALUE + ", the largest fencing token there is: no node can take it over without breaking"
+                    + " fencing, so none will. Fix: delete the object once its holder has stopped (generations then"
+                    + " restart at 1; reset what downstream systems remember of fencing tokens)";
+            log.error("hoplock: {}", message);
+            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+        }
+        Instant now = time.wallNow();
+        if (record.expiresAt().isAfter(now.plusNanos(2 * ttlNanos))) {
             String message = "the lease record of '" + key() + "' written by " + describeOwner(record.owner())
-                    + " expires at " + record.expiresAt() + ", more than twice the TTL (" + settings.ttl()
-                    + ") ahead of this machine's clock: check the writer's clock (NTP) and TTL";
+                    + " expires at " + record.expiresAt() + ", " + Duration.between(now, record.expiresAt())
+                    + " from now by this machine's clock, more than twice the TTL (" + settings.ttl()
+                    + "): the writer's clock runs ahead or its TTL is longer. No node takes the lease over before that"
+                    + " instant by its own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone,"
+                    + " delete the object";
             log.warn("hoplock: {}", message);
             publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CLOCK_SKEW, message));
         }
@@ -790,6 +828,20 @@ public final class Elector implements AutoCloseable {
         return null;
     }
 
+    /**
+     * A refused write leaves two versions that are provably ours if a read finds them: the one we held (a 409
+     * ConditionalRequestConflict changes nothing) and the refused write itself (a client library that retries a write
+     * whose answer was lost meets the version its first attempt created and reports 412). Both are remembered like
+     * writes of unknown outcome, so the next read adopts them instead of waiting a TTL for our own record.
+     */
+    private void rememberRefused(LeaseRecord refused, long t0) {
+        if (owned != null) {
+            remember(new Pending(owned.record, owned.t0));
+        }
+        remember(new Pending(refused, t0));
+        owned = null;
+    }
+
     private void remember(Pending write) {
         pending.addLast(write);
         while (pending.size() > MAX_PENDING_WRITES) {
@@ -811,8 +863,9 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 finishRequest();
-                handler.accept(null, new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
-                        + backend.describe() + " within " + timeout));
+                BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
+                        + backend.describe() + " within " + timeout);
+                guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
             }
         }, timeout);
         CompletionStage<T> stage;
@@ -827,9 +880,31 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 finishRequest();
-                handler.accept(error == null ? value : null, error == null ? null : asBackendException(error));
+                guarded("handling an answer of " + backend.describe(),
+                        () -> handler.accept(error == null ? value : null, error == null ? null : asBackendException(error)));
             }
         });
+    }
+
+    /**
+     * Runs one step of the loop so that an unexpected exception (a bug, or a backend breaking its contract, for example
+     * answering null) is reported and retried after a poll instead of silently ending the loop. Safety does not depend
+     * on this: a term still ends at its deadline.
+     */
+    private void guarded(String activity, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            String message = "internal error in the elector of '" + key() + "' while " + activity + " (" + e
+                    + "); it retries after " + settings.pollInterval() + ". This is a bug in hoplock or in the backend"
+                    + " (" + backend.describe() + "): please report it";
+            log.error("hoplock: {}", message, e);
+            lastError = message;
+            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
+            if (activeOp == 0 && !stopping) {
+                scheduleStep(settings.pollInterval());
+            }
+        }
     }
 
     private void finishRequest() {
@@ -878,6 +953,21 @@ public final class Elector implements AutoCloseable {
     private Duration untilRenewal(long t0) {
         long due = t0 + settings.renewInterval().toNanos() - time.nanoTime();
         return Duration.ofNanos(Math.max(0, due));
+    }
+
+    /**
+     * When a leader retries a failed request (a renewal, or the read that checks a refused renewal): after a poll, but
+     * never so late that the retry cannot land before the term's deadline; with less than two polls left, halfway to
+     * the deadline. With almost nothing left (under {@link #MIN_RETRY_GAP} or a tenth of a poll, whichever is less,
+     * per retry) the term is left to end, so that fast failures near the deadline cause a few retries, not a burst.
+     */
+    private Duration retryDelay(Term current) {
+        Duration left = current.timeLeft();
+        Duration half = left.dividedBy(2);
+        if (half.compareTo(min(MIN_RETRY_GAP, settings.pollInterval().dividedBy(10))) < 0) {
+            return left;
+        }
+        return min(settings.pollInterval(), half);
     }
 
     private void pauseCampaign() {

@@ -147,6 +147,77 @@ class ElectorTest {
     }
 
     @Test
+    void aFailedRenewalIsRetriedBeforeTheDeadlineNotAtIt() {
+        // Found by the simulation (seeds 20263306, 20270304): with less than a poll left, the retry used to be
+        // scheduled exactly at the deadline, too late to keep the term although the store answered again by then.
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.FAIL;
+        // Renewal at 10 s and retries every POLL fail; the last, at 26 s, leaves 1 s before the deadline at 27 s.
+        cluster.advance(TTL.minus(MARGIN).minusMillis(800));
+        assertThat(a.elector.isLeader()).isTrue();
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        cluster.advance(Duration.ofSeconds(2));
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+        assertThat(a.events(ElectionEvent.Renewed.class)).isNotEmpty();
+    }
+
+    @Test
+    void withALongPollTheLastRetryStillComesBeforeTheDeadline() {
+        // Found by the simulation (seed 9004277, poll 5 s): retries closer than a tenth of a poll were skipped, so with
+        // 0.9 s left the term was given up although the store answered again.
+        Node a = cluster.node("a", Duration.ZERO, b -> b.pollInterval(Duration.ofSeconds(5))).start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.FAIL;
+        // Renewal at 10 s, retries at 15, 20, 23.5, 25.25, 26.125 s fail; the deadline is at 27 s.
+        cluster.advance(Duration.ofMillis(26_300));
+        assertThat(a.elector.isLeader()).isTrue();
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        cluster.advance(Duration.ofSeconds(2));
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+    }
+
+    @Test
+    void aLeaderCheckingARefusedRenewalRetriesAFailedReadBeforeItsDeadline() {
+        // Found by the simulation (seed 5004639): the read that checks whether a refused renewal hides one of our own
+        // writes was retried a whole poll later, past the deadline, although the store answered again before it.
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.LOSE_ANSWER;
+        cluster.advance(RENEW.plusMillis(100));
+        // The renewal at 10 s took effect but its answer was lost; the retries from 12 s on fail.
+        a.backend.mode = FaultyBackend.Mode.FAIL;
+        cluster.advance(Duration.ofMillis(15_500));
+        assertThat(a.elector.isLeader()).isTrue();
+        // The next retry (26.25 s) is refused, since the lost renewal changed the record; the read that follows fails.
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        a.backend.failReads = 1;
+        cluster.advance(Duration.ofSeconds(3));
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+        assertThat(a.backend.failReads).isZero();
+    }
+
+    @Test
+    void aBackendThatBreaksItsContractIsReportedAndTheLoopKeepsGoing() {
+        // An answer of null used to throw inside a completion callback, which swallowed it: the elector stopped
+        // campaigning for good, silently.
+        Node a = cluster.node("a");
+        a.backend.nullReads = 1;
+        a.start();
+        cluster.time.runDue();
+        assertThat(a.elector.isLeader()).isFalse();
+        assertThat(a.events(ElectionEvent.Problem.class)).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.BACKEND_ERROR);
+            assertThat(p.message()).contains("internal error").contains(KEY).contains("please report it");
+        });
+        cluster.advance(POLL);
+        assertThat(a.elector.isLeader()).isTrue();
+    }
+
+    @Test
     void everyRequestOfTheLeaderIsBoundedByTheLeaseTimeLeft() {
         Node a = cluster.node("a", Duration.ZERO, b -> b.requestTimeout(Duration.ofMinutes(5))).start();
         cluster.time.runDue();
@@ -222,6 +293,55 @@ class ElectorTest {
         assertThat(a.elector.isLeader()).isTrue();
         assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
         assertThat(cluster.stored().generation()).isEqualTo(1);
+    }
+
+    @Test
+    void aRenewalRefusedByTheRetryOfItsOwnWriteIsTakenBackAtOnce() throws Exception {
+        // Found by the simulation: an SDK retry of a renewal whose answer was lost meets the renewal's own version and
+        // answers 412. The elector used to take its own record for someone else's and wait a whole TTL.
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        a.backend.applyThenRefuse = 1;
+        cluster.advance(RENEW);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(2);
+        assertThat(cluster.stored().owner()).isEqualTo("a");
+        assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.TAKEN_OVER);
+        cluster.advance(TTL.multipliedBy(2));
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(b.events(ElectionEvent.Acquired.class)).isEmpty();
+    }
+
+    @Test
+    void aRenewalRefusedWithoutEffectIsTakenBackAtOnce() throws Exception {
+        // 409 ConditionalRequestConflict: the renewal did not happen and the record is still the one we wrote.
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        a.backend.refuseWithoutEffect = 1;
+        cluster.advance(RENEW);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(2);
+        cluster.advance(TTL.multipliedBy(2));
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(b.events(ElectionEvent.Acquired.class)).isEmpty();
+    }
+
+    @Test
+    void aCreateRefusedByTheRetryOfItsOwnWriteIsAdopted() throws Exception {
+        Node a = cluster.node("a");
+        a.backend.applyThenRefuse = 1;
+        a.start();
+        cluster.time.runDue();
+        assertThat(cluster.stored().owner()).isEqualTo("a");
+        assertThat(a.elector.isLeader()).isFalse();
+        cluster.advance(POLL);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(1);
     }
 
     @Test

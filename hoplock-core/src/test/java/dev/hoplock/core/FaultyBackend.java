@@ -30,6 +30,17 @@ final class FaultyBackend implements AsyncBackend {
     private final Backend store;
     final List<Call> calls = new CopyOnWriteArrayList<>();
     volatile Mode mode = Mode.NORMAL;
+    /**
+     * The next this many writes take effect but are answered with a refusal, as when a client library retries a write
+     * whose answer was lost and the retry meets the version the first attempt created (412).
+     */
+    volatile int applyThenRefuse;
+    /** The next this many writes are refused without effect, as S3 does with 409 ConditionalRequestConflict. */
+    volatile int refuseWithoutEffect;
+    /** The next this many reads fail (in NORMAL mode). */
+    volatile int failReads;
+    /** The next this many reads answer null, breaking the backend contract (a buggy backend). */
+    volatile int nullReads;
 
     FaultyBackend(Backend store) {
         this.store = store;
@@ -38,6 +49,14 @@ final class FaultyBackend implements AsyncBackend {
     @Override
     public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
         calls.add(new Call("read", timeout));
+        if (mode == Mode.NORMAL && nullReads > 0) {
+            nullReads--;
+            return CompletableFuture.completedFuture(null);
+        }
+        if (mode == Mode.NORMAL && failReads > 0) {
+            failReads--;
+            return CompletableFuture.failedFuture(new BackendException(BackendException.Kind.TRANSIENT, "injected read failure"));
+        }
         if (mode == Mode.LOSE_ANSWER) {
             try {
                 return CompletableFuture.completedFuture(store.read(key, timeout));
@@ -51,6 +70,17 @@ final class FaultyBackend implements AsyncBackend {
     @Override
     public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
         calls.add(new Call(expected.isNone() ? "create" : "write", timeout));
+        if (mode == Mode.NORMAL && refuseWithoutEffect > 0) {
+            refuseWithoutEffect--;
+            return CompletableFuture.completedFuture(new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
+        }
+        if (mode == Mode.NORMAL && applyThenRefuse > 0) {
+            applyThenRefuse--;
+            return run(() -> {
+                store.write(key, expected, content, timeout);
+                return new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED);
+            });
+        }
         return run(() -> store.write(key, expected, content, timeout));
     }
 

@@ -100,7 +100,7 @@ class LeaseRecordCodecTest {
     @Test
     void refusesObjectsAboveTheSizeLimitAndInvalidUtf8() {
         byte[] big = new byte[LeaseRecordCodec.MAX_SIZE + 1];
-        assertThatThrownBy(() -> LeaseRecordCodec.decode(big)).hasMessageContaining("above the limit");
+        assertThatThrownBy(() -> LeaseRecordCodec.decode(big)).hasMessageContaining("larger than the limit of " + LeaseRecordCodec.MAX_SIZE);
         assertThatThrownBy(() -> LeaseRecordCodec.decode(new byte[] {'{', (byte) 0xC3, '}'})).hasMessageContaining("UTF-8");
     }
 

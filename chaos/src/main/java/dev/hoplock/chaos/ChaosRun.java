@@ -1,0 +1,408 @@
+package dev.hoplock.chaos;
+
+import dev.hoplock.chaos.FencingLog.Attempt;
+import dev.hoplock.chaos.NodeProcess.Event;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The chaos run: S3Mock, a {@link FencingLog}, a {@link TcpProxy} and three (or more) {@link ChaosNode} JVMs, of which
+ * the last reaches S3 only through the proxy. Scenarios, each repeated a bounded number of times:
+ * <ol>
+ *   <li>kill -9 of the leader (then a restart with a new owner id): failover time;</li>
+ *   <li>SIGSTOP of the leader for TTL + 2 s, then SIGCONT: another node must take over during the pause, and the
+ *       woken node must do no accepted leader work at its old generation;</li>
+ *   <li>S3 server restart (SIGKILL, then SIGTERM), same port and data: time until leader work resumes;</li>
+ *   <li>through the proxy, while the proxied node leads when that can be arranged: blackhole, delay beyond a TTL,
+ *       connection resets, and resets of every answer (requests take effect, the SDK retries them).</li>
+ * </ol>
+ * Then it counts overlaps (a lower generation's {@code isLeader()} check true after a higher generation's was),
+ * stale appends accepted by the log after a newer term had begun, generations acquired by two owners, and exits
+ * non-zero if any is above zero or a scenario found no leader in time. Everything runs on 127.0.0.1 and every wait is
+ * bounded. Arguments ({@code name=value}, all optional): ttlMs (5000), pollMs (250), nodes (3), kills (8), stops (5),
+ * restarts (2), out (directory), s3mockJar, workGapMs (50), brokenSlot (none; for example n1: that slot's leader work
+ * ignores {@code isLeader()}, a negative control that must make the run fail).
+ */
+public final class ChaosRun {
+
+    private final Map<String, String> a;
+    private final long ttl;
+    private final long poll;
+    private final Path out;
+    private final NodeProcess.Events events = new NodeProcess.Events();
+    private final Map<String, NodeProcess> nodes = new LinkedHashMap<>();
+    private final Map<String, Integer> incarnations = new HashMap<>();
+    private final List<String> report = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+    private final Map<String, List<Long>> timings = new LinkedHashMap<>();
+    private final Map<String, Integer> faults = new TreeMap<>();
+    private S3MockProcess s3;
+    private FencingLog log;
+    private TcpProxy proxy;
+
+    private ChaosRun(Map<String, String> a) {
+        this.a = a;
+        this.ttl = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("ttlMs", "5000")));
+        this.poll = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("pollMs", "250")));
+        this.out = Path.of(a.getOrDefault("out", "target/chaos/"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException("arguments are name=value, got " + arg);
+            }
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        int code = new ChaosRun(a).run();
+        System.exit(code);
+    }
+
+    private int run() throws Exception {
+        Files.createDirectories(out);
+        long began = System.nanoTime();
+        s3 = new S3MockProcess(Path.of(a.getOrDefault("s3mockJar", "target/s3mock/s3mock-5.2.0-exec.jar")),
+                Files.createDirectories(out.resolve("s3root")), out.resolve("s3mock.log"));
+        say("S3Mock on 127.0.0.1:" + s3.port() + " ready in " + ms(s3.start()) + " ms");
+        log = new FencingLog(out.resolve("fencing-log.csv"));
+        proxy = new TcpProxy(s3.port());
+        say("fencing log on 127.0.0.1:" + log.port() + ", proxy 127.0.0.1:" + proxy.port() + " -> " + s3.port());
+        int count = Integer.parseInt(a.getOrDefault("nodes", "3"));
+        try {
+            for (int i = 1; i <= count; i++) {
+                startNode("n" + i, i == count);
+            }
+            if (awaitLeader(null, began, TimeUnit.SECONDS.toNanos(90)) == null) {
+                failures.add("no first leader within 90 s");
+                return finish(began);
+            }
+            for (int i = 0; i < Integer.parseInt(a.getOrDefault("kills", "8")); i++) {
+                killLeader("kill -9 of the leader");
+            }
+            for (int i = 0; i < Integer.parseInt(a.getOrDefault("stops", "5")); i++) {
+                stopLeader();
+            }
+            int restarts = Integer.parseInt(a.getOrDefault("restarts", "2"));
+            for (int i = 0; i < restarts; i++) {
+                restartS3(i % 2 == 1);
+            }
+            for (TcpProxy.Mode mode : List.of(TcpProxy.Mode.BLACKHOLE, TcpProxy.Mode.DELAY, TcpProxy.Mode.RESET,
+                    TcpProxy.Mode.RESET_RESPONSES)) {
+                proxyFault(mode);
+            }
+            settle();
+        } finally {
+            for (NodeProcess node : nodes.values()) {
+                if (node.alive()) {
+                    node.cont();
+                    node.kill();
+                }
+            }
+            proxy.close();
+            s3.stop(true);
+            log.close();
+        }
+        return finish(began);
+    }
+
+    // ------------------------------------------------------------------ scenarios
+
+    private void killLeader(String scenario) throws Exception {
+        NodeProcess leader = currentLeader();
+        if (leader == null) {
+            failures.add(scenario + ": no leader to kill");
+            return;
+        }
+        long t = System.nanoTime();
+        leader.kill();
+        count("kill -9 of the leader");
+        Event next = awaitLeader(leader.owner, t, ttl + poll + TimeUnit.SECONDS.toNanos(20));
+        if (next == null) {
+            failures.add(scenario + ": no new leader within TTL + poll + 20 s after killing " + leader);
+        } else {
+            long took = next.nanos() - t;
+            timings.computeIfAbsent("failover after kill -9 of the leader", k -> new ArrayList<>()).add(took);
+            say(scenario + ": killed " + leader + ", " + next.owner() + " leads at generation " + next.generation()
+                    + " after " + ms(took) + " ms");
+        }
+        startNode(leader.slot, leader.proxied);
+    }
+
+    private void stopLeader() throws Exception {
+        NodeProcess leader = currentLeader();
+        if (leader == null) {
+            failures.add("SIGSTOP: no leader");
+            return;
+        }
+        long pause = ttl + TimeUnit.SECONDS.toNanos(2);
+        long t = System.nanoTime();
+        leader.stop();
+        count("SIGSTOP of the leader for TTL + 2 s");
+        Event next = awaitLeader(leader.owner, t, pause);
+        LockSupport.parkNanos(Math.max(0, t + pause - System.nanoTime()));
+        // Taken before SIGCONT: the node wakes (and may print) before the kill command returns; while stopped it
+        // prints nothing, so every later line of it is from after waking.
+        long woke = System.nanoTime();
+        leader.cont();
+        Event lost = events.await(e -> e.owner().equals(leader.owner) && e.type().equals("LOST") && e.nanos() > woke,
+                TimeUnit.SECONDS.toNanos(10));
+        Event fenced = events.await(e -> e.owner().equals(leader.owner) && e.type().equals("FENCED") && e.nanos() > woke,
+                TimeUnit.MILLISECONDS.toNanos(200));
+        if (next == null) {
+            failures.add("SIGSTOP: nobody took over while " + leader + " was stopped for " + ms(pause) + " ms");
+        } else {
+            timings.computeIfAbsent("takeover while the leader is stopped", k -> new ArrayList<>()).add(next.nanos() - t);
+        }
+        if (fenced != null) {
+            count("stale append refused by the log after SIGCONT");
+        }
+        say("SIGSTOP " + leader + " for " + ms(pause) + " ms: " + (next == null ? "no takeover"
+                : next.owner() + " took over at generation " + next.generation() + " after " + ms(next.nanos() - t) + " ms")
+                + "; on waking: " + (lost == null ? "no Lost event" : lost.line().replaceAll(" nanos=\\d+", ""))
+                + (fenced == null ? "" : "; its in-flight append was refused: " + fenced.line().replaceAll(" (nanos|checked)=\\d+", "")));
+    }
+
+    private void restartS3(boolean graceful) throws Exception {
+        long t = System.nanoTime();
+        s3.stop(graceful);
+        count(graceful ? "S3 server stopped (SIGTERM) and restarted" : "S3 server killed (SIGKILL) and restarted");
+        long startup = s3.start();
+        long ready = System.nanoTime();
+        long resumed = awaitAcceptedAppend(ready, TimeUnit.SECONDS.toNanos(30));
+        if (resumed < 0) {
+            failures.add("S3 restart: no leader work within 30 s of the server being back");
+        } else {
+            timings.computeIfAbsent("leader work resumed after the S3 server was back", k -> new ArrayList<>())
+                    .add(resumed - ready);
+        }
+        say("S3 server " + (graceful ? "SIGTERM" : "SIGKILL") + ": down " + ms(ready - t) + " ms (startup " + ms(startup)
+                + " ms); leader work resumed " + (resumed < 0 ? "never" : ms(resumed - ready) + " ms") + " after it was back");
+    }
+
+    private void proxyFault(TcpProxy.Mode mode) throws Exception {
+        NodeProcess proxied = nodes.values().stream().filter(n -> n.proxied).findFirst().orElseThrow();
+        NodeProcess leader = currentLeader();
+        for (int attempt = 0; attempt < 4 && (leader == null || !leader.proxied); attempt++) {
+            killLeader("making " + proxied.owner + " the leader");
+            leader = currentLeader();
+        }
+        proxied = nodes.values().stream().filter(n -> n.proxied).findFirst().orElseThrow();
+        boolean proxiedLeads = leader != null && leader.proxied;
+        long length = ttl + TimeUnit.SECONDS.toNanos(3);
+        long delay = TimeUnit.NANOSECONDS.toMillis(ttl) + 2000;
+        long t = System.nanoTime();
+        proxy.mode(mode, delay);
+        count("proxy " + mode + (mode == TcpProxy.Mode.DELAY ? " " + delay + " ms" : "") + " for TTL + 3 s");
+        String owner = proxied.owner;
+        Event other = proxiedLeads ? awaitLeader(owner, t, length) : null;
+        LockSupport.parkNanos(Math.max(0, t + length - System.nanoTime()));
+        proxy.mode(TcpProxy.Mode.PASS, 0);
+        long healed = System.nanoTime();
+        Event after = awaitLeader(null, healed - 1, TimeUnit.SECONDS.toNanos(1));
+        if (proxiedLeads && mode != TcpProxy.Mode.RESET_RESPONSES && other == null) {
+            failures.add("proxy " + mode + ": nobody took over from the cut-off leader " + owner);
+        }
+        if (other != null) {
+            timings.computeIfAbsent("takeover from a leader cut off by the proxy", k -> new ArrayList<>()).add(other.nanos() - t);
+        }
+        say("proxy " + mode + " on " + proxied + " for " + ms(length) + " ms, which " + (proxiedLeads ? "led" : "followed")
+                + ": " + (other == null ? "no other node took over" : other.owner() + " took over after "
+                + ms(other.nanos() - t) + " ms") + (after == null ? "" : "; after healing " + after.owner() + " acquired"));
+        settle();
+    }
+
+    /** Waits (bounded) until some node leads and leadership did not change for two seconds. */
+    private void settle() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            long since = System.nanoTime();
+            Event change = events.await(e -> e.nanos() > since && (e.type().equals("ACQUIRED") || e.type().equals("LOST")),
+                    TimeUnit.SECONDS.toNanos(2));
+            if (change == null && currentLeader() != null) {
+                return;
+            }
+        }
+        failures.add("leadership did not settle within 60 s");
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private void startNode(String slot, boolean proxied) throws Exception {
+        int incarnation = incarnations.merge(slot, 1, Integer::sum);
+        String owner = slot + "-" + incarnation;
+        String endpoint = "http://127.0.0.1:" + (proxied ? proxy.port() : s3.port());
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(),
+                "endpoint=" + endpoint, "bucket=" + S3MockProcess.BUCKET, "key=chaos/leader", "owner=" + owner,
+                "ttlMs=" + TimeUnit.NANOSECONDS.toMillis(ttl), "pollMs=" + TimeUnit.NANOSECONDS.toMillis(poll),
+                "logPort=" + log.port(), "workGapMs=" + a.getOrDefault("workGapMs", "50"), "maxRuntimeS=1800",
+                "checkLeader=" + !slot.equals(a.getOrDefault("brokenSlot", "none"))));
+        NodeProcess node = NodeProcess.start(slot, owner, proxied, command, out.resolve(owner + ".log"), events);
+        nodes.put(slot, node);
+        Event started = events.await(e -> e.owner().equals(owner) && e.type().equals("STARTED"), TimeUnit.SECONDS.toNanos(60));
+        if (started == null) {
+            failures.add(owner + " did not start within 60 s; see " + out.resolve(owner + ".log"));
+        }
+    }
+
+    /** The living node whose latest ACQUIRED is not followed by a LOST (the highest generation if several). */
+    private NodeProcess currentLeader() {
+        Map<String, Event> last = new HashMap<>();
+        for (Event e : events.all()) {
+            if (e.type().equals("ACQUIRED") || e.type().equals("LOST")) {
+                last.put(e.owner(), e);
+            }
+        }
+        NodeProcess best = null;
+        long bestGeneration = -1;
+        for (NodeProcess node : nodes.values()) {
+            Event e = last.get(node.owner);
+            if (node.alive() && e != null && e.type().equals("ACQUIRED") && e.generation() > bestGeneration) {
+                best = node;
+                bestGeneration = e.generation();
+            }
+        }
+        return best;
+    }
+
+    private Event awaitLeader(String notOwner, long since, long timeout) throws InterruptedException {
+        return events.await(e -> e.type().equals("ACQUIRED") && e.nanos() > since
+                && (notOwner == null || !e.owner().equals(notOwner)), timeout);
+    }
+
+    private long awaitAcceptedAppend(long since, long timeout) {
+        long deadline = System.nanoTime() + timeout;
+        while (System.nanoTime() < deadline) {
+            for (Attempt attempt : log.attempts()) {
+                if (attempt.accepted() && attempt.receivedNanos() > since) {
+                    return attempt.receivedNanos();
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        return -1;
+    }
+
+    private void count(String fault) {
+        faults.merge(fault, 1, Integer::sum);
+    }
+
+    private void say(String line) {
+        System.out.println(line);
+        report.add(line);
+    }
+
+    private static long ms(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    // ------------------------------------------------------------------ analysis
+
+    private int finish(long began) throws Exception {
+        List<Attempt> attempts = log.attempts();
+        List<Event> all = events.all();
+
+        // Overlap: a lower generation's isLeader() was true after a higher generation's had been.
+        TreeMap<Long, Long> latestBefore = new TreeMap<>();
+        TreeMap<Long, Long> earliestAfter = new TreeMap<>();
+        for (Attempt attempt : attempts) {
+            latestBefore.merge(attempt.generation(), attempt.beforeNanos(), Math::max);
+            earliestAfter.merge(attempt.generation(), attempt.afterNanos(), Math::min);
+        }
+        int overlaps = 0;
+        long maxBeforeOfLower = Long.MIN_VALUE;
+        for (Map.Entry<Long, Long> gen : earliestAfter.entrySet()) {
+            if (maxBeforeOfLower != Long.MIN_VALUE && maxBeforeOfLower > gen.getValue()) {
+                overlaps++;
+                failures.add("OVERLAP: a generation below " + gen.getKey() + " was leader "
+                        + ms(maxBeforeOfLower - gen.getValue()) + " ms after generation " + gen.getKey() + " was");
+            }
+            maxBeforeOfLower = Math.max(maxBeforeOfLower, latestBefore.get(gen.getKey()));
+        }
+
+        // Terms: first sign of each generation; a generation held by two owners; generations out of order.
+        Map<Long, Long> termBegan = new TreeMap<>();
+        Map<Long, Set<String>> holders = new TreeMap<>();
+        long lastGeneration = 0;
+        int outOfOrder = 0;
+        for (Event e : all) {
+            if (e.type().equals("ACQUIRED")) {
+                termBegan.merge(e.generation(), e.nanos(), Math::min);
+                holders.computeIfAbsent(e.generation(), g -> new TreeSet<>()).add(e.owner());
+                if (e.generation() <= lastGeneration) {
+                    outOfOrder++;
+                }
+                lastGeneration = Math.max(lastGeneration, e.generation());
+            }
+        }
+        long shared = holders.values().stream().filter(s -> s.size() > 1).count();
+        if (shared > 0) {
+            failures.add(shared + " generation(s) acquired by two owners: " + holders);
+        }
+
+        // Stale appends accepted: received after a newer term had begun.
+        int staleAccepted = 0;
+        int staleRefused = 0;
+        for (Attempt attempt : attempts) {
+            if (!attempt.accepted()) {
+                staleRefused++;
+                continue;
+            }
+            for (Map.Entry<Long, Long> newer : termBegan.entrySet()) {
+                if (newer.getKey() > attempt.generation() && newer.getValue() < attempt.receivedNanos()) {
+                    staleAccepted++;
+                    failures.add("STALE ACCEPTED: " + attempt.owner() + " generation " + attempt.generation()
+                            + " accepted " + ms(attempt.receivedNanos() - newer.getValue()) + " ms after generation "
+                            + newer.getKey() + " began");
+                    break;
+                }
+            }
+        }
+
+        List<String> lines = new ArrayList<>();
+        lines.add("hoplock chaos run: " + nodes.size() + " node JVMs over S3Mock 5.2.0, TTL " + ms(ttl) + " ms, poll "
+                + ms(poll) + " ms, " + ms(System.nanoTime() - began) / 1000 + " s; output in " + out.toAbsolutePath());
+        lines.add("faults injected:");
+        faults.forEach((k, v) -> lines.add(String.format("  %-62s %d", k, v)));
+        lines.add("appends to the fencing log: " + attempts.size() + " (" + (attempts.size() - staleRefused)
+                + " accepted, " + staleRefused + " refused as stale)");
+        lines.add("terms (generations acquired): " + termBegan.size() + "; acquired by two owners: " + shared
+                + "; acquisitions seen out of generation order: " + outOfOrder);
+        lines.add("overlaps (a lower generation leader after a higher one was): " + overlaps);
+        lines.add("stale appends accepted (after a newer term began): " + staleAccepted);
+        timings.forEach((name, values) -> {
+            List<Long> sorted = new ArrayList<>(values);
+            Collections.sort(sorted);
+            lines.add(String.format("%s: n=%d, p50 %d ms, p99 %d ms, max %d ms (TTL + poll = %d ms)", name, sorted.size(),
+                    ms(sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * 0.5) - 1))),
+                    ms(sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * 0.99) - 1))),
+                    ms(sorted.get(sorted.size() - 1)), ms(ttl + poll)));
+        });
+        lines.add("scenario log:");
+        report.forEach(r -> lines.add("  " + r));
+        lines.add(failures.isEmpty() ? "RESULT: PASS" : "RESULT: FAIL");
+        failures.forEach(f -> lines.add("  " + f));
+        Files.write(out.resolve("report.txt"), lines);
+        System.out.println();
+        lines.forEach(System.out::println);
+        return failures.isEmpty() ? 0 : 1;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.hoplock.chaos;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A fenced shared log on 127.0.0.1: the downstream system that leader work writes to. It accepts an append only if
+ * its generation (the fencing token) is not lower than the highest generation it has accepted, so a deposed leader's
+ * late write is refused once the new leader has written. Every attempt, accepted or not, is kept with the writer's
+ * monotonic readings just before and just after the {@code isLeader() == true} check that allowed it (all processes
+ * run on this machine, so {@link System#nanoTime()} is one clock for all of them), and written to a CSV file.
+ *
+ * <p>Protocol, one line each way: {@code APPEND <owner> <generation> <beforeNanos> <afterNanos>} answered by
+ * {@code OK} or {@code STALE <highest>}.
+ */
+final class FencingLog implements AutoCloseable {
+
+    /** One append attempt as the log saw it. */
+    record Attempt(String owner, long generation, long beforeNanos, long afterNanos, long receivedNanos,
+                   boolean accepted) {
+    }
+
+    private final ServerSocket server;
+    private final List<Attempt> attempts = new ArrayList<>();
+    private final List<Socket> clients = new ArrayList<>();
+    private final PrintWriter csv;
+    private long highest;
+    private volatile boolean closed;
+
+    FencingLog(Path csvFile) throws IOException {
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.csv = new PrintWriter(Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8));
+        csv.println("received_nanos,owner,generation,check_before_nanos,check_after_nanos,accepted");
+        Thread acceptor = new Thread(this::acceptLoop, "fencing-log-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    synchronized List<Attempt> attempts() {
+        return List.copyOf(attempts);
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket socket = server.accept();
+                synchronized (this) {
+                    clients.add(socket);
+                }
+                Thread reader = new Thread(() -> serve(socket), "fencing-log-client");
+                reader.setDaemon(true);
+                reader.start();
+            } catch (IOException e) {
+                if (!closed) {
+                    System.err.println("fencing log: accept failed: " + e);
+                }
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket;
+             BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+             PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(),
+                     StandardCharsets.UTF_8)), true)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] f = line.split(" ");
+                if (f.length != 5 || !f[0].equals("APPEND")) {
+                    out.println("ERROR expected: APPEND <owner> <generation> <beforeNanos> <afterNanos>");
+                    continue;
+                }
+                out.println(append(f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])));
+            }
+        } catch (SocketException closedByPeer) {
+            // a killed writer
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                System.err.println("fencing log: client failed: " + e);
+            }
+        }
+    }
+
+    private synchronized String append(String owner, long generation, long before, long after) {
+        long received = System.nanoTime();
+        boolean accepted = generation >= highest;
+        if (accepted) {
+            highest = generation;
+        }
+        attempts.add(new Attempt(owner, generation, before, after, received, accepted));
+        csv.println(received + "," + owner + "," + generation + "," + before + "," + after + "," + accepted);
+        return accepted ? "OK" : "STALE " + highest;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        closed = true;
+        server.close();
+        for (Socket client : clients) {
+            client.close();
+        }
+        csv.close();
+    }
+}

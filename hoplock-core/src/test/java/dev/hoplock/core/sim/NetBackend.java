@@ -1,0 +1,169 @@
+package dev.hoplock.core.sim;
+
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * One process's connection to the simulated store. Each request draws its fate from the simulation's seeded random
+ * source: it may fail fast (connection refused), vanish (never applied, never answered), be answered with an error
+ * burst's 503 / 500-after-apply / 409, take effect after a request latency (up to 2.5 TTL on a slow link) and then
+ * lose its answer (outcome unknown), have its answer replaced by the 412 of an SDK retry of a write that did take
+ * effect, or be answered after a response latency. Answers are delivered through the process's {@link NodeClock},
+ * so a paused process gets them only when it wakes and a dead one never.
+ */
+final class NetBackend implements AsyncBackend {
+
+    private final Simulation sim;
+    private final SimProcess process;
+
+    NetBackend(Simulation sim, SimProcess process) {
+        this.sim = sim;
+        this.process = process;
+    }
+
+    @Override
+    public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
+        return send("read", false, () -> sim.store.read());
+    }
+
+    @Override
+    public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
+        long t0 = process.clock.nanoTime();
+        String what = (expected.isNone() ? "create " : "write if " + expected.value() + " ") + Simulation.describe(content);
+        return send(what, true, () -> sim.store.write(process, t0, expected, content));
+    }
+
+    @Override
+    public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
+        return send("delete if " + expected.value(), true, () -> sim.store.delete(process, expected));
+    }
+
+    @Override
+    public String describe() {
+        return "sim-store";
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> CompletionStage<T> send(String what, boolean mutating, Supplier<Object> apply) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        Machine machine = process.machine;
+        sim.stats.requests++;
+        sim.trace(process, "send " + what);
+        switch (machine.link) {
+            case REFUSED -> {
+                sim.stats.count("net.partition.refused");
+                fail(answer, BackendException.Kind.UNREACHABLE, "connection refused", sim.shortLatency());
+                return answer;
+            }
+            case BLACKHOLE -> {
+                sim.stats.count("net.partition.blackholed");
+                return answer;
+            }
+            default -> {
+            }
+        }
+        if (sim.outage) {
+            if (sim.random.nextBoolean()) {
+                sim.stats.count("net.store-down.refused");
+                fail(answer, BackendException.Kind.UNREACHABLE, "connection refused (store down)", sim.shortLatency());
+            } else {
+                sim.stats.count("net.store-down.hung");
+            }
+            return answer;
+        }
+        Simulation.Burst burst = sim.burst;
+        if (burst != null && sim.random.nextDouble() < burst.rate()) {
+            switch (burst.kind()) {
+                case THROTTLE_503 -> {
+                    sim.stats.count("net.burst.503-slowdown");
+                    fail(answer, BackendException.Kind.TRANSIENT, "503 SlowDown (not applied)", sim.latency(machine));
+                    return answer;
+                }
+                case INTERNAL_500_AFTER_APPLY -> {
+                    sim.stats.count("net.burst.500-after-apply");
+                    long requestLatency = sim.latency(machine);
+                    sim.global(() -> {
+                        Object result = apply.get();
+                        sim.trace(process, "applied " + what + " -> " + result + ", answer replaced by 500");
+                        fail(answer, BackendException.Kind.TRANSIENT, "500 InternalError (outcome unknown)", sim.latency(machine));
+                    }, requestLatency);
+                    return answer;
+                }
+                case CONFLICT_409 -> {
+                    if (mutating) {
+                        sim.stats.count("net.burst.409-conflict");
+                        Object refusal = what.startsWith("delete") ? DeleteResult.PRECONDITION_FAILED
+                                : new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED);
+                        deliver(answer, refusal, sim.latency(machine), "409 ConditionalRequestConflict (not applied)");
+                        return answer;
+                    }
+                }
+            }
+        }
+        if (sim.random.nextDouble() < sim.requestLoss) {
+            sim.stats.count("net.request-lost");
+            if (sim.random.nextBoolean()) {
+                fail(answer, BackendException.Kind.TRANSIENT, "connection reset before the request was sent",
+                        sim.latency(machine));
+            }
+            return answer;
+        }
+        long requestLatency = sim.latency(machine);
+        sim.global(() -> {
+            Object result = apply.get();
+            sim.trace(process, "applied " + what + " -> " + result);
+            if (machine.link == Machine.Link.ONE_WAY) {
+                sim.stats.count("net.partition.one-way");
+                return;
+            }
+            if (sim.random.nextDouble() < sim.responseLoss) {
+                if (mutating && result instanceof WriteResult.Written && sim.random.nextDouble() < 0.4) {
+                    // The SDK retries the write after a reset connection; the retry meets our own new version: 412.
+                    sim.stats.count("net.sdk-retry-412");
+                    sim.global(() -> {
+                        Object again = apply.get();
+                        sim.trace(process, "SDK retry of " + what + " -> " + again);
+                        deliver(answer, again, sim.latency(machine), null);
+                    }, sim.latency(machine));
+                } else if (sim.random.nextBoolean()) {
+                    sim.stats.count("net.response-lost.silent");
+                } else {
+                    sim.stats.count("net.response-lost.reset");
+                    fail(answer, BackendException.Kind.TRANSIENT, "connection reset after the request was sent"
+                            + (mutating ? " (outcome unknown)" : ""), sim.latency(machine));
+                }
+                return;
+            }
+            deliver(answer, result, sim.latency(machine), null);
+        }, requestLatency);
+        return answer;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void deliver(CompletableFuture answer, Object value, long latency, String note) {
+        if (latency > sim.config.ttl().toNanos()) {
+            sim.stats.count("net.answer-later-than-ttl");
+        }
+        process.clock.scheduleShared(() -> {
+            sim.trace(process, "answer " + value + (note == null ? "" : " [" + note + "]"));
+            answer.complete(value);
+        }, latency);
+    }
+
+    private void fail(CompletableFuture<?> answer, BackendException.Kind kind, String message, long latency) {
+        process.clock.scheduleShared(() -> {
+            sim.trace(process, "answer error: " + message);
+            answer.completeExceptionally(new BackendException(kind, "sim-store: " + message));
+        }, latency);
+    }
+}
