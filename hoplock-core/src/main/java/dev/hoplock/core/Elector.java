@@ -729,6 +729,8 @@ public final class Elector implements AutoCloseable {
                     noteAnswer();
                     if (result == DeleteResult.DELETED) {
                         observe(null, null, null);
+                    } else {
+                        warnReleaseRefused(mine, result.toString());
                     }
                 }
                 then.run();
@@ -746,10 +748,18 @@ public final class Elector implements AutoCloseable {
                 if (result instanceof WriteResult.Written written) {
                     observe(written.handle(), record, null);
                     log.info("hoplock: {} released '{}' at generation {}", owner(), key(), record.generation());
+                } else {
+                    warnReleaseRefused(mine, ((WriteResult.Refused) result).reason().toString());
                 }
             }
             then.run();
         });
+    }
+
+    private void warnReleaseRefused(Owned mine, String reason) {
+        log.warn("hoplock: the release of '{}' by {} at generation {} was refused ({}): the record is no longer the"
+                + " version this elector wrote, so it was left as it is; if it is still ours it expires at {}", key(),
+                owner(), mine.record.generation(), reason, mine.record.expiresAt());
     }
 
     // ------------------------------------------------------------------ helpers
@@ -862,10 +872,11 @@ public final class Elector implements AutoCloseable {
                 if (activeOp != op) {
                     return;
                 }
-                finishRequest();
+                CompletableFuture<Void> wasIdle = finishRequest();
                 BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
                         + backend.describe() + " within " + timeout);
                 guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
+                wasIdle.complete(null);
             }
         }, timeout);
         CompletionStage<T> stage;
@@ -879,9 +890,10 @@ public final class Elector implements AutoCloseable {
                 if (activeOp != op) {
                     return;
                 }
-                finishRequest();
+                CompletableFuture<Void> wasIdle = finishRequest();
                 guarded("handling an answer of " + backend.describe(),
                         () -> handler.accept(error == null ? value : null, error == null ? null : asBackendException(error)));
+                wasIdle.complete(null);
             }
         });
     }
@@ -907,11 +919,16 @@ public final class Elector implements AutoCloseable {
         }
     }
 
-    private void finishRequest() {
+    /**
+     * Marks the request as answered and returns the future that waits for it; the caller completes that future only
+     * after the answer was handled, so that whoever waits (a closing elector about to release) sees the state the
+     * answer left, such as the handle of a renewal that was in flight.
+     */
+    private CompletableFuture<Void> finishRequest() {
         activeOp = 0;
         cancel(opTimeout);
         opTimeout = null;
-        idle.complete(null);
+        return idle;
     }
 
     private synchronized CompletableFuture<Void> idleFuture() {

@@ -476,4 +476,22 @@ class ElectorTest {
         assertThat(cluster.stored().owner()).isEqualTo("a");
         assertThat(cluster.stored().isReleased()).isFalse();
     }
+
+    @Test
+    void aCloseDuringARenewalReleasesTheVersionThatRenewalWrote() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.DEFER;
+        cluster.advance(RENEW);
+        assertThat(cluster.stored().expiresAt()).as("the renewal took effect").isAfter(cluster.time.wallNow().plus(TTL).minusMillis(1));
+
+        java.util.concurrent.CompletableFuture<Void> closed = a.elector.closeAsync();
+        assertThat(closed).isNotDone();
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        a.backend.deliverDeferred();
+        cluster.time.runDue();
+
+        assertThat(closed).isDone();
+        assertThat(cluster.stored().isReleased()).as("released with the renewal's handle, not the stale one").isTrue();
+    }
 }

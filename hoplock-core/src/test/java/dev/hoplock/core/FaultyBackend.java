@@ -21,8 +21,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class FaultyBackend implements AsyncBackend {
 
-    /** LOSE_ANSWER applies to writes and deletes only: reads answer normally. */
-    enum Mode { NORMAL, FAIL, LOSE_ANSWER, HANG }
+    /**
+     * LOSE_ANSWER applies to writes and deletes only: reads answer normally. DEFER applies each request at once and
+     * holds its answer until {@link #deliverDeferred()}.
+     */
+    enum Mode { NORMAL, FAIL, LOSE_ANSWER, HANG, DEFER }
 
     record Call(String operation, Duration timeout) {
     }
@@ -41,6 +44,7 @@ final class FaultyBackend implements AsyncBackend {
     volatile int failReads;
     /** The next this many reads answer null, breaking the backend contract (a buggy backend). */
     volatile int nullReads;
+    private final List<Runnable> deferred = new CopyOnWriteArrayList<>();
 
     FaultyBackend(Backend store) {
         this.store = store;
@@ -101,6 +105,15 @@ final class FaultyBackend implements AsyncBackend {
                 return CompletableFuture.failedFuture(new BackendException(BackendException.Kind.TRANSIENT, "injected failure"));
             case HANG:
                 return new CompletableFuture<>();
+            case DEFER:
+                CompletableFuture<T> answer = new CompletableFuture<>();
+                try {
+                    T value = call.run();
+                    deferred.add(() -> answer.complete(value));
+                } catch (BackendException e) {
+                    deferred.add(() -> answer.completeExceptionally(e));
+                }
+                return answer;
             case LOSE_ANSWER:
                 try {
                     call.run();
@@ -115,5 +128,12 @@ final class FaultyBackend implements AsyncBackend {
                     return CompletableFuture.failedFuture(e);
                 }
         }
+    }
+
+    /** Delivers the answers held in DEFER mode, in the order the requests were made. */
+    void deliverDeferred() {
+        List<Runnable> due = List.copyOf(deferred);
+        deferred.clear();
+        due.forEach(Runnable::run);
     }
 }
