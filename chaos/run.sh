@@ -10,6 +10,6 @@
 # Exit status 0 when there were no overlaps, no stale appends accepted and every scenario found a leader in time.
 set -euo pipefail
 cd "$(dirname "$0")"
-mvn -q -o -f pom.xml package -DskipTests
+mvn -q -f pom.xml package -DskipTests
 CP="target/classes:$(cat target/classpath.txt)"
 exec java -Xmx256m -cp "$CP" dev.hoplock.chaos.ChaosRun s3mockJar=target/s3mock/s3mock-5.2.0-exec.jar "$@"

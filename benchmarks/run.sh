@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Runs every benchmark of issue 6 and writes docs/BENCHMARKS.md and docs/failover.png.
+#
+#   benchmarks/run.sh                      everything (about 10 minutes on 2 cores with the defaults)
+#   STAGES="failover jmh" benchmarks/run.sh  some stages only; the report is rebuilt from the latest results of all
+#   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
+#
+# Stages: failover (crash and graceful handover over S3Mock), jmh (@LeaderOnly gate cost), requests (store requests and
+# added latency, hoplock over S3Mock and ShedLock over PostgreSQL), startup (start-up added by the starter). The report
+# is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
+# benchmarks/target/bench-logs/.
+#
+# Network: only 127.0.0.1 (S3Mock, PostgreSQL) and Maven Central for the build. Needs the hoplock modules in the local
+# Maven repository (mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-spring-boot-autoconfigure,
+# hoplock-spring-boot-starter -DskipTests), PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing).
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+: "${FAILOVER_REPS:=30}"        # crash repetitions (kill -9 of the leader's JVM)
+: "${HANDOVER_REPS:=30}"        # graceful handover repetitions
+: "${FAILOVER_TTL_MS:=2000}"    # TTL of the failover runs; renew TTL/3, poll TTL/15
+: "${JMH_FORKS:=2}"
+: "${JMH_WARMUP:=3}"            # warm-up iterations per fork
+: "${JMH_ITERATIONS:=5}"        # measured iterations per fork
+: "${JMH_TIME:=1s}"             # length of each iteration
+: "${REQUESTS_SECONDS:=60}"     # counting window of the requests benchmark, per library
+: "${REQUESTS_WARMUP:=5}"
+: "${REQUESTS_TTL:=30s}"        # hoplock's TTL in the requests benchmark (the starter's default)
+: "${STARTUP_REPS:=10}"         # JVM starts per variant
+: "${STAGES:=failover jmh requests startup}"
+: "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
+: "${PG_USER:=postgres}"
+: "${PG_PASSWORD:=}"
+
+RESULTS="$ROOT/benchmarks/results"
+TARGET="$ROOT/benchmarks/target"
+LOGS="$TARGET/bench-logs"
+STAGES_FILE="$RESULTS/stages.properties"
+MACHINE_FILE="$RESULTS/machine.properties"
+mkdir -p "$LOGS" "$RESULTS"
+touch "$STAGES_FILE"
+
+say() { printf '\n== %s  %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+
+# set_prop FILE KEY VALUE: sets KEY in a .properties file, replacing its line (backslashes and newlines escaped).
+set_prop() {
+  local file="$1" key="$2" value="$3"
+  value="${value//\\/\\\\}"
+  value="${value//$'\n'/\\n}"
+  touch "$file"
+  awk -v k="$key=" 'index($0, k) != 1' "$file" > "$file.tmp"
+  printf '%s=%s\n' "$key" "$value" >> "$file.tmp"
+  sort -o "$file" "$file.tmp" && rm -f "$file.tmp"
+}
+
+wants() { [[ " $STAGES " == *" $1 "* ]]; }
+
+# run_stage NAME TIMEOUT_SECONDS SHOWN_COMMAND -- COMMAND...: runs one stage, logs it, records its status and command.
+run_stage() {
+  local name="$1" limit="$2" shown="$3"
+  shift 4
+  say "stage $name: $shown"
+  local start end rc load_before
+  start=$(date +%s)
+  load_before=$(cut -d' ' -f1 /proc/loadavg)
+  timeout --kill-after=30 "$limit" "$@" 2>&1 | tee "$LOGS/$name.log"
+  rc=${PIPESTATUS[0]}
+  end=$(date +%s)
+  reap_s3mock
+  set_prop "$STAGES_FILE" "$name.command" "$shown"
+  set_prop "$STAGES_FILE" "$name.seconds" "$((end - start))"
+  set_prop "$STAGES_FILE" "$name.load" "$load_before to $(cut -d' ' -f1 /proc/loadavg)"
+  set_prop "$STAGES_FILE" "$name.finished" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  if [[ $rc -eq 0 ]]; then
+    set_prop "$STAGES_FILE" "$name.status" "ok"
+  elif [[ $rc -eq 124 || $rc -eq 137 ]]; then
+    set_prop "$STAGES_FILE" "$name.status" "failed: timed out after ${limit} s"
+  else
+    set_prop "$STAGES_FILE" "$name.status" "failed: exit code $rc"
+  fi
+  return 0
+}
+
+# Stops S3Mock servers this benchmark started (store under benchmarks/target) that a killed stage left behind. Each JVM
+# stops its own server in a shutdown hook; this only matters after a SIGKILL.
+reap_s3mock() {
+  local pid
+  for pid in $(pgrep -f -- "--com.adobe.testing.s3mock.store.root=$TARGET/s3mock/" || true); do
+    kill "$pid" 2>/dev/null || true
+  done
+}
+
+pg_up() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
+
+ensure_postgres() {
+  if pg_up; then return 0; fi
+  say "PostgreSQL is not answering on 127.0.0.1:5432; starting it"
+  if command -v pg_ctlcluster >/dev/null 2>&1 && [[ -d /etc/postgresql ]]; then
+    # The command of /work/.library/env/machines/java-maven-svc.md.
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+  elif command -v apt-get >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]]; then
+    say "no PostgreSQL on this machine; installing Debian's package"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql >/dev/null || return 1
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+    if [[ -z "$PG_PASSWORD" ]]; then
+      # Debian's default pg_hba.conf asks for a password on 127.0.0.1.
+      PG_PASSWORD=postgres
+      su postgres -c "psql -qc \"ALTER USER postgres PASSWORD 'postgres'\"" || true
+    fi
+  fi
+  for _ in $(seq 1 60); do pg_up && return 0; sleep 0.5; done
+  return 1
+}
+
+RUN_START=$(date +%s)
+RUN_STARTED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+# ---------------------------------------------------------------- build
+say "build: mvn -q -pl benchmarks -Pbench package -DskipTests"
+BUILD_START=$(date +%s)
+if ! mvn -q -pl benchmarks -Pbench package -DskipTests; then
+  echo "The benchmarks module did not build. If a hoplock module is missing from ~/.m2, install the modules first:" >&2
+  echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
+  exit 1
+fi
+for variant in without-starter with-starter; do
+  mvn -q -f benchmarks/startup/pom.xml -P"$variant" dependency:build-classpath \
+    -Dmdep.outputFile="$TARGET/startup-$variant.txt" || { echo "cannot resolve the $variant class path" >&2; exit 1; }
+done
+set_prop "$STAGES_FILE" "build.seconds" "$(( $(date +%s) - BUILD_START ))"
+# Pin the hoplock jars of this run: copies, so that another build installing new snapshots into ~/.m2 while the
+# benchmarks run can neither break a running JVM nor mix two versions in one run.
+PINNED="$TARGET/pinned"
+rm -rf "$PINNED" && mkdir -p "$PINNED"
+pin() {
+  local out="" jar
+  IFS=':' read -r -a jars <<< "$(cat "$1")"
+  for jar in "${jars[@]}"; do
+    if [[ "$jar" == */dev/hoplock/* ]]; then
+      cp -p "$jar" "$PINNED/" && jar="$PINNED/$(basename "$jar")"
+    fi
+    out="${out:+$out:}$jar"
+  done
+  printf '%s' "$out" > "$1"
+}
+pin "$TARGET/bench-classpath.txt"
+pin "$TARGET/startup-without-starter.txt"
+pin "$TARGET/startup-with-starter.txt"
+set_prop "$MACHINE_FILE" hoplock_jars "$(cd "$PINNED" && for j in *.jar; do printf '%s (installed %s), ' "$j" "$(date -u -r "$j" +%Y-%m-%dT%H:%M:%SZ)"; done | sed 's/, $//')"
+CP="$TARGET/classes:$(cat "$TARGET/bench-classpath.txt")"
+JAVA=(java -Duser.language=en -Duser.country=US -Dbench.results="$RESULTS" -Dhoplock.test.dir="$TARGET"
+      -Dbench.logs="$LOGS" -Dhoplock.s3mock.jar="$TARGET/s3mock/s3mock-5.2.0-exec.jar" -cp "$CP")
+SHOWN_JAVA="java -cp <benchmarks class path>"
+
+# ---------------------------------------------------------------- machine
+set_prop "$MACHINE_FILE" run_started "$RUN_STARTED"
+set_prop "$MACHINE_FILE" run_stages "$STAGES"
+set_prop "$MACHINE_FILE" nproc "$(nproc)"
+set_prop "$MACHINE_FILE" mem_total "$(awk '/MemTotal/ {printf "%.1f GiB (%d kB)", $2/1048576, $2}' /proc/meminfo)"
+set_prop "$MACHINE_FILE" cpu_model "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+set_prop "$MACHINE_FILE" kernel "$(uname -srm)"
+set_prop "$MACHINE_FILE" java_version "$(java -version 2>&1)"
+set_prop "$MACHINE_FILE" mvn_version "$(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
+set_prop "$MACHINE_FILE" git_commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+set_prop "$MACHINE_FILE" git_dirty "$([[ -n "$(git status --porcelain 2>/dev/null)" ]] && echo true || echo false)"
+# record_env STAGE VARIABLE...: the settings the stage ran with (the report shows them with their defaults).
+record_env() {
+  local stage="$1" name
+  shift
+  for name in "$@"; do
+    set_prop "$STAGES_FILE" "env.$name" "${!name}"
+  done
+}
+
+# ---------------------------------------------------------------- stages
+if wants failover; then
+  rm -f "$RESULTS"/failover-*
+  record_env failover FAILOVER_REPS HANDOVER_REPS FAILOVER_TTL_MS
+  run_stage failover 1800 "$SHOWN_JAVA -Dbench.failover.crash=$FAILOVER_REPS -Dbench.failover.graceful=$HANDOVER_REPS -Dbench.failover.ttlMs=$FAILOVER_TTL_MS dev.hoplock.bench.failover.FailoverBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.failover.crash="$FAILOVER_REPS" \
+    -Dbench.failover.graceful="$HANDOVER_REPS" -Dbench.failover.ttlMs="$FAILOVER_TTL_MS" \
+    dev.hoplock.bench.failover.FailoverBench
+fi
+
+if wants jmh; then
+  rm -f "$RESULTS/jmh-gate.csv"
+  record_env jmh JMH_FORKS JMH_WARMUP JMH_ITERATIONS JMH_TIME
+  JMH_ARGS=(GateCostBenchmark -f "$JMH_FORKS" -wi "$JMH_WARMUP" -i "$JMH_ITERATIONS" -w "$JMH_TIME" -r "$JMH_TIME"
+            -prof gc -rf csv -rff "$RESULTS/jmh-gate.csv")
+  set_prop "$STAGES_FILE" "jmh.settings" "$JMH_FORKS forks x $JMH_ITERATIONS iterations of $JMH_TIME after $JMH_WARMUP warm-up iterations of $JMH_TIME, 1 thread"
+  run_stage jmh 1200 "$SHOWN_JAVA org.openjdk.jmh.Main ${JMH_ARGS[*]/#$RESULTS/benchmarks/results}" -- \
+    "${JAVA[@]}" org.openjdk.jmh.Main "${JMH_ARGS[@]}"
+fi
+
+if wants requests; then
+  rm -f "$RESULTS"/requests-*
+  record_env requests REQUESTS_SECONDS REQUESTS_WARMUP REQUESTS_TTL
+  set_prop "$STAGES_FILE" "requests.seconds" "$REQUESTS_SECONDS"
+  set_prop "$STAGES_FILE" "requests.warmup" "$REQUESTS_WARMUP"
+  REQ=(-Dbench.requests.seconds="$REQUESTS_SECONDS" -Dbench.requests.warmup="$REQUESTS_WARMUP")
+  run_stage requests-hoplock 900 "$SHOWN_JAVA ${REQ[*]} -Dbench.requests.ttl=$REQUESTS_TTL dev.hoplock.bench.requests.RequestsBench hoplock" -- \
+    "${JAVA[@]}" "${REQ[@]}" -Dbench.requests.ttl="$REQUESTS_TTL" dev.hoplock.bench.requests.RequestsBench hoplock
+  if ensure_postgres; then
+    set_prop "$MACHINE_FILE" pg_version "PostgreSQL $(PGPASSWORD="$PG_PASSWORD" psql -h 127.0.0.1 -U "$PG_USER" -d postgres -Atc 'show server_version' 2>/dev/null || echo '?')"
+    set_prop "$MACHINE_FILE" pg_synchronous_commit "$(PGPASSWORD="$PG_PASSWORD" psql -h 127.0.0.1 -U "$PG_USER" -d postgres -Atc 'show synchronous_commit' 2>/dev/null || echo '?')"
+    set_prop "$MACHINE_FILE" pg_fsync "$(PGPASSWORD="$PG_PASSWORD" psql -h 127.0.0.1 -U "$PG_USER" -d postgres -Atc 'show fsync' 2>/dev/null || echo '?')"
+    run_stage requests-shedlock 900 "$SHOWN_JAVA ${REQ[*]} -Dbench.jdbc.url=$PG_URL dev.hoplock.bench.requests.RequestsBench shedlock" -- \
+      "${JAVA[@]}" "${REQ[@]}" -Dbench.jdbc.url="$PG_URL" -Dbench.jdbc.user="$PG_USER" \
+      -Dbench.jdbc.password="$PG_PASSWORD" dev.hoplock.bench.requests.RequestsBench shedlock
+  else
+    set_prop "$STAGES_FILE" "requests-shedlock.status" "failed: PostgreSQL could not be started on 127.0.0.1:5432"
+  fi
+fi
+
+if wants startup; then
+  rm -f "$RESULTS"/startup*
+  record_env startup STARTUP_REPS
+  run_stage startup 1200 "$SHOWN_JAVA -Dbench.startup.reps=$STARTUP_REPS dev.hoplock.bench.startup.StartupBench" -- \
+    "${JAVA[@]}" -Dbench.startup.reps="$STARTUP_REPS" -Dbench.startup.work="$TARGET/startup" \
+    -Dbench.startup.cp.without="$TARGET/startup-without-starter.txt" \
+    -Dbench.startup.cp.with="$TARGET/startup-with-starter.txt" dev.hoplock.bench.startup.StartupBench
+fi
+
+# ---------------------------------------------------------------- report
+set_prop "$MACHINE_FILE" run_finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+set_prop "$MACHINE_FILE" run_seconds "$(( $(date +%s) - RUN_START ))"
+say "report: docs/BENCHMARKS.md, docs/failover.png"
+"${JAVA[@]}" -Dbench.docs="$ROOT/docs" dev.hoplock.bench.report.Report
+grep -h '\.status=' "$STAGES_FILE" | sed 's/^/   /'

@@ -1,0 +1,107 @@
+package dev.hoplock.bench.gate;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.spring.HoplockElections;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cost of the {@code @LeaderOnly} gate per call: the same one-line method called through a Spring bean without
+ * the annotation ({@link #plain}), with it on the leader ({@link #gatedOnLeader}: the method runs) and with it on a
+ * follower ({@link #gatedOnFollower}: the call is skipped and returns null). Two Spring Boot contexts in the fork
+ * share one in-memory store: the first leads, the second follows. TTL 30 s (the default): no renewal during a
+ * measurement iteration is likely, and none of the calls touches the store anyway.
+ *
+ * <p>Run by {@code benchmarks/run.sh} through {@code org.openjdk.jmh.Main}; the annotations below are the defaults
+ * that its command line overrides.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(2)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class GateCostBenchmark {
+
+    private ConfigurableApplicationContext leaderContext;
+    private ConfigurableApplicationContext followerContext;
+    private GateApp.PlainWork plain;
+    private GateApp.GatedWork gatedLeader;
+    private GateApp.GatedWork gatedFollower;
+    private String input = "job";
+
+    @Setup(Level.Trial)
+    public void start() throws InterruptedException {
+        leaderContext = context("leader");
+        Elector leader = leaderContext.getBean(HoplockElections.class).getDefault();
+        await(leader::isLeader, "the first context to lead");
+        followerContext = context("follower");
+        Elector follower = followerContext.getBean(HoplockElections.class).getDefault();
+        await(() -> follower.holder().isPresent(), "the second context to see the leader");
+        plain = leaderContext.getBean(GateApp.PlainWork.class);
+        gatedLeader = leaderContext.getBean(GateApp.GatedWork.class);
+        gatedFollower = followerContext.getBean(GateApp.GatedWork.class);
+        if (gatedLeader.work(input) == null || gatedFollower.work(input) != null || follower.isLeader()) {
+            throw new IllegalStateException("the leader must run the method and the follower skip it");
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        if (gatedFollower != null && gatedFollower.work(input) != null) {
+            throw new IllegalStateException("the follower ran the method: it became leader during the run");
+        }
+        followerContext.close();
+        leaderContext.close();
+    }
+
+    @Benchmark
+    public String plain() {
+        return plain.work(input);
+    }
+
+    @Benchmark
+    public String gatedOnLeader() {
+        return gatedLeader.work(input);
+    }
+
+    @Benchmark
+    public String gatedOnFollower() {
+        return gatedFollower.work(input);
+    }
+
+    private static ConfigurableApplicationContext context(String owner) {
+        return new SpringApplicationBuilder(GateApp.class)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .properties("hoplock.owner=" + owner, "hoplock.ttl=30s", "logging.level.root=WARN",
+                        "spring.application.name=gate-" + owner)
+                .run();
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out waiting for " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}
