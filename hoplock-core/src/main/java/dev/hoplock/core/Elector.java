@@ -232,6 +232,12 @@ public final class Elector implements AutoCloseable {
         return current != null && current.isValid() ? Optional.of(current.lease()) : Optional.empty();
     }
 
+    /** Time left until the self-fencing deadline while leading, zero otherwise. No lock, no backend call. */
+    public Duration timeLeft() {
+        Term current = term;
+        return current != null && current.isValid() ? current.timeLeft() : Duration.ZERO;
+    }
+
     /** The holder last seen in the store (this process included); empty when free or unknown. */
     public Optional<Holder> holder() {
         return Optional.ofNullable(holder);

@@ -466,6 +466,8 @@ class ElectorTest {
         assertThat(status.sinceStoreAnswered()).isPresent();
         assertThat(a.elector.status().role()).isEqualTo(Role.LEADER);
         assertThat(a.elector.status().timeLeft()).isPositive();
+        assertThat(a.elector.timeLeft()).isEqualTo(TTL.minus(MARGIN));
+        assertThat(b.elector.timeLeft()).isZero();
     }
 
     @Test

@@ -64,7 +64,7 @@ public final class HoplockMeterBinder implements MeterBinder, DisposableBean {
                 .tag("election", name)
                 .strongReference(true)
                 .register(registry);
-        Gauge.builder(LEASE_REMAINING, elector, e -> e.status().timeLeft().toNanos() / 1e9)
+        Gauge.builder(LEASE_REMAINING, elector, e -> e.timeLeft().toNanos() / 1e9)
                 .description("Time left until this leader's self-fencing deadline; 0 when not leading")
                 .tag("election", name)
                 .baseUnit("seconds")
