@@ -33,6 +33,10 @@ public interface Backend {
     /**
      * Reads the current object under {@code key}.
      *
+     * <p>An object larger than {@link dev.hoplock.core.record.LeaseRecordCodec#MAX_SIZE} bytes is no lease record;
+     * a backend may return only its first {@code MAX_SIZE + 1} bytes (with the object's real handle), so that a huge
+     * object under a lease key costs no more memory than that. The elector treats it as a corrupt record.
+     *
      * @return the bytes and their handle, or empty if there is no object under the key
      */
     Optional<StoredObject> read(String key, Duration timeout) throws BackendException;
