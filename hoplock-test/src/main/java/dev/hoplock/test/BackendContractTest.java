@@ -376,28 +376,31 @@ public abstract class BackendContractTest {
 
     @Test
     void concurrentCreatesHaveExactlyOneWinner() throws Exception {
-        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
-            for (int round = 0; round < raceRounds(); round++) {
-                String key = newKey();
-                List<byte[]> contents = contents(round);
-                List<Object> results = race.run(writer -> store.write(key, Handle.NONE, contents.get(writer), timeout()));
-
-                int winner = singleWinner(results, round);
-                assertThat(losers(results, winner)).as("round %d: every loser is refused as PRECONDITION_FAILED", round)
-                        .allMatch(result -> result.equals(refused(Refusal.PRECONDITION_FAILED)));
-                assertStored(key, contents.get(winner), ((WriteResult.Written) results.get(winner)).handle());
-            }
-        }
+        raceWritesExpecting((key, round) -> Handle.NONE);
     }
 
     @Test
     void concurrentSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
+        raceWritesExpecting((key, round) -> create(key, "initial of round " + round));
+    }
+
+    /** Which handle the racing writers of one round expect, after any set-up of the round's key. */
+    @FunctionalInterface
+    private interface RoundSetUp {
+        Handle expectedHandle(String key, int round) throws Exception;
+    }
+
+    /**
+     * Races {@link #raceWriters()} conditional writes that all expect the same handle, {@link #raceRounds()} times:
+     * exactly one wins, every other is refused as PRECONDITION_FAILED, and the winner's bytes are stored.
+     */
+    private void raceWritesExpecting(RoundSetUp setUp) throws Exception {
         try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
             for (int round = 0; round < raceRounds(); round++) {
                 String key = newKey();
-                Handle shared = create(key, "initial of round " + round);
+                Handle expected = setUp.expectedHandle(key, round);
                 List<byte[]> contents = contents(round);
-                List<Object> results = race.run(writer -> store.write(key, shared, contents.get(writer), timeout()));
+                List<Object> results = race.run(writer -> store.write(key, expected, contents.get(writer), timeout()));
 
                 int winner = singleWinner(results, round);
                 assertThat(losers(results, winner)).as("round %d: every loser is refused as PRECONDITION_FAILED", round)
