@@ -1,5 +1,6 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.ElectorStatus;
@@ -55,12 +56,12 @@ public record ElectionDescriptor(
                 generation,
                 status.holder().map(holder -> holder.owner()).orElse(null),
                 status.holder().map(holder -> holder.expiresAt().toString()).orElse(null),
-                status.isLeader() ? Durations.format(status.timeLeft()) : null,
+                status.isLeader() ? HumanDurations.format(status.timeLeft()) : null,
                 status.backend(),
                 status.sinceStoreAnswered().map(Durations::format).orElse(null),
                 status.lastError().orElse(null),
-                Durations.format(settings.ttl()),
-                Durations.format(settings.renewInterval()),
-                Durations.format(settings.pollInterval()));
+                HumanDurations.format(settings.ttl()),
+                HumanDurations.format(settings.renewInterval()),
+                HumanDurations.format(settings.pollInterval()));
     }
 }

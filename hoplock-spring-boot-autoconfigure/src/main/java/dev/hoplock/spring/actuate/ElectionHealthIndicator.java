@@ -1,5 +1,6 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorStatus;
 import dev.hoplock.core.Role;
@@ -57,9 +58,9 @@ public final class ElectionHealthIndicator implements HealthIndicator {
                         .withDetail("expiresAt", holder.expiresAt().toString()),
                 () -> health.withDetail("holder", "none"));
         if (status.isLeader()) {
-            health.withDetail("timeLeft", Durations.format(status.timeLeft()));
+            health.withDetail("timeLeft", HumanDurations.format(status.timeLeft()));
         }
-        status.sinceStoreAnswered().ifPresent(since -> health.withDetail("sinceStoreAnswered", Durations.format(since)));
+        status.sinceStoreAnswered().ifPresent(since -> health.withDetail("sinceStoreAnswered", HumanDurations.format(since)));
         status.lastError().ifPresent(error -> health.withDetail("lastError", error));
         return health.build();
     }
@@ -76,7 +77,7 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         if (status.role() == Role.NEW) {
             if (check != null && check.state() == StoreVerification.State.PENDING && check.age().compareTo(ttl) > 0) {
                 return Health.down().withDetail("reason", "the store could not be checked for "
-                        + Durations.format(check.age()) + ", longer than the TTL (" + Durations.format(ttl) + ")"
+                        + HumanDurations.format(check.age()) + ", longer than the TTL (" + HumanDurations.format(ttl) + ")"
                         + check.message().map(m -> ": " + m).orElse(""));
             }
             return Health.unknown().withDetail("reason", "starting");
@@ -85,14 +86,14 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         if (sinceAnswer.isPresent()) {
             if (sinceAnswer.get().compareTo(ttl) > 0) {
                 return Health.down().withDetail("reason", "the store has not answered for "
-                        + Durations.format(sinceAnswer.get()) + ", longer than the TTL (" + Durations.format(ttl) + ")");
+                        + HumanDurations.format(sinceAnswer.get()) + ", longer than the TTL (" + HumanDurations.format(ttl) + ")");
             }
             return Health.up();
         }
         Duration sinceStart = elections.sinceStarted(name).orElse(Duration.ZERO);
         if (sinceStart.compareTo(ttl) > 0) {
             return Health.down().withDetail("reason", "the store has not answered since the start, "
-                    + Durations.format(sinceStart) + " ago, longer than the TTL (" + Durations.format(ttl) + ")");
+                    + HumanDurations.format(sinceStart) + " ago, longer than the TTL (" + HumanDurations.format(ttl) + ")");
         }
         return Health.unknown().withDetail("reason", "waiting for the store's first answer");
     }
