@@ -58,7 +58,7 @@ public record ElectionDescriptor(
                 status.holder().map(holder -> holder.expiresAt().toString()).orElse(null),
                 status.isLeader() ? HumanDurations.format(status.timeLeft()) : null,
                 status.backend(),
-                status.sinceStoreAnswered().map(Durations::format).orElse(null),
+                status.sinceStoreAnswered().map(HumanDurations::format).orElse(null),
                 status.lastError().orElse(null),
                 HumanDurations.format(settings.ttl()),
                 HumanDurations.format(settings.renewInterval()),
