@@ -14,17 +14,24 @@ import java.util.concurrent.Executor;
  * <ul>
  *   <li>{@link Connection#setNetworkTimeout} with the milliseconds left: the driver stops waiting for the server at
  *       the deadline, to the millisecond, and closes the connection (PostgreSQL and MariaDB drivers: a socket read
- *       timeout). This is what keeps the call within a sub-second budget.</li>
+ *       timeout, reported as SQLState class 08). This is what keeps a call within a sub-second budget;
+ *       {@code JdbcBackendTest} shows it ending a statement stuck on a row lock after 600 ms.</li>
  *   <li>{@link Statement#setQueryTimeout} with the seconds left, rounded <em>up</em> (JDBC counts whole seconds): the
- *       server itself cancels the statement soon after the deadline, so that a statement stuck on a row lock does not
- *       run on after the client gave up, holding a lock and a connection.</li>
+ *       bound for a driver without network timeouts (H2 in process), and on MariaDB a server-side
+ *       {@code max_statement_time}, so that a statement stuck on a lock stops on the server too.</li>
  * </ul>
  * We chose the network timeout over running each call on an extra thread and abandoning it at the deadline: the
  * elector already abandons calls at its deadline, so the backend's job is to free its thread and connection
  * promptly, which only the driver can do; an extra thread per call would add a hand-off to every request and leave
- * the connection busy. A driver without network timeouts (H2 embedded has no network) is bounded by the query timeout
- * alone. Borrowing a connection from a pool is bounded by the pool's own connection timeout: set it no longer than
- * the elector's request timeout. Work that finds no time left sends nothing.
+ * the abandoned statement running on a connection still counted as busy.
+ *
+ * <p>What no client-side bound can do: stop the server. PostgreSQL's driver implements the query timeout by sending
+ * a cancel request from the client, which does not happen once the network timeout has closed the connection; a
+ * write that waited on a lock may then still commit after the client gave up. That is why a timed-out write is an
+ * <em>unknown</em> outcome: the elector anchors a term's validity before sending the write and settles the outcome
+ * by a later read, so a late commit never extends a term. Borrowing a connection from a pool is bounded by the
+ * pool's own connection timeout: set it no longer than the elector's request timeout. Work that finds no time left
+ * sends nothing.
  */
 final class CallDeadline {
 
