@@ -61,7 +61,8 @@ import java.util.UUID;
  *
  * <h2>Time and unknown outcomes</h2>
  * Every statement is bounded by the call's timeout, see {@link CallDeadline}: the driver stops waiting at the
- * deadline (network timeout) and the server cancels the statement soon after (query timeout). A write whose answer
+ * deadline (network timeout, to the millisecond), and the query timeout (whole seconds, rounded up) bounds drivers
+ * without a network. A write whose answer
  * did not arrive (timeout, connection lost during the statement or its commit, SQLState class 08) is a
  * {@link BackendException.Kind#TRANSIENT} exception whose message says the outcome is unknown; the elector's
  * adoption rule settles it by a later read. Versions are generated here, so a write's handle is known without a
