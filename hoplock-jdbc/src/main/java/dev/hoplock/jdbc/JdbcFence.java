@@ -113,7 +113,7 @@ public final class JdbcFence implements Fence {
             throw failure(resource, e);
         }
         try {
-            Database db = database(connection);
+            Database db = database(connection, resource);
             long stored = switch (db) {
                 case POSTGRESQL -> recordByRowCount(connection, resource, token, postgresqlUpsert());
                 case MARIADB -> recordAndReadBack(connection, resource, token);
@@ -191,13 +191,13 @@ public final class JdbcFence implements Fence {
         }
     }
 
-    private Database database(Connection connection) throws SQLException {
+    private Database database(Connection connection, String resource) throws SQLException {
         Database known = database;
         if (known == null) {
             try {
                 known = JdbcSchema.supported(connection);
             } catch (IllegalStateException e) {
-                throw new FencingException(null, "the JDBC fence supports PostgreSQL, MariaDB/MySQL and H2: "
+                throw new FencingException(resource, "the JDBC fence supports PostgreSQL, MariaDB/MySQL and H2: "
                         + e.getMessage(), e);
             }
             database = known;
