@@ -28,7 +28,9 @@ import java.lang.annotation.Target;
  *   <li>On a non-leader the method does not run: it is skipped or {@link NotLeaderException} is thrown, see
  *       {@link #onNonLeader()}. Each such call increments the {@code hoplock.leader-only.skipped} counter.</li>
  *   <li>Mistakes fail the start, not the first call: a method with a primitive return type and SKIP, an unknown
- *       election, a private, static or final method, or a bean that Spring AOP did not proxy.</li>
+ *       election, a private, static or final method, a bean that Spring AOP did not proxy, or a method whose work
+ *       would run outside the gate (a deferred reactive return type such as {@code Mono} or {@code Flux}, or a
+ *       Kotlin {@code suspend} function).</li>
  * </ul>
  *
  * <p>On a class: every public method of the class is leader-only, except those declared by {@code java.*},

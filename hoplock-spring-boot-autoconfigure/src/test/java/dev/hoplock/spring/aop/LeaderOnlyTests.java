@@ -16,9 +16,11 @@ import dev.hoplock.spring.support.CountingBackend;
 import dev.hoplock.spring.support.Failures;
 import dev.hoplock.spring.support.Records;
 import io.micrometer.core.instrument.MeterRegistry;
+import kotlin.coroutines.Continuation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
@@ -32,6 +34,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -294,6 +298,31 @@ class LeaderOnlyTests {
                 });
     }
 
+    @Test
+    void reactiveMethodsAreRefusedAtStartupBecauseTheirWorkRunsAtSubscription() {
+        leader().withUserConfiguration(ReactiveConfig.class).run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("bean 'reactive'",
+                    "ReactiveJob.mono() returns reactor.core.publisher.Mono, a deferred reactive type",
+                    "ReactiveJob.flux() returns reactor.core.publisher.Flux",
+                    "ReactiveJob.publisher() returns org.reactivestreams.Publisher",
+                    "when it is subscribed, outside the gate");
+            assertThat(analysis.getDescription()).doesNotContain("ReactiveJob.future()");
+            assertThat(analysis.getAction()).contains("@LeaderOnly method that blocks until the work is done",
+                    "Elector.enterLeaderScope(true) around the subscription");
+        });
+    }
+
+    @Test
+    void kotlinSuspendFunctionsAreRefusedAtStartup() {
+        leader().withUserConfiguration(SuspendConfig.class).run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("SuspendingJob.work(Continuation) is a Kotlin suspend"
+                    + " function", "returns at its first suspension and resumes later outside the gate");
+            assertThat(analysis.getAction()).contains("@LeaderOnly method that blocks until the work is done");
+        });
+    }
+
     // ------------------------------------------------------------------ scope of the annotation
 
     @Test
@@ -452,6 +481,53 @@ class LeaderOnlyTests {
         @Bean
         PrimitiveSkip primitive() {
             return new PrimitiveSkip();
+        }
+    }
+
+    static class ReactiveJob {
+        @LeaderOnly
+        public Mono<String> mono() {
+            return Mono.fromSupplier(() -> "work");
+        }
+
+        @LeaderOnly
+        public Flux<String> flux() {
+            return Flux.just("work");
+        }
+
+        @LeaderOnly
+        public Publisher<String> publisher() {
+            return Mono.just("work");
+        }
+
+        /** Started, not deferred: stays allowed. */
+        @LeaderOnly
+        public CompletableFuture<String> future() {
+            return CompletableFuture.completedFuture("work");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ReactiveConfig {
+        @Bean
+        ReactiveJob reactive() {
+            return new ReactiveJob();
+        }
+    }
+
+    /** What the Kotlin compiler makes of {@code @LeaderOnly suspend fun work(): String}. */
+    static class SuspendingJob {
+        @LeaderOnly
+        public Object work(Continuation<? super String> continuation) {
+            return "work";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SuspendConfig {
+        @Bean
+        SuspendingJob suspending() {
+            return new SuspendingJob();
         }
     }
 
