@@ -22,9 +22,8 @@ import java.util.Map;
  * Go's RFC 3339 parser accepts. On read: every form Go writes (any zone offset Go can write, {@code Z} or
  * {@code ±hh:mm} up to {@code ±23:59}, beyond the {@code ±18:00} of Java's {@code ZoneOffset}; 0 to 9 fraction
  * digits; omitted owner; unknown fields of any shape; keys in any case); missing fields take Go's zero values.
- * Anything else
- * (not JSON, a non-integer or negative generation, a time without seconds, more than {@link #MAX_SIZE} bytes,
- * invalid UTF-8) is a {@link MalformedLeaseRecordException} that says what is wrong.
+ * Anything else (not JSON, a non-integer or negative generation, a time without seconds, more than
+ * {@link #MAX_SIZE} bytes, invalid UTF-8) is a {@link MalformedLeaseRecordException} that says what is wrong.
  */
 public final class LeaseRecordCodec {
 
