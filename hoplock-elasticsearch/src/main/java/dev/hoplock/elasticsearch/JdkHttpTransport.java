@@ -5,13 +5,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -61,23 +57,9 @@ final class JdkHttpTransport implements HttpTransport {
         }
         CompletableFuture<HttpResponse<byte[]>> exchange =
                 client.sendAsync(http.build(), HttpResponse.BodyHandlers.ofByteArray());
-        try {
-            HttpResponse<byte[]> response = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            byte[] body = response.body();
-            return new Response(response.statusCode(), body == null ? new byte[0] : body);
-        } catch (TimeoutException e) {
-            exchange.cancel(true);
-            throw new HttpTimeoutException("no answer within " + timeout.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            exchange.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(String.valueOf(cause), cause);
-        }
+        HttpResponse<byte[]> response = Exchanges.await(exchange, timeout, () -> exchange.cancel(true));
+        byte[] body = response.body();
+        return new Response(response.statusCode(), body == null ? new byte[0] : body);
     }
 
     @Override

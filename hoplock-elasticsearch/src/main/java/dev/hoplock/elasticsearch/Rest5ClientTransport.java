@@ -17,9 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -69,22 +66,8 @@ public final class Rest5ClientTransport implements HttpTransport {
                 }
             }
         });
-        co.elastic.clients.transport.rest5_client.low_level.Response response;
-        try {
-            response = answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            exchange.cancel();
-            throw new HttpTimeoutException("no answer within " + timeout.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            exchange.cancel();
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(String.valueOf(cause), cause);
-        }
+        co.elastic.clients.transport.rest5_client.low_level.Response response =
+                Exchanges.await(answer, timeout, exchange::cancel);
         HttpEntity entity = response.getEntity();
         byte[] body = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
         return new Response(response.getStatusCode(), body);
