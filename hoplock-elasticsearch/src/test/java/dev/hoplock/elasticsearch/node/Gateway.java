@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 
 /**
  * An HTTP gateway in front of the test node that behaves like the things hoplock meets between itself and a
- * cluster: a security layer (401 for wrong credentials, 403 for a missing privilege, in the error shape
- * Elasticsearch uses), a proxy that drops the query parameters compare-and-swap relies on, a server that is no search
+ * cluster: a security layer (401 for wrong credentials, echoing the header it got, and 403 for a missing
+ * privilege, in the error shape Elasticsearch uses), a proxy that drops the query parameters compare-and-swap relies on, a server that is no search
  * cluster, and a peer that never answers. Requests it lets through go to the node unchanged.
  */
 public final class Gateway implements AutoCloseable {
@@ -126,8 +126,9 @@ public final class Gateway implements AutoCloseable {
             String required = requiredAuthorization;
             if (required != null && !required.equals(auth)) {
                 exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"security\" charset=\"UTF-8\"");
+                // Echoes the header it got, as a careless proxy might: the backend must scrub it.
                 answer(exchange, 401, "application/json", error("security_exception", "unable to authenticate user"
-                        + " for REST request [" + path + "]", 401));
+                        + " for REST request [" + path + "] with authorization [" + auth + "]", 401));
                 return;
             }
             if (method.equals(forbiddenMethod) && (path.equals(forbiddenPath) || path.startsWith(forbiddenPath + "/"))) {
