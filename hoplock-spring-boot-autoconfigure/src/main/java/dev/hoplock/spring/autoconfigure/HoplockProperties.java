@@ -2,9 +2,11 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -48,28 +50,40 @@ public class HoplockProperties {
      */
     private String key = DEFAULT_ELECTION;
 
-    /** How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. */
+    /**
+     * How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. At
+     * least 1s. A value without a unit is in seconds.
+     */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration ttl = Duration.ofSeconds(30);
 
-    /** How often the leader renews its lease. Default: ttl/3. */
+    /** How often the leader renews its lease. Default: ttl/3. Without a unit: seconds. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration renew;
 
     /**
      * How often a follower reads the lease, and the retry delay after a failed request. A released lease is taken
-     * over within about one poll interval. Default: ttl/15.
+     * over within about one poll interval. Default: ttl/15. A value without a unit is in seconds.
      */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration poll;
 
-    /** The longest wait for one request to the store. Default: the renew interval. */
+    /** The longest wait for one request to the store. Default: the renew interval. Without a unit: seconds. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration requestTimeout;
 
-    /** How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default: ttl/10. */
+    /**
+     * How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default:
+     * ttl/10. A value without a unit is in seconds.
+     */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration safetyMargin;
 
     /**
      * On shutdown, the longest wait for leader-only work to stop and then for the release of the lease. Negative:
-     * never release (the lease then expires after a TTL).
+     * never release (the lease then expires after a TTL). A value without a unit is in seconds.
      */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration releaseTimeout = Duration.ofSeconds(2);
 
     /**
@@ -255,22 +269,28 @@ public class HoplockProperties {
         /** Owner id for this election. Default: hoplock.owner. */
         private String owner;
 
-        /** Lease duration. Default: hoplock.ttl. */
+        /** Lease duration. Default: hoplock.ttl. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration ttl;
 
-        /** Renew interval. Default: hoplock.renew, else this election's ttl/3. */
+        /** Renew interval. Default: hoplock.renew, else this election's ttl/3. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration renew;
 
-        /** Poll interval. Default: hoplock.poll, else this election's ttl/15. */
+        /** Poll interval. Default: hoplock.poll, else this election's ttl/15. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration poll;
 
-        /** Request timeout. Default: hoplock.request-timeout, else the renew interval. */
+        /** Request timeout. Default: hoplock.request-timeout, else the renew interval. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration requestTimeout;
 
-        /** Safety margin. Default: hoplock.safety-margin, else this election's ttl/10. */
+        /** Safety margin. Default: hoplock.safety-margin, else this election's ttl/10. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration safetyMargin;
 
-        /** Release timeout. Default: hoplock.release-timeout. */
+        /** Release timeout. Default: hoplock.release-timeout. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration releaseTimeout;
 
         /** Release by conditional delete. Default: hoplock.release-by-delete. */
@@ -438,10 +458,12 @@ public class HoplockProperties {
         /** Session token of temporary credentials, used with access-key and secret-key. Never logged or shown. */
         private String sessionToken;
 
-        /** The longest one S3 call may take, SDK retries included. */
+        /** The longest one S3 call may take, SDK retries included. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration apiCallTimeout = Duration.ofSeconds(10);
 
-        /** TCP connect timeout of the S3 client hoplock creates. */
+        /** TCP connect timeout of the S3 client hoplock creates. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration connectTimeout = Duration.ofSeconds(3);
 
         public String getBucket() {

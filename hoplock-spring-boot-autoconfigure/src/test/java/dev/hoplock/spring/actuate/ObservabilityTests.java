@@ -49,7 +49,7 @@ class ObservabilityTests {
                     "hoplock.renew=1s", "hoplock.poll=100ms");
 
     /** A short TTL, for the tests that wait for a TTL to pass. */
-    private static final String[] SHORT_TTL = {"hoplock.ttl=600ms", "hoplock.renew=200ms"};
+    private static final String[] SHORT_TTL = {"hoplock.ttl=1s", "hoplock.renew=300ms"};
 
     // ------------------------------------------------------------------ metrics
 
@@ -129,7 +129,7 @@ class ObservabilityTests {
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
             assertThat(elector.isLeader()).as("the leader fenced itself: %s", elector.status()).isFalse();
             assertThat(health(context, "default").getDetails().get("reason").toString())
-                    .contains("has not answered for", "longer than the TTL (600ms)");
+                    .contains("has not answered for", "longer than the TTL (1s)");
             context.getBean(SwitchableBackend.class).setUnreachable(false);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.UP));
         });

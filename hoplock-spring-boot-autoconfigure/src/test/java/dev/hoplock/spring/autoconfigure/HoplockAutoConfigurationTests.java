@@ -150,6 +150,41 @@ class HoplockAutoConfigurationTests {
     }
 
     @Test
+    void durationsWithoutAUnitAreSeconds() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=6", "hoplock.renew=2", "hoplock.poll=1",
+                "hoplock.release-timeout=3", "hoplock.elections.jobs.ttl=9", "hoplock.elections.jobs.safety-margin=1",
+                "hoplock.elections.reports.request-timeout=1").run(context -> {
+                    HoplockElections elections = context.getBean(HoplockElections.class);
+                    Elector jobs = elections.get("jobs");
+                    assertThat(jobs.settings().ttl()).isEqualTo(Duration.ofSeconds(9));
+                    assertThat(jobs.settings().renewInterval()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(jobs.settings().pollInterval()).isEqualTo(Duration.ofSeconds(1));
+                    assertThat(jobs.settings().safetyMargin()).isEqualTo(Duration.ofSeconds(1));
+                    assertThat(jobs.settings().releaseTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    Elector reports = elections.get("reports");
+                    assertThat(reports.settings().ttl()).isEqualTo(Duration.ofSeconds(6));
+                    assertThat(reports.settings().requestTimeout()).isEqualTo(Duration.ofSeconds(1));
+                });
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=6").run(context ->
+                assertThat(context.getBean(HoplockElections.class).getDefault().settings().ttl())
+                        .isEqualTo(Duration.ofSeconds(6)));
+    }
+
+    @Test
+    void aTtlBelowOneSecondFailsNamingTheProperty() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=5ms").run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).startsWith("Invalid hoplock setting hoplock.ttl (election 'default')")
+                    .contains("5ms", "below the minimum of 1s");
+            assertThat(analysis.getAction()).contains("Set hoplock.ttl to at least 1s",
+                    "A value without a unit is in seconds");
+        });
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.jobs.ttl=999ms").run(context ->
+                assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
+                        .contains("hoplock.elections.jobs.ttl", "999ms"));
+    }
+
+    @Test
     void electionsShareOneGeneratedOwnerPerContext() {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.a.ttl=5s", "hoplock.elections.b.ttl=5s")
                 .run(context -> {

@@ -135,7 +135,7 @@ class S3AutoConfigurationTests {
                 .withPropertyValues("hoplock.s3.bucket=leases", "hoplock.s3.endpoint=http://127.0.0.1:1",
                         "hoplock.s3.path-style=true", "hoplock.s3.access-key=AKIA-TEST",
                         "hoplock.s3.secret-key=" + SECRET, "hoplock.s3.api-call-timeout=500ms",
-                        "hoplock.ttl=600ms", "hoplock.renew=200ms", "hoplock.poll=100ms",
+                        "hoplock.ttl=1s", "hoplock.renew=300ms", "hoplock.poll=100ms",
                         "management.endpoints.web.exposure.include=hoplock")
                 .run(context -> {
                     assertThat(context).hasNotFailed();

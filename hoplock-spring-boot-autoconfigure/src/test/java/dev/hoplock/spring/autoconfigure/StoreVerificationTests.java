@@ -34,7 +34,7 @@ class StoreVerificationTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class,
                     HoplockHealthAutoConfiguration.class))
-            .withPropertyValues("hoplock.ttl=600ms", "hoplock.renew=200ms", "hoplock.poll=50ms");
+            .withPropertyValues("hoplock.ttl=1s", "hoplock.renew=300ms", "hoplock.poll=50ms");
 
     @Test
     void aRefusedStoreIsNeverCampaignedOnAndHealthSaysWhy() {
