@@ -15,6 +15,7 @@ import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.support.SwitchableBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
@@ -166,8 +167,9 @@ class ObservabilityTests {
             assertThat(state.generation()).isEqualTo(1L);
             assertThat(state.ttl()).isEqualTo("3s");
             assertThat(state.backend()).isEqualTo("memory");
-            assertThat(endpoint.election("default")).isNotNull();
-            assertThat(endpoint.election("nope")).isNull();
+            assertThat(endpoint.election("default").getStatus()).isEqualTo(200);
+            assertThat(endpoint.election("default").getBody()).isInstanceOf(ElectionDescriptor.class);
+            assertNoSuchElection(endpoint.election("nope"), "nope");
         });
     }
 
@@ -178,12 +180,24 @@ class ObservabilityTests {
                     assertThat(context).hasSingleBean(HoplockStepDownEndpoint.class);
                     Elector elector = awaitLeader(context);
                     HoplockStepDownEndpoint endpoint = context.getBean(HoplockStepDownEndpoint.class);
-                    HoplockStepDownEndpoint.StepDownResult result = endpoint.stepDown("default");
-                    assertThat(result.steppedDown()).isTrue();
+                    WebEndpointResponse<Object> first = endpoint.stepDown("default");
+                    assertThat(first.getStatus()).isEqualTo(200);
+                    assertThat(((HoplockStepDownEndpoint.StepDownResult) first.getBody()).steppedDown()).isTrue();
                     assertThat(elector.isLeader()).isFalse();
-                    assertThat(endpoint.stepDown("default").steppedDown()).isFalse();
-                    assertThat(endpoint.stepDown("nope")).isNull();
+                    assertThat(((HoplockStepDownEndpoint.StepDownResult) endpoint.stepDown("default").getBody())
+                            .steppedDown()).isFalse();
+                    assertNoSuchElection(endpoint.stepDown("nope"), "nope");
+                    assertNoSuchElection(endpoint.election("nope"), "nope");
                 });
+    }
+
+    private static void assertNoSuchElection(WebEndpointResponse<Object> response, String name) {
+        assertThat(response.getStatus()).isEqualTo(404);
+        assertThat(response.getBody()).isInstanceOfSatisfying(HoplockEndpoint.NoSuchElection.class, body -> {
+            assertThat(body.election()).isEqualTo(name);
+            assertThat(body.elections()).containsExactly("default");
+            assertThat(body.message()).contains("'" + name + "'", "[default]");
+        });
     }
 
     // ------------------------------------------------------------------ events
