@@ -2,6 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.HoplockElections;
 import org.slf4j.Logger;
@@ -44,7 +45,10 @@ final class HoplockLifecycle implements SmartLifecycle {
     private final Duration retryDelay;
     private boolean running;
     private ScheduledExecutorService verifierThread;
-    private String lastReported;
+    /** The kind of the failure last logged while the check is retried; null when none is pending. */
+    private String reportedKind;
+    private int failedAttempts;
+    private long firstFailureNanos;
 
     /**
      * @param elections    the electors
@@ -97,28 +101,44 @@ final class HoplockLifecycle implements SmartLifecycle {
                         + " election is campaigned on it: {}", backend.describe(), e.getMessage());
                 return;
             }
-            retryLater(applicable, e.getMessage());
+            retryLater(applicable, e.kind().name(), e.getMessage());
             return;
         } catch (RuntimeException e) {
-            retryLater(applicable, "the check failed unexpectedly: " + e);
+            retryLater(applicable, e.getClass().getName(), "the check failed unexpectedly: " + e);
             return;
         }
         synchronized (this) {
             verification.passed();
             if (running) {
-                log.info("hoplock: {} passed the conditional-write check; starting {}", backend.describe(),
-                        elections.names());
+                if (failedAttempts > 0) {
+                    log.info("hoplock: {} answered after {} failed attempts ({}) and passed the conditional-write"
+                                    + " check; starting {}", backend.describe(), failedAttempts,
+                            HumanDurations.format(Duration.ofNanos(System.nanoTime() - firstFailureNanos)),
+                            elections.names());
+                } else {
+                    log.info("hoplock: {} passed the conditional-write check; starting {}", backend.describe(),
+                            elections.names());
+                }
                 elections.startAll();
             }
         }
     }
 
-    private synchronized void retryLater(List<BackendVerifier> applicable, String failure) {
+    /**
+     * Records a failed check and schedules the next. Logged once per kind of failure, not once per attempt: the
+     * messages differ between attempts (the probe key is random), the kind (unreachable, access denied, ...) does
+     * not while the cause stays the same.
+     */
+    private synchronized void retryLater(List<BackendVerifier> applicable, String kind, String failure) {
         verification.pending(failure);
-        if (!failure.equals(lastReported)) {
-            lastReported = failure;
-            log.warn("hoplock: cannot check {} yet, retrying every {}; elections start once it answers: {}",
-                    backend.describe(), retryDelay, failure);
+        if (failedAttempts++ == 0) {
+            firstFailureNanos = System.nanoTime();
+        }
+        if (!kind.equals(reportedKind)) {
+            reportedKind = kind;
+            log.warn("hoplock: cannot check {} yet, retrying every {} (logged again only if the failure changes);"
+                            + " elections start once it answers: {}", backend.describe(),
+                    HumanDurations.format(retryDelay), failure);
         }
         if (running) {
             verifierThread.schedule(() -> verifyThenStart(applicable), retryDelay.toNanos(), TimeUnit.NANOSECONDS);

@@ -215,7 +215,7 @@ class HoplockAutoConfigurationTests {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=10s", "hoplock.renew=9500ms").run(context -> {
             FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).startsWith("Invalid hoplock setting hoplock.renew (election 'default')")
-                    .contains("renew (9500ms) must be shorter than ttl (10s) minus safety-margin (1s)")
+                    .contains("renew (9.5s) must be shorter than ttl (10s) minus safety-margin (1s)")
                     .doesNotContain("renewInterval").doesNotContain("PT");
             assertThat(analysis.getAction()).contains("Set hoplock.renew below", "hoplock.ttl");
         });
