@@ -5,6 +5,7 @@ import dev.hoplock.spring.BackendDecorator;
 import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.StoreWriteWatch;
 import dev.hoplock.spring.event.LeadershipEventPublisher;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -36,6 +37,12 @@ public final class HoplockAutoConfiguration {
             ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers) {
         return new HoplockElectionsFactory(properties, decorators.orderedStream().toList(),
                 customizers.orderedStream().toList()).create(backend);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StoreWriteWatch hoplockStoreWriteWatch() {
+        return new StoreWriteWatch();
     }
 
     @Bean

@@ -112,6 +112,14 @@ public class HoplockProperties {
 
     private final Endpoint endpoint = new Endpoint();
 
+    private final Health health = new Health();
+
+    /**
+     * What to do at start-up with a hoplock.* key that is not a known property (a misspelling such as hoplock.tll):
+     * warn (log it with the closest known name and where it was set), fail (refuse to start) or ignore.
+     */
+    private UnknownProperties unknownProperties = UnknownProperties.WARN;
+
     private final S3 s3 = new S3();
 
     private final Filesystem filesystem = new Filesystem();
@@ -237,6 +245,18 @@ public class HoplockProperties {
 
     public Endpoint getEndpoint() {
         return endpoint;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    public UnknownProperties getUnknownProperties() {
+        return unknownProperties;
+    }
+
+    public void setUnknownProperties(UnknownProperties unknownProperties) {
+        this.unknownProperties = unknownProperties;
     }
 
     public S3 getS3() {
@@ -425,6 +445,37 @@ public class HoplockProperties {
 
         public void setStepDownEnabled(boolean stepDownEnabled) {
             this.stepDownEnabled = stepDownEnabled;
+        }
+    }
+
+    /** What {@code hoplock.unknown-properties} does with a {@code hoplock.*} key that is not a known property. */
+    public enum UnknownProperties {
+        /** Log a warning naming the key, the closest known property and where the key was set. */
+        WARN,
+        /** Fail the start with the same explanation. */
+        FAIL,
+        /** Say nothing. */
+        IGNORE
+    }
+
+    /** The {@code hoplock} health contributor. */
+    public static class Health {
+
+        /**
+         * Whether a store outage (the store has not answered for longer than one TTL) makes the hoplock health
+         * contributor DOWN, and with it the application's aggregate health (HTTP 503). Off by default: every
+         * instance sees the same outage, and a load balancer probing /actuator/health would drop the whole fleet
+         * although the application could serve; the contributor then reports UNKNOWN with the reason. A store that
+         * answers reads but refuses every write, or that fails the conditional-write probe, is DOWN either way.
+         */
+        private boolean downOnStoreOutage = false;
+
+        public boolean isDownOnStoreOutage() {
+            return downOnStoreOutage;
+        }
+
+        public void setDownOnStoreOutage(boolean downOnStoreOutage) {
+            this.downOnStoreOutage = downOnStoreOutage;
         }
     }
 

@@ -110,8 +110,21 @@ class ObservabilityTests {
     }
 
     @Test
-    void healthIsDownWhenTheStoreNeverAnswers() {
+    void aStoreThatNeverAnswersIsUnknownByDefaultSoTheApplicationStaysUp() {
         runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL).run(context -> {
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getDetails().get("reason")
+                    .toString().contains("has not answered since the start"));
+            Health health = health(context, "default");
+            assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health.getDetails().get("reason").toString())
+                    .contains("hoplock.health.down-on-store-outage=false");
+        });
+    }
+
+    @Test
+    void healthIsDownWhenTheStoreNeverAnswersAndOutagesCountAsDown() {
+        runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL)
+                .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             assertThat(health(context, "default").getStatus()).isIn(Status.UNKNOWN, Status.DOWN);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
             assertThat(health(context, "default").getDetails()).containsEntry("role", "follower")
@@ -122,8 +135,9 @@ class ObservabilityTests {
     }
 
     @Test
-    void healthGoesDownOneTtlAfterTheStoreStopsAnswering() {
-        runner.withUserConfiguration(Reachable.class).withPropertyValues(SHORT_TTL).run(context -> {
+    void healthGoesDownOneTtlAfterTheStoreStopsAnsweringWhenOutagesCountAsDown() {
+        runner.withUserConfiguration(Reachable.class).withPropertyValues(SHORT_TTL)
+                .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             Elector elector = awaitLeader(context);
             assertThat(health(context, "default").getStatus()).isEqualTo(Status.UP);
             context.getBean(SwitchableBackend.class).setUnreachable(true);

@@ -65,6 +65,50 @@ class HoplockAutoConfigurationTests {
     }
 
     @Test
+    void anExistingDirectoryThatIsNotWritableFailsTheStartNamingItTheUserAndTheFix(@TempDir Path temp)
+            throws Exception {
+        Path directory = notWritableDirectory(temp);
+        runner.withPropertyValues("hoplock.backend=filesystem", "hoplock.filesystem.directory=" + directory)
+                .run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    String user = System.getProperty("user.name");
+                    assertThat(analysis.getDescription()).contains(directory.toAbsolutePath().toString(),
+                            "hoplock.filesystem.directory", "is not writable by the user '" + user + "'",
+                            "No instance could ever lead");
+                    assertThat(analysis.getAction()).contains("Grant the user '" + user + "' read and write access",
+                            "chown", "or point hoplock.filesystem.directory at a writable directory");
+                });
+    }
+
+    /**
+     * A directory this process cannot create files in. Root may write anywhere a permission applies, so as root
+     * this is /sys (a kernel file system that refuses new files to everyone); otherwise a directory of mode 0555.
+     */
+    private static Path notWritableDirectory(Path temp) throws Exception {
+        Path directory;
+        if ("root".equals(System.getProperty("user.name"))) {
+            directory = Path.of("/sys");
+        } else {
+            directory = java.nio.file.Files.createDirectory(temp.resolve("read-only"));
+            java.nio.file.Files.setPosixFilePermissions(directory,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+        }
+        Path target = directory;
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(target)
+                && !canCreateAFileIn(target), () -> target + " is writable here, so it cannot stand for one that is not");
+        return directory;
+    }
+
+    private static boolean canCreateAFileIn(Path directory) {
+        try {
+            java.nio.file.Files.delete(java.nio.file.Files.createTempFile(directory, "probe", ".tmp"));
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    @Test
     void filesystemIsChosenWhenOnlyADirectoryIsSet(@TempDir Path temp) {
         runner.withPropertyValues("hoplock.filesystem.directory=" + temp).run(context ->
                 assertThat(context).hasSingleBean(FilesystemBackend.class));

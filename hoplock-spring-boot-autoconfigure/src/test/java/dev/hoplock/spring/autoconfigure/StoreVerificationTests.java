@@ -88,8 +88,18 @@ class StoreVerificationTests {
     }
 
     @Test
-    void aStoreThatCannotBeAskedForATtlIsDown() {
+    void aStoreThatCannotBeAskedForATtlIsUnknownByDefault() {
         runner.withUserConfiguration(UnreachableVerifier.class).run(context -> {
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getDetails().get("reason").toString()
+                    .contains("could not be checked"));
+            assertThat(health(context).getStatus()).isEqualTo(Status.UNKNOWN);
+        });
+    }
+
+    @Test
+    void aStoreThatCannotBeAskedForATtlIsDownWhenOutagesCountAsDown() {
+        runner.withUserConfiguration(UnreachableVerifier.class)
+                .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getStatus().equals(Status.DOWN));
             assertThat(health(context).getDetails().get("reason").toString())
                     .contains("could not be checked", "connection refused");
