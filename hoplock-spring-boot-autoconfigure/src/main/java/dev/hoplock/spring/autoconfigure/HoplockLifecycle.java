@@ -130,6 +130,9 @@ final class HoplockLifecycle implements SmartLifecycle {
      * not while the cause stays the same.
      */
     private synchronized void retryLater(List<BackendVerifier> applicable, String kind, String failure) {
+        if (!running) {
+            return; // stopped while the check ran: its failure (often the interruption) says nothing
+        }
         verification.pending(failure);
         if (failedAttempts++ == 0) {
             firstFailureNanos = System.nanoTime();
@@ -140,9 +143,7 @@ final class HoplockLifecycle implements SmartLifecycle {
                             + " elections start once it answers: {}", backend.describe(),
                     HumanDurations.format(retryDelay), failure);
         }
-        if (running) {
-            verifierThread.schedule(() -> verifyThenStart(applicable), retryDelay.toNanos(), TimeUnit.NANOSECONDS);
-        }
+        verifierThread.schedule(() -> verifyThenStart(applicable), retryDelay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
