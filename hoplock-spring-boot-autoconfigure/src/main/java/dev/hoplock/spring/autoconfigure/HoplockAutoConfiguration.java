@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * The core of the starter: the store, one elector per election ({@link HoplockElections}), their lifecycle and the
@@ -30,6 +31,12 @@ import org.springframework.context.annotation.Import;
 @Import({S3BackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
         BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
+
+    /** Reports misspelled and ignored hoplock.* settings before any bean is created. */
+    @Bean
+    static HoplockPropertyCheck hoplockPropertyCheck(Environment environment) {
+        return new HoplockPropertyCheck(environment);
+    }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
