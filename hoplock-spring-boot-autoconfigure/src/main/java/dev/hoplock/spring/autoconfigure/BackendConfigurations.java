@@ -135,6 +135,8 @@ final class BackendConfigurations {
                 "Set hoplock.backend=s3 with hoplock.s3.bucket (and add dev.hoplock:hoplock-s3), or"
                         + " hoplock.backend=filesystem with hoplock.filesystem.directory (processes on one host), or"
                         + " hoplock.backend=memory (one process only); or define a dev.hoplock.core.backend.Backend bean;"
-                        + " or set hoplock.enabled=false.");
+                        + " or set hoplock.enabled=false. For tests (@SpringBootTest), put hoplock.backend=memory in"
+                        + " src/test/resources/application.properties: each test context then leads alone, in"
+                        + " memory.");
     }
 }
