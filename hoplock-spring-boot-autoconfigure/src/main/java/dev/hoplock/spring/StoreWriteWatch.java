@@ -72,15 +72,24 @@ public final class StoreWriteWatch implements BackendDecorator {
 
     private void failed(String election, Backend backend, BackendException e) {
         long now = System.nanoTime();
-        State before = streaks.get(election);
-        State after = before == null ? new State(1, now, now, e.kind(), e.getMessage())
-                : new State(before.attempts() + 1, before.firstNanos(), now, e.kind(), e.getMessage());
-        streaks.put(election, after);
+        State[] previous = new State[1];
+        streaks.compute(election, (name, before) -> {
+            previous[0] = before;
+            return before == null ? new State(1, now, now, e.kind(), e.getMessage())
+                    : new State(before.attempts() + 1, before.firstNanos(), now, e.kind(), e.getMessage());
+        });
+        State before = previous[0];
         if (before == null || before.kind() != e.kind()) {
             log.warn("hoplock: a write to {} for election '{}' failed ({}); logged again only when the failure"
                     + " changes or writes succeed: {}", backend.describe(), election,
                     e.kind().name().toLowerCase(java.util.Locale.ROOT), e.getMessage());
         }
+    }
+
+    /** One request to the store. */
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T run() throws BackendException;
     }
 
     /** The decorated backend of one election. */
@@ -102,20 +111,18 @@ public final class StoreWriteWatch implements BackendDecorator {
         @Override
         public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
                 throws BackendException {
-            try {
-                WriteResult result = delegate.write(key, expected, content, timeout);
-                answered(election, delegate);
-                return result;
-            } catch (BackendException e) {
-                failed(election, delegate, e);
-                throw e;
-            }
+            return watched(() -> delegate.write(key, expected, content, timeout));
         }
 
         @Override
         public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+            return watched(() -> delegate.delete(key, expected, timeout));
+        }
+
+        /** Runs a write or delete, recording whether it got an answer. */
+        private <T> T watched(StoreCall<T> call) throws BackendException {
             try {
-                DeleteResult result = delegate.delete(key, expected, timeout);
+                T result = call.run();
                 answered(election, delegate);
                 return result;
             } catch (BackendException e) {

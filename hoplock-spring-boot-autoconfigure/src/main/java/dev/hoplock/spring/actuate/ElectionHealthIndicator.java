@@ -33,7 +33,7 @@ import java.util.Optional;
  * </ul>
  * Details: election, key, role, owner, backend (its description, never credentials), holder, generation, expiresAt
  * (the holder's), timeLeft (leader only), sinceStoreAnswered, lastError, failingWrites and lastWriteError (while
- * writes fail), reason. Computing it reads local state only.
+ * writes fail, the latest failure within a TTL), reason. Computing it reads local state only.
  */
 public final class ElectionHealthIndicator implements HealthIndicator {
 
@@ -81,8 +81,9 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         status.sinceStoreAnswered().ifPresent(since -> health.withDetail("sinceStoreAnswered",
                 HumanDurations.format(since)));
         status.lastError().ifPresent(error -> health.withDetail("lastError", error));
-        failingWrites.ifPresent(streak -> health.withDetail("failingWrites", streak.attempts())
-                .withDetail("lastWriteError", streak.lastError()));
+        failingWrites.filter(streak -> streak.sinceLastFailure().compareTo(ttl) <= 0)
+                .ifPresent(streak -> health.withDetail("failingWrites", streak.attempts())
+                        .withDetail("lastWriteError", streak.lastError()));
         return health.build();
     }
 
