@@ -75,7 +75,8 @@ final class KnownProperties {
     Optional<String> matchVariable(String variable) {
         String squashedName = squash(variable);
         for (int i = 0; i < squashed.size(); i++) {
-            if (squashed.get(i).matcher(squashedName).matches()) {
+            // A bare map entry (hoplock.elections.*) would match any variable under it, misspellings included.
+            if (!names.get(i).endsWith(".*") && squashed.get(i).matcher(squashedName).matches()) {
                 return Optional.of(names.get(i));
             }
         }
@@ -128,6 +129,7 @@ final class KnownProperties {
             Class<?> propertyType = property.getPropertyType();
             if (Map.class.isAssignableFrom(propertyType)) {
                 Class<?> values = ResolvableType.forMethodReturnType(property.getReadMethod()).asMap().resolveGeneric(1);
+                names.add(name + ".*"); // an entry with no settings, as YAML writes 'jobs: {}'
                 collect(values, name + ".*", names);
             } else if (propertyType.getDeclaringClass() == HoplockProperties.class && !propertyType.isEnum()) {
                 collect(propertyType, name, names);

@@ -102,5 +102,9 @@ class HoplockPropertyCheckTests {
                 "hoplock.elections.*.ttl", "hoplock.elections.*.release-by-delete")
                 .doesNotContain("hoplock.s3", "hoplock.elections", "hoplock.class");
         assertThat(KnownProperties.ofHoplock().closest("hoplock.s3.bukcet")).isEqualTo("hoplock.s3.bucket");
+        assertThat(KnownProperties.ofHoplock().matchElements(List.of("hoplock", "elections", "jobs")))
+                .as("an election with no settings, as YAML writes 'jobs: {}'").contains("hoplock.elections.*");
+        assertThat(KnownProperties.ofHoplock().matchVariable("HOPLOCK_ELECTIONS_JOBS_RELEASE_TIMEOUT"))
+                .contains("hoplock.elections.*.release-timeout");
     }
 }
