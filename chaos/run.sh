@@ -11,6 +11,7 @@
 #        chaos/run.sh sink=postgresql ... the fenced database run: leader work writes to a table on the local
 #        chaos/run.sh sink=mariadb ...    PostgreSQL (postgres@127.0.0.1:5432/test) or MariaDB (root@127.0.0.1:3306/test),
 #                                         each write a transaction with the JdbcFence check before its insert
+#        chaos/run.sh sink=postgresql fenced=false ...  negative control: no fence check; the run must FAIL
 # Exit status 0 when there were no overlaps, no stale appends accepted (with a database: no stale write accepted and
 # no legitimate write refused) and every scenario found a leader in time.
 set -euo pipefail

@@ -32,9 +32,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Arguments ({@code name=value}): endpoint, bucket, key, owner, ttlMs, pollMs, logPort, workGapMs (50),
  * appendEveryMs (10), maxRuntimeS, checkLeader (true; false makes this node a negative control whose leader work
- * ignores the end of its term). With {@code jdbcUrl}, {@code jdbcUser}, {@code fenceTable}, {@code writeTable} and
- * {@code refusalLog} the appends go to a {@link FencedTableSink} (a fenced transaction on PostgreSQL or MariaDB)
- * instead of the fencing log; an append that fails for another reason than a refusal prints {@code SINK_ERROR}.
+ * ignores the end of its term). With {@code jdbcUrl}, {@code jdbcUser}, {@code fenceTable}, {@code writeTable},
+ * {@code refusalLog} and {@code fenced} (true unless a negative control) the appends go to a {@link FencedTableSink}
+ * (a fenced transaction on PostgreSQL or MariaDB) instead of the fencing log; an append that fails for another reason
+ * than a refusal prints {@code SINK_ERROR}.
  */
 public final class ChaosNode {
 
@@ -64,7 +65,7 @@ public final class ChaosNode {
 
         Downstream fencing = a.containsKey("jdbcUrl")
                 ? new FencedTableSink(a.get("jdbcUrl"), a.get("jdbcUser"), a.get("fenceTable"), a.get("writeTable"),
-                        java.nio.file.Path.of(a.get("refusalLog")))
+                        java.nio.file.Path.of(a.get("refusalLog")), Boolean.parseBoolean(a.get("fenced")))
                 : new Fencing(Integer.parseInt(a.get("logPort")));
         while (System.nanoTime() < endAt) {
             Optional<LeaderScope> entered = elector.enterLeaderScope(false);

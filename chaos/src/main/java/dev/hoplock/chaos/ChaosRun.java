@@ -37,7 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  * restarts (2), out (directory), s3mockJar, workGapMs (50), brokenSlot (none; for example n1: that slot's leader work
  * ignores {@code isLeader()}, a negative control that must make the run fail), sink ({@code log}, the default: the
  * {@link FencingLog}; {@code postgresql} or {@code mariadb}: a {@link FencedTable} on the local server, each append a
- * transaction with the {@code JdbcFence} check before its insert).
+ * transaction with the {@code JdbcFence} check before its insert), fenced (true; false skips the check in every
+ * node: a negative control in which a woken stale leader's write is accepted, so the run must FAIL).
  *
  * <p>With a database sink, the fence decides, not the lease: a write committed after a newer term began but before
  * any newer token was written is in token order and allowed (reported as a late write); what fails the run is a stale
@@ -284,7 +285,7 @@ public final class ChaosRun {
                 "logPort=" + (log != null ? log.port() : 0), "workGapMs=" + a.getOrDefault("workGapMs", "50"), "maxRuntimeS=1800",
                 "checkLeader=" + !slot.equals(a.getOrDefault("brokenSlot", "none"))));
         if (table != null) {
-            command.addAll(table.nodeArguments(owner));
+            command.addAll(table.nodeArguments(owner, Boolean.parseBoolean(a.getOrDefault("fenced", "true"))));
         }
         NodeProcess node = NodeProcess.start(slot, owner, proxied, command, out.resolve(owner + ".log"), events);
         nodes.put(slot, node);

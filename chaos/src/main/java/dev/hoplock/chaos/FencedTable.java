@@ -80,9 +80,9 @@ final class FencedTable implements WriteHistory, AutoCloseable {
     }
 
     /** The arguments that make a {@link ChaosNode} write here. */
-    List<String> nodeArguments(String owner) {
+    List<String> nodeArguments(String owner, boolean fenced) {
         return List.of("jdbcUrl=" + url, "jdbcUser=" + user, "fenceTable=" + fenceTable, "writeTable=" + writeTable,
-                "refusalLog=" + refusalLog(owner));
+                "refusalLog=" + refusalLog(owner), "fenced=" + fenced);
     }
 
     private Path refusalLog(String owner) {

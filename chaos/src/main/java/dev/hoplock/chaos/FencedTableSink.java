@@ -23,6 +23,8 @@ import java.sql.SQLException;
  * check_after_nanos}), flushed before the answer returns. Any other failure rolls back, drops the connection (a new
  * one is opened at the next append) and is answered {@code ERROR <SQLState or exception>}.
  *
+ * <p>{@code fenced = false} skips the check: the negative control, whose stale writes the orchestrator must catch.
+ *
  * <p>The inserted row carries {@code written_nanos}: this JVM's {@link System#nanoTime()} after the check passed and
  * before the commit, so a row's commit lies after its {@code written_nanos}. Not thread-safe (one work loop).
  */
@@ -35,9 +37,12 @@ final class FencedTableSink implements ChaosNode.Downstream {
     private final String fenceTable;
     private final String writeTable;
     private final PrintWriter refusals;
+    private final boolean fenced;
     private Connection connection;
 
-    FencedTableSink(String url, String user, String fenceTable, String writeTable, Path refusalLog) throws IOException {
+    FencedTableSink(String url, String user, String fenceTable, String writeTable, Path refusalLog, boolean fenced)
+            throws IOException {
+        this.fenced = fenced;
         this.url = url;
         this.user = user;
         this.fenceTable = fenceTable;
@@ -58,7 +63,9 @@ final class FencedTableSink implements ChaosNode.Downstream {
             return "ERROR connect:" + e.getSQLState();
         }
         try {
-            JdbcFence.forConnection(connection).table(fenceTable).check(RESOURCE, generation);
+            if (fenced) {
+                JdbcFence.forConnection(connection).table(fenceTable).check(RESOURCE, generation);
+            }
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + writeTable
                     + " (owner, token, check_before_nanos, check_after_nanos, written_nanos) VALUES (?, ?, ?, ?, ?)")) {
                 insert.setString(1, owner);
