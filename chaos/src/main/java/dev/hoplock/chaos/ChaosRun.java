@@ -417,8 +417,10 @@ public final class ChaosRun {
         List<String> lines = new ArrayList<>();
         lines.add("hoplock chaos run: " + nodes.size() + " node JVMs over S3Mock 5.2.0, TTL " + ms(ttl) + " ms, poll "
                 + ms(poll) + " ms, " + ms(System.nanoTime() - began) / 1000 + " s; output in " + out.toAbsolutePath());
-        lines.add("downstream store: " + (table != null ? "fenced writes (JdbcFence check, then insert, in one"
-                + " transaction) to " + table.describe() : "the fencing log"));
+        boolean fenced = Boolean.parseBoolean(a.getOrDefault("fenced", "true"));
+        lines.add("downstream store: " + (table == null ? "the fencing log" : (fenced
+                ? "fenced writes (JdbcFence check, then insert, in one transaction) to "
+                : "UNFENCED writes (negative control: no fence check) to ") + table.describe()));
         lines.add("faults injected:");
         faults.forEach((k, v) -> lines.add(String.format("  %-62s %d", k, v)));
         lines.add("appends to the " + (table != null ? "database" : "fencing log") + ": " + attempts.size() + " ("
@@ -439,8 +441,8 @@ public final class ChaosRun {
                     + verdict.staleAccepted());
             lines.add("legitimate writes refused (a refusal with no higher token written before it): "
                     + verdict.legitimateRefused());
-            lines.add("late writes in token order (committed after a newer term began, before any newer token was"
-                    + " written; allowed by the fence): " + lateInTokenOrder);
+            lines.add("late writes (committed after a newer term began; in token order, so allowed by the fence,"
+                    + " unless counted as stale above): " + lateInTokenOrder);
         }
         timings.forEach((name, values) -> {
             List<Long> sorted = new ArrayList<>(values);
