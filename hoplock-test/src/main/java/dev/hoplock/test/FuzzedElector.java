@@ -1,0 +1,118 @@
+package dev.hoplock.test;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.time.ExecutorScheduler;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One incarnation of an elector in a fuzz run (one "process"): a real {@link Elector} over a {@link FaultyBackend}
+ * of the backend under test, on its own scheduler thread, with a {@link LeaderWorker} thread and an
+ * {@link EventTrace}. Real time throughout; only the backend calls, the scheduler thread and the worker are slowed.
+ *
+ * <p>It ends in one of two ways: {@link #close()} (graceful: the elector releases) or {@link #crash()} (the loop's
+ * thread dies and the worker stops, like a process that froze for good; the lease is left to expire).
+ */
+final class FuzzedElector {
+
+    private final String name;
+    private final Elector elector;
+    private final ExecutorScheduler scheduler;
+    private final FaultyBackend backend;
+    private final LeaderWorker worker;
+    private final Thread workerThread;
+    private final EventTrace trace;
+    private CompletableFuture<Void> closing;
+
+    private FuzzedElector(String name, Elector elector, ExecutorScheduler scheduler, FaultyBackend backend,
+                          LeaderWorker worker, EventTrace trace) {
+        this.name = name;
+        this.elector = elector;
+        this.scheduler = scheduler;
+        this.backend = backend;
+        this.worker = worker;
+        this.trace = trace;
+        this.workerThread = new Thread(worker, "hoplock-fuzz-worker-" + name);
+        this.workerThread.setDaemon(true);
+    }
+
+    /** Builds and starts an elector named {@code name} (also its owner id) on {@code key}. */
+    static FuzzedElector start(String name, Backend store, String key, Duration ttl, Random random,
+                               BooleanSupplier faultsOn, FuzzJournal journal) {
+        Duration maxStall = ttl.multipliedBy(3).dividedBy(2);
+        FaultyBackend backend = new FaultyBackend(store, name, new Random(random.nextLong()), maxStall, journal);
+        backend.stalling(random.nextBoolean());
+        ExecutorScheduler scheduler = new ExecutorScheduler("hoplock-fuzz-loop-" + name);
+        Elector elector = Elector.builder(backend, key)
+                .owner(name)
+                .ttl(ttl)
+                .releaseTimeout(ttl)
+                .scheduler(scheduler)
+                .build();
+        EventTrace trace = new EventTrace(name, journal.acquisitions);
+        elector.events().subscribe(trace);
+        journal.traced(trace);
+        LeaderWorker worker = new LeaderWorker(name, elector, new Random(random.nextLong()), ttl, faultsOn, journal);
+        FuzzedElector started = new FuzzedElector(name, elector, scheduler, backend, worker, trace);
+        elector.start();
+        started.workerThread.start();
+        return started;
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Switches the stalls of backend calls on or off (see {@link FaultyBackend}). */
+    void backendStalls(boolean on) {
+        backend.stalling(on);
+    }
+
+    /** Asks the elector to step down; true if it was leading. */
+    boolean stepDown() {
+        return elector.stepDown();
+    }
+
+    /** Blocks the elector's scheduler thread for {@code duration}, as a long GC pause of its loop would. */
+    void pauseLoop(Duration duration) {
+        scheduler.schedule(() -> Pauses.sleepUninterruptibly(duration), Duration.ZERO);
+    }
+
+    /** Closes gracefully: the worker stops, the elector tells it, waits for it and releases the lease. */
+    synchronized CompletableFuture<Void> close() {
+        if (closing == null) {
+            worker.stop();
+            closing = elector.closeAsync();
+        }
+        return closing;
+    }
+
+    /**
+     * The loop's thread dies and the worker stops: no renewal, no release, the lease expires. The elector object is
+     * closed at the end of the run (its release then finds the record taken over, or releases it at the very end).
+     */
+    void crash() {
+        scheduler.close();
+        worker.stop();
+    }
+
+    /** Waits for the worker thread to end, waking it; false if it is still running after {@code limit}. */
+    boolean stopWorker(Duration limit) throws InterruptedException {
+        worker.stop();
+        workerThread.interrupt();
+        workerThread.join(Math.max(1, limit.toMillis()));
+        return !workerThread.isAlive();
+    }
+
+    /** Stops the scheduler thread once the elector is closed (the elector does not own it). */
+    void releaseScheduler() {
+        scheduler.close();
+    }
+
+    EventTrace trace() {
+        return trace;
+    }
+}

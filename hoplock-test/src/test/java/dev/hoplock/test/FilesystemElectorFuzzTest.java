@@ -1,0 +1,18 @@
+package dev.hoplock.test;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.FilesystemBackend;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The elector fuzz run over {@link FilesystemBackend} in a fresh temporary directory. */
+class FilesystemElectorFuzzTest extends ElectorFuzzTest {
+
+    @TempDir
+    Path directory;
+
+    @Override
+    protected Backend backend() {
+        return new FilesystemBackend(directory);
+    }
+}
