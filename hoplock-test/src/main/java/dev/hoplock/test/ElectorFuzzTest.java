@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Timeout;
  * that land late, answers that come after the elector gave up); an elector's scheduler thread blocked for up to
  * 1.2 TTL; workers stalling inside their scope for up to 1.2 TTL, honouring or ignoring the interrupt; nested scopes;
  * step-downs; electors closed and restarted as new incarnations, or crashed (their loop dies, the lease expires).
- * Then faults stop until the run has seen {@link #minAcquisitions()} acquisitions, and every elector is closed.
+ * Then faults stop (the leader is still asked to step down once per TTL) until the run has seen
+ * {@link #minAcquisitions()} acquisitions, and every elector is closed.
  *
  * <h2>What it asserts</h2>
  * <ul>

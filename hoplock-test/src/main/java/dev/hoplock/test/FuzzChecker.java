@@ -44,6 +44,7 @@ final class FuzzChecker {
     static List<String> check(Observations observations, int minAcquisitions) {
         List<String> violations = new ArrayList<>(observations.failures());
         violations.addAll(limit(noOverlap(observations.work())));
+        violations.addAll(limit(oneLeaderPerGeneration(observations.work())));
         violations.addAll(limit(events(observations.traces())));
         violations.addAll(limit(workHasAcquired(observations.work(), observations.traces())));
         violations.addAll(limit(storeGenerations(observations.writes())));
@@ -60,7 +61,7 @@ final class FuzzChecker {
         return closest == Long.MAX_VALUE ? "none (fewer than two terms with work)" : millis(closest);
     }
 
-    static List<String> noOverlap(List<TermWork> work) {
+    static List<String> oneLeaderPerGeneration(List<TermWork> work) {
         List<String> found = new ArrayList<>();
         Map<Long, String> leaderOf = new HashMap<>();
         for (TermWork term : work) {
@@ -70,6 +71,11 @@ final class FuzzChecker {
                         + term.elector());
             }
         }
+        return found;
+    }
+
+    static List<String> noOverlap(List<TermWork> work) {
+        List<String> found = new ArrayList<>();
         for (int i = 1; i < work.size(); i++) {
             TermWork before = work.get(i - 1);
             TermWork after = work.get(i);

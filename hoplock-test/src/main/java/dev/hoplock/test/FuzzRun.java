@@ -1,6 +1,7 @@
 package dev.hoplock.test;
 
 import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +15,14 @@ import java.util.concurrent.TimeoutException;
  * One fuzz run: {@link Settings#electors()} slots, each holding one {@link FuzzedElector} at a time over one key of
  * the backend under test, driven through three phases in real time.
  * <ol>
- *   <li><b>Chaos</b> for {@link Settings#chaos()}: every 50 to 400 ms the driver restarts an elector (graceful close,
- *       or a crash that leaves the lease to expire, then a new incarnation with a new owner id), asks one to step
- *       down, blocks one's scheduler thread for up to 1.2 TTL, or switches one's backend stalls on or off. Workers
+ *   <li><b>Chaos</b> for {@link Settings#chaos()}: every 50 to 400 ms the driver picks an elector (the leader, more
+ *       often than not) and restarts it (graceful close, or a crash that leaves the lease to expire, then a new
+ *       incarnation with a new owner id), asks it to step down, blocks its scheduler thread for up to 1.2 TTL, or
+ *       switches its backend stalls on or off. Workers
  *       stall, nest scopes and step down on their own (see {@link LeaderWorker}).</li>
- *   <li><b>Quiet</b>: faults off, until at least {@link Settings#minAcquisitions()} acquisitions happened and two
- *       terms recorded work, for at most {@link Settings#quietLimit()}; not getting there is a liveness failure.</li>
+ *   <li><b>Quiet</b>: faults off, the leader asked to step down once per TTL, until at least
+ *       {@link Settings#minAcquisitions()} acquisitions happened and two terms recorded work, for at most
+ *       {@link Settings#quietLimit()}; not getting there is a liveness failure.</li>
  *   <li><b>Shutdown</b>: every elector closed, workers joined, stalled backend calls and event streams awaited (each
  *       bounded), then the journal goes to {@link FuzzChecker}.</li>
  * </ol>
@@ -29,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 final class FuzzRun {
 
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(60);
+    private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * What a run does.
@@ -81,8 +85,9 @@ final class FuzzRun {
         this.incarnations = new int[settings.electors()];
     }
 
-    Report run() throws InterruptedException {
+    Report run() throws InterruptedException, BackendException {
         long started = System.nanoTime();
+        warmUp();
         for (int slot = 0; slot < slots.length; slot++) {
             slots[slot] = startIncarnation(slot);
         }
@@ -105,7 +110,7 @@ final class FuzzRun {
     }
 
     private void injectFault() {
-        int slot = random.nextInt(slots.length);
+        int slot = pickSlot();
         FuzzedElector target = slots[slot];
         int dice = random.nextInt(100);
         if (dice < 12) {
@@ -130,7 +135,23 @@ final class FuzzRun {
         }
     }
 
-    /** Faults off; waits until the run is not vacuous, or the quiet limit passes (then the checker reports it). */
+    /** Most faults hit the leader, if there is one: that is where a mistake would give two leaders. */
+    private int pickSlot() {
+        int any = random.nextInt(slots.length);
+        if (random.nextInt(100) < 60) {
+            for (int i = 0; i < slots.length; i++) {
+                if (slots[i].isLeader()) {
+                    return i;
+                }
+            }
+        }
+        return any;
+    }
+
+    /**
+     * Faults off; until the run is not vacuous (or the quiet limit passes, which the checker then reports), the
+     * leader is asked to step down once per TTL, so that handovers go on without faults.
+     */
     private void quiet() {
         faultsOn = false;
         for (FuzzedElector elector : slots) {
@@ -139,7 +160,25 @@ final class FuzzRun {
         long limit = System.nanoTime() + settings.quietLimit().toNanos();
         while ((journal.acquisitions.get() < settings.minAcquisitions() || journal.termsWithWork() < 2)
                 && System.nanoTime() - limit < 0) {
-            Pauses.sleep(Duration.ofMillis(50));
+            Pauses.sleep(settings.ttl());
+            for (FuzzedElector elector : slots) {
+                if (elector.stepDown()) {
+                    journal.stepDowns.incrementAndGet();
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * One read of the run's key before the electors start, without a tight deadline: the first request to a store
+     * (class loading, connection set-up, a cold server) may take longer than a request timeout of the run. The key
+     * is fresh, so the read must find nothing.
+     */
+    private void warmUp() throws BackendException {
+        if (store.read(settings.key(), WARM_UP_TIMEOUT).isPresent()) {
+            journal.failed("the run's fresh key " + settings.key() + " already holds an object in "
+                    + store.describe());
         }
     }
 

@@ -71,6 +71,11 @@ final class FuzzedElector {
         backend.stalling(on);
     }
 
+    /** True while the elector leads (by its own clock). */
+    boolean isLeader() {
+        return elector.isLeader();
+    }
+
     /** Asks the elector to step down; true if it was leading. */
     boolean stepDown() {
         return elector.stepDown();
