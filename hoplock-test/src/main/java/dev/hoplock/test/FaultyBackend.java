@@ -11,6 +11,7 @@ import dev.hoplock.core.record.MalformedLeaseRecordException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The backend under test as one elector of a fuzz run sees it: every call goes to the real backend unchanged, but
@@ -32,6 +33,7 @@ final class FaultyBackend implements Backend {
     private final Duration maxStall;
     private final FuzzJournal journal;
     private volatile boolean stalling;
+    private volatile CountDownLatch frozenUntil;
 
     FaultyBackend(Backend delegate, String writer, Random random, Duration maxStall, FuzzJournal journal) {
         this.delegate = delegate;
@@ -44,6 +46,11 @@ final class FaultyBackend implements Backend {
     /** The chance, in percent, that a call is held back before it is sent, and independently after its answer. */
     static final int STALL_PERCENT = 8;
 
+    /** From now on, every call blocks before it is sent and before its answer is handed back until {@code thaw}. */
+    void freezeUntil(CountDownLatch thaw) {
+        this.frozenUntil = thaw;
+    }
+
     /** Switches the stalls on or off. */
     void stalling(boolean on) {
         this.stalling = on;
@@ -53,9 +60,9 @@ final class FaultyBackend implements Backend {
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
         journal.callStarted();
         try {
-            maybeStall();
+            holdBack();
             Optional<StoredObject> result = delegate.read(key, timeout);
-            maybeStall();
+            holdBack();
             return result;
         } finally {
             journal.callEnded();
@@ -66,14 +73,14 @@ final class FaultyBackend implements Backend {
     public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
         journal.callStarted();
         try {
-            maybeStall();
+            holdBack();
             long called = System.nanoTime();
             WriteResult result = delegate.write(key, expected, content, timeout);
             long answered = System.nanoTime();
             if (result instanceof WriteResult.Written) {
                 journal.written(new FuzzJournal.StoreWrite(writer, generationOf(content), called, answered));
             }
-            maybeStall();
+            holdBack();
             return result;
         } finally {
             journal.callEnded();
@@ -84,9 +91,9 @@ final class FaultyBackend implements Backend {
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
         journal.callStarted();
         try {
-            maybeStall();
+            holdBack();
             DeleteResult result = delegate.delete(key, expected, timeout);
-            maybeStall();
+            holdBack();
             return result;
         } finally {
             journal.callEnded();
@@ -98,7 +105,11 @@ final class FaultyBackend implements Backend {
         return delegate.describe();
     }
 
-    private void maybeStall() {
+    private void holdBack() {
+        CountDownLatch thaw = frozenUntil;
+        if (thaw != null) {
+            Pauses.awaitUninterruptibly(thaw);
+        }
         if (!stalling || random.nextInt(100) >= STALL_PERCENT) {
             return;
         }

@@ -54,7 +54,7 @@ final class FuzzJournal {
     final AtomicInteger stepDowns = new AtomicInteger();
     final AtomicInteger loopPauses = new AtomicInteger();
     final AtomicInteger restarts = new AtomicInteger();
-    final AtomicInteger crashes = new AtomicInteger();
+    final AtomicInteger freezes = new AtomicInteger();
 
     /** Records one instant of work by {@code elector} in its term at {@code generation}. */
     void worked(String elector, long generation, long nanos) {

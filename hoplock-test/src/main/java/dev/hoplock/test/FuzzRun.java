@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,14 +17,14 @@ import java.util.concurrent.TimeoutException;
  * the backend under test, driven through three phases in real time.
  * <ol>
  *   <li><b>Chaos</b> for {@link Settings#chaos()}: every 50 to 400 ms the driver picks an elector (the leader, more
- *       often than not) and restarts it (graceful close, or a crash that leaves the lease to expire, then a new
- *       incarnation with a new owner id), asks it to step down, blocks its scheduler thread for up to 1.2 TTL, or
+ *       often than not) and restarts it (a graceful close, or a freeze until the end of the run that leaves the
+ *       lease to expire; then a new incarnation with a new owner id takes its slot), asks it to step down, blocks its scheduler thread for up to 1.2 TTL, or
  *       switches its backend stalls on or off. Workers
  *       stall, nest scopes and step down on their own (see {@link LeaderWorker}).</li>
  *   <li><b>Quiet</b>: faults off, the leader asked to step down once per TTL, until at least
  *       {@link Settings#minAcquisitions()} acquisitions happened and two terms recorded work, for at most
  *       {@link Settings#quietLimit()}; not getting there is a liveness failure.</li>
- *   <li><b>Shutdown</b>: every elector closed, workers joined, stalled backend calls and event streams awaited (each
+ *   <li><b>Shutdown</b>: frozen electors resumed, every elector closed, workers joined, stalled backend calls and event streams awaited (each
  *       bounded), then the journal goes to {@link FuzzChecker}.</li>
  * </ol>
  * Every random choice derives from {@link Settings#seed()}. Thread timing is not replayed, so a seed reproduces the
@@ -74,7 +75,8 @@ final class FuzzRun {
     private final FuzzedElector[] slots;
     private final int[] incarnations;
     private final List<FuzzedElector> retired = new ArrayList<>();
-    private final List<FuzzedElector> crashed = new ArrayList<>();
+    private final List<FuzzedElector> frozen = new ArrayList<>();
+    private final CountDownLatch thaw = new CountDownLatch(1);
     private volatile boolean faultsOn = true;
 
     FuzzRun(Settings settings, Backend store) {
@@ -119,9 +121,9 @@ final class FuzzRun {
             retired.add(target);
             slots[slot] = startIncarnation(slot);
         } else if (dice < 17) {
-            journal.crashes.incrementAndGet();
-            target.crash();
-            crashed.add(target);
+            journal.freezes.incrementAndGet();
+            target.freezeUntil(thaw);
+            frozen.add(target);
             slots[slot] = startIncarnation(slot);
         } else if (dice < 37) {
             if (target.stepDown()) {
@@ -183,8 +185,9 @@ final class FuzzRun {
     }
 
     private void shutdown() throws InterruptedException {
+        thaw.countDown();
         List<FuzzedElector> all = new ArrayList<>(retired);
-        all.addAll(crashed);
+        all.addAll(frozen);
         all.addAll(List.of(slots));
         List<CompletableFuture<Void>> closing = all.stream().map(FuzzedElector::close).toList();
         try {
@@ -220,8 +223,8 @@ final class FuzzRun {
         long instants = observations.work().stream().mapToLong(FuzzJournal.TermWork::instants).sum();
         return "elector fuzz over " + store.describe() + ": seed " + settings.seed() + ", " + took.toMillis() + " ms, "
                 + settings.electors() + " electors (ttl " + settings.ttl().toMillis() + " ms), "
-                + (retired.size() + crashed.size() + slots.length) + " incarnations (" + journal.restarts.get()
-                + " restarts, " + journal.crashes.get() + " crashes), " + journal.acquisitions.get() + " acquisitions, "
+                + (retired.size() + frozen.size() + slots.length) + " incarnations (" + journal.restarts.get()
+                + " restarts, " + journal.freezes.get() + " freezes), " + journal.acquisitions.get() + " acquisitions, "
                 + observations.work().size() + " terms with work (" + instants + " checked instants), "
                 + observations.writes().size() + " store writes; faults: " + journal.backendStalls.get()
                 + " backend stalls, " + journal.loopPauses.get() + " loop pauses, " + journal.workerStalls.get()

@@ -6,6 +6,7 @@ import dev.hoplock.core.time.ExecutorScheduler;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -13,8 +14,9 @@ import java.util.function.BooleanSupplier;
  * of the backend under test, on its own scheduler thread, with a {@link LeaderWorker} thread and an
  * {@link EventTrace}. Real time throughout; only the backend calls, the scheduler thread and the worker are slowed.
  *
- * <p>It ends in one of two ways: {@link #close()} (graceful: the elector releases) or {@link #crash()} (the loop's
- * thread dies and the worker stops, like a process that froze for good; the lease is left to expire).
+ * <p>It leaves its slot in one of two ways: {@link #close()} (graceful: the elector releases) or
+ * {@link #freezeUntil(CountDownLatch)} (like a stopped process: its scheduler thread and backend calls block, its
+ * worker stops, and the lease is left to expire; it resumes when the latch opens and is closed after that).
  */
 final class FuzzedElector {
 
@@ -96,12 +98,14 @@ final class FuzzedElector {
     }
 
     /**
-     * The loop's thread dies and the worker stops: no renewal, no release, the lease expires. The elector object is
-     * closed at the end of the run (its release then finds the record taken over, or releases it at the very end).
+     * Freezes the elector until {@code thaw} opens: its scheduler thread and its backend calls (before they are sent
+     * and before their answers are handed back) block, and the worker stops. No renewal, no release: the lease
+     * expires and others take over. When it resumes, everything it believed has long expired.
      */
-    void crash() {
-        scheduler.close();
+    void freezeUntil(CountDownLatch thaw) {
         worker.stop();
+        backend.freezeUntil(thaw);
+        scheduler.schedule(() -> Pauses.awaitUninterruptibly(thaw), Duration.ZERO);
     }
 
     /** Waits for the worker thread to end, waking it; false if it is still running after {@code limit}. */

@@ -1,6 +1,7 @@
 package dev.hoplock.test;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,6 +21,22 @@ final class Pauses {
         while ((left = deadline - System.nanoTime()) > 0) {
             try {
                 Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Blocks until {@code latch} opens, even if interrupted (a frozen thread); keeps the interrupt flag. */
+    static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
             } catch (InterruptedException e) {
                 interrupted = true;
             }
