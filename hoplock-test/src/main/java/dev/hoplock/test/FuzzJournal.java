@@ -1,7 +1,6 @@
 package dev.hoplock.test;
 
 import dev.hoplock.core.ElectionEvent;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -45,8 +44,6 @@ final class FuzzJournal {
     private final Queue<StoreWrite> writes = new ConcurrentLinkedQueue<>();
     private final Queue<EventTrace> traces = new ConcurrentLinkedQueue<>();
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
-    private final Object callsLock = new Object();
-    private int callsInFlight;
 
     final AtomicInteger acquisitions = new AtomicInteger();
     final AtomicInteger backendStalls = new AtomicInteger();
@@ -83,34 +80,6 @@ final class FuzzJournal {
     /** How many terms had at least one instant of work so far. */
     int termsWithWork() {
         return work.values().stream().mapToInt(Map::size).sum();
-    }
-
-    void callStarted() {
-        synchronized (callsLock) {
-            callsInFlight++;
-        }
-    }
-
-    void callEnded() {
-        synchronized (callsLock) {
-            callsInFlight--;
-            callsLock.notifyAll();
-        }
-    }
-
-    /** Waits until no backend call of the run is in flight; false if some still is after {@code limit}. */
-    boolean awaitNoCalls(Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        synchronized (callsLock) {
-            while (callsInFlight > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                callsLock.wait(Math.max(1, left / 1_000_000));
-            }
-            return true;
-        }
     }
 
     Observations observations() {

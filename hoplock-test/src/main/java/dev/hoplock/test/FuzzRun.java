@@ -201,13 +201,13 @@ final class FuzzRun {
             }
         }
         for (FuzzedElector elector : all) {
-            elector.releaseScheduler();
+            if (!elector.releaseThreads(DRAIN_LIMIT)) {
+                journal.failed("backend calls of " + elector.name() + " were still running " + DRAIN_LIMIT
+                        + " after it closed");
+            }
             if (!elector.stopWorker(DRAIN_LIMIT)) {
                 journal.failed("the worker of " + elector.name() + " did not stop within " + DRAIN_LIMIT);
             }
-        }
-        if (!journal.awaitNoCalls(DRAIN_LIMIT)) {
-            journal.failed("stalled backend calls were still running " + DRAIN_LIMIT + " after the electors closed");
         }
         for (FuzzedElector elector : all) {
             if (!elector.trace().awaitComplete(DRAIN_LIMIT)) {

@@ -7,12 +7,17 @@ import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * One incarnation of an elector in a fuzz run (one "process"): a real {@link Elector} over a {@link FaultyBackend}
- * of the backend under test, on its own scheduler thread, with a {@link LeaderWorker} thread and an
- * {@link EventTrace}. Real time throughout; only the backend calls, the scheduler thread and the worker are slowed.
+ * One incarnation of an elector in a fuzz run (one "process"): a real {@link Elector} over a {@link StallingBackend}
+ * of the backend under test, with its own scheduler thread and I/O threads (so that the run can wait for stalled
+ * calls at its end), a {@link LeaderWorker} thread and an {@link EventTrace}. Real time throughout; only the backend calls, the scheduler thread and the worker are slowed.
  *
  * <p>It leaves its slot in one of two ways: {@link #close()} (graceful: the elector releases) or
  * {@link #freezeUntil(CountDownLatch)} (like a stopped process: its scheduler thread and backend calls block, its
@@ -23,17 +28,19 @@ final class FuzzedElector {
     private final String name;
     private final Elector elector;
     private final ExecutorScheduler scheduler;
-    private final FaultyBackend backend;
+    private final ExecutorService io;
+    private final StallingBackend backend;
     private final LeaderWorker worker;
     private final Thread workerThread;
     private final EventTrace trace;
     private CompletableFuture<Void> closing;
 
-    private FuzzedElector(String name, Elector elector, ExecutorScheduler scheduler, FaultyBackend backend,
-                          LeaderWorker worker, EventTrace trace) {
+    private FuzzedElector(String name, Elector elector, ExecutorScheduler scheduler, ExecutorService io,
+                          StallingBackend backend, LeaderWorker worker, EventTrace trace) {
         this.name = name;
         this.elector = elector;
         this.scheduler = scheduler;
+        this.io = io;
         this.backend = backend;
         this.worker = worker;
         this.trace = trace;
@@ -45,20 +52,22 @@ final class FuzzedElector {
     static FuzzedElector start(String name, Backend store, String key, Duration ttl, Random random,
                                BooleanSupplier faultsOn, FuzzJournal journal) {
         Duration maxStall = ttl.multipliedBy(3).dividedBy(2);
-        FaultyBackend backend = new FaultyBackend(store, name, new Random(random.nextLong()), maxStall, journal);
+        StallingBackend backend = new StallingBackend(store, name, new Random(random.nextLong()), maxStall, journal);
         backend.stalling(random.nextBoolean());
         ExecutorScheduler scheduler = new ExecutorScheduler("hoplock-fuzz-loop-" + name);
+        ExecutorService io = Executors.newCachedThreadPool(daemonThreads("hoplock-fuzz-io-" + name + "-"));
         Elector elector = Elector.builder(backend, key)
                 .owner(name)
                 .ttl(ttl)
                 .releaseTimeout(ttl)
                 .scheduler(scheduler)
+                .ioExecutor(io)
                 .build();
         EventTrace trace = new EventTrace(name, journal.acquisitions);
         elector.events().subscribe(trace);
         journal.traced(trace);
         LeaderWorker worker = new LeaderWorker(name, elector, new Random(random.nextLong()), ttl, faultsOn, journal);
-        FuzzedElector started = new FuzzedElector(name, elector, scheduler, backend, worker, trace);
+        FuzzedElector started = new FuzzedElector(name, elector, scheduler, io, backend, worker, trace);
         elector.start();
         started.workerThread.start();
         return started;
@@ -68,7 +77,7 @@ final class FuzzedElector {
         return name;
     }
 
-    /** Switches the stalls of backend calls on or off (see {@link FaultyBackend}). */
+    /** Switches the stalls of backend calls on or off (see {@link StallingBackend}). */
     void backendStalls(boolean on) {
         backend.stalling(on);
     }
@@ -116,9 +125,23 @@ final class FuzzedElector {
         return !workerThread.isAlive();
     }
 
-    /** Stops the scheduler thread once the elector is closed (the elector does not own it). */
-    void releaseScheduler() {
+    /**
+     * Once the elector is closed, stops its scheduler thread and waits until every backend call it started (stalled
+     * ones included) has ended; false if some still runs after {@code limit}. The elector owns neither.
+     */
+    boolean releaseThreads(Duration limit) throws InterruptedException {
         scheduler.close();
+        io.shutdown();
+        return io.awaitTermination(limit.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     EventTrace trace() {

@@ -16,8 +16,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The backend under test as one elector of a fuzz run sees it: every call goes to the real backend unchanged, but
  * may be held back before it is sent (the request lands late) or after the real answer (the answer comes late, so a
- * write's outcome is unknown to the elector), each with a chance of {@link #STALL_PERCENT} percent while {@link #stalling(boolean) stalling}: seven stalls in ten last
- * up to a sixth of {@code maxStall}, the others up to {@code maxStall}. The stalls run on the elector's I/O threads, as a slow network would.
+ * write's outcome is unknown to the elector). While {@link #stalling(boolean) stalling}, each of the two happens with
+ * a chance of {@link #STALL_PERCENT} percent; seven stalls in ten last up to a sixth of {@code maxStall}, the others
+ * up to {@code maxStall}. A {@link #freezeUntil(CountDownLatch) frozen} backend holds every call at both points. The
+ * stalls run on the elector's I/O threads, as a slow network would.
  *
  * <p>It also records every write the real backend reported as {@link WriteResult.Written}: the writer (this
  * elector), the generation in the written record, and {@link System#nanoTime()} just before the real call and just
@@ -25,7 +27,10 @@ import java.util.concurrent.CountDownLatch;
  * contract's linearisability), which is what {@link FuzzChecker} relies on. A call that throws is not recorded: its
  * outcome is unknown, and leaving a write out only weakens the check.
  */
-final class FaultyBackend implements Backend {
+final class StallingBackend implements Backend {
+
+    /** The chance, in percent, that a call is held back before it is sent, and independently after its answer. */
+    static final int STALL_PERCENT = 8;
 
     private final Backend delegate;
     private final String writer;
@@ -35,16 +40,13 @@ final class FaultyBackend implements Backend {
     private volatile boolean stalling;
     private volatile CountDownLatch frozenUntil;
 
-    FaultyBackend(Backend delegate, String writer, Random random, Duration maxStall, FuzzJournal journal) {
+    StallingBackend(Backend delegate, String writer, Random random, Duration maxStall, FuzzJournal journal) {
         this.delegate = delegate;
         this.writer = writer;
         this.random = random;
         this.maxStall = maxStall;
         this.journal = journal;
     }
-
-    /** The chance, in percent, that a call is held back before it is sent, and independently after its answer. */
-    static final int STALL_PERCENT = 8;
 
     /** From now on, every call blocks before it is sent and before its answer is handed back until {@code thaw}. */
     void freezeUntil(CountDownLatch thaw) {
@@ -58,46 +60,31 @@ final class FaultyBackend implements Backend {
 
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
-        journal.callStarted();
-        try {
-            holdBack();
-            Optional<StoredObject> result = delegate.read(key, timeout);
-            holdBack();
-            return result;
-        } finally {
-            journal.callEnded();
-        }
+        holdBack();
+        Optional<StoredObject> result = delegate.read(key, timeout);
+        holdBack();
+        return result;
     }
 
     @Override
     public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
-        journal.callStarted();
-        try {
-            holdBack();
-            long called = System.nanoTime();
-            WriteResult result = delegate.write(key, expected, content, timeout);
-            long answered = System.nanoTime();
-            if (result instanceof WriteResult.Written) {
-                journal.written(new FuzzJournal.StoreWrite(writer, generationOf(content), called, answered));
-            }
-            holdBack();
-            return result;
-        } finally {
-            journal.callEnded();
+        holdBack();
+        long called = System.nanoTime();
+        WriteResult result = delegate.write(key, expected, content, timeout);
+        long answered = System.nanoTime();
+        if (result instanceof WriteResult.Written) {
+            recordWrite(content, called, answered);
         }
+        holdBack();
+        return result;
     }
 
     @Override
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
-        journal.callStarted();
-        try {
-            holdBack();
-            DeleteResult result = delegate.delete(key, expected, timeout);
-            holdBack();
-            return result;
-        } finally {
-            journal.callEnded();
-        }
+        holdBack();
+        DeleteResult result = delegate.delete(key, expected, timeout);
+        holdBack();
+        return result;
     }
 
     @Override
@@ -122,11 +109,12 @@ final class FaultyBackend implements Backend {
         Pauses.sleepUninterruptibly(Duration.ofNanos(stall));
     }
 
-    private static long generationOf(byte[] content) {
+    private void recordWrite(byte[] content, long called, long answered) {
         try {
-            return LeaseRecordCodec.decode(content).generation();
+            long generation = LeaseRecordCodec.decode(content).generation();
+            journal.written(new FuzzJournal.StoreWrite(writer, generation, called, answered));
         } catch (MalformedLeaseRecordException e) {
-            throw new IllegalStateException("the elector wrote a record that does not parse: " + e.getMessage(), e);
+            journal.failed(writer + " wrote a record that does not parse: " + e.getMessage());
         }
     }
 }
