@@ -2,6 +2,7 @@ package dev.hoplock.test;
 
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.test.FuzzJournal.Observations;
+import dev.hoplock.test.FuzzJournal.OpenScope;
 import dev.hoplock.test.FuzzJournal.StoreWrite;
 import dev.hoplock.test.FuzzJournal.TermWork;
 import dev.hoplock.test.FuzzJournal.Trace;
@@ -30,6 +31,10 @@ import java.util.Set;
  *   <li><b>Fencing tokens in the store</b>: if one write was answered before another was sent, the store took them
  *       in that order, so the later one's generation must not be lower, and must be higher if another elector wrote
  *       it.</li>
+ *   <li><b>Release after work</b>: a release is sent only once every scope of the released term (and of earlier
+ *       terms of the same elector) was closed, so that the next leader never starts while this one still works. A
+ *       scope's last instant is read before its close, and the release's before it is sent; the first must come
+ *       before the second.</li>
  *   <li><b>Not vacuous</b>: at least the requested number of acquisitions, and work recorded in two terms.</li>
  * </ul>
  */
@@ -48,6 +53,7 @@ final class FuzzChecker {
         violations.addAll(limit(events(observations.traces())));
         violations.addAll(limit(workHasAcquired(observations.work(), observations.traces())));
         violations.addAll(limit(storeGenerations(observations.writes())));
+        violations.addAll(limit(releaseAfterWork(observations.writes(), observations.scopes())));
         violations.addAll(notVacuous(observations, minAcquisitions));
         return violations;
     }
@@ -168,6 +174,25 @@ final class FuzzChecker {
                             + millis(later.calledNanos() - earlier.answeredNanos()) + " after " + earlier.writer()
                             + "'s write of generation " + earlier.generation() + " was answered: fencing tokens must"
                             + (otherWriter ? " rise at every change of writer" : " never go down"));
+                }
+            }
+        }
+        return found;
+    }
+
+    static List<String> releaseAfterWork(List<StoreWrite> writes, List<OpenScope> scopes) {
+        List<String> found = new ArrayList<>();
+        for (StoreWrite release : writes) {
+            if (!release.release()) {
+                continue;
+            }
+            for (OpenScope scope : scopes) {
+                if (scope.elector().equals(release.writer()) && scope.generation() <= release.generation()
+                        && scope.openNanos() - release.calledNanos() >= 0) {
+                    found.add(release.writer() + " released generation " + release.generation() + " while its scope"
+                            + " at generation " + scope.generation() + " was still open ("
+                            + millis(scope.openNanos() - release.calledNanos()) + " after the release was sent): the"
+                            + " next leader can start while this one still works");
                 }
             }
         }

@@ -27,9 +27,14 @@ final class FuzzJournal {
     }
 
     /**
-     * A write the store reported as done: taken by the store at one instant in {@code [calledNanos, answeredNanos]}.
+     * A write the store reported as done: taken by the store at one instant in {@code [calledNanos, answeredNanos]};
+     * {@code release} when the record written is a released one (no owner, expired).
      */
-    record StoreWrite(String writer, long generation, long calledNanos, long answeredNanos) {
+    record StoreWrite(String writer, long generation, boolean release, long calledNanos, long answeredNanos) {
+    }
+
+    /** The last instant at which a scope of {@code elector}'s term at {@code generation} was still open. */
+    record OpenScope(String elector, long generation, long openNanos) {
     }
 
     /** The Acquired and Lost events of one elector, in delivery order; {@code complete} once the stream ended. */
@@ -37,10 +42,12 @@ final class FuzzJournal {
     }
 
     /** A snapshot of the journal for the checks. */
-    record Observations(List<TermWork> work, List<StoreWrite> writes, List<Trace> traces, List<String> failures) {
+    record Observations(List<TermWork> work, List<OpenScope> scopes, List<StoreWrite> writes, List<Trace> traces,
+                        List<String> failures) {
     }
 
     private final Map<String, Map<Long, long[]>> work = new ConcurrentHashMap<>();
+    private final Map<String, Map<Long, Long>> scopes = new ConcurrentHashMap<>();
     private final Queue<StoreWrite> writes = new ConcurrentLinkedQueue<>();
     private final Queue<EventTrace> traces = new ConcurrentLinkedQueue<>();
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
@@ -62,6 +69,11 @@ final class FuzzJournal {
             term[1] = Math.max(term[1], nanos);
             term[2]++;
         }
+    }
+
+    /** Records that a scope of {@code elector}'s term at {@code generation} was still open at {@code nanos}. */
+    void scopeOpen(String elector, long generation, long nanos) {
+        scopes.computeIfAbsent(elector, e -> new ConcurrentHashMap<>()).merge(generation, nanos, Math::max);
     }
 
     void written(StoreWrite write) {
@@ -90,7 +102,10 @@ final class FuzzJournal {
             }
         }));
         terms.sort(Comparator.comparingLong(TermWork::generation).thenComparingLong(TermWork::firstNanos));
+        List<OpenScope> open = new ArrayList<>();
+        scopes.forEach((elector, byGeneration) -> byGeneration.forEach((generation, nanos) ->
+                open.add(new OpenScope(elector, generation, nanos))));
         List<Trace> snapshots = traces.stream().map(EventTrace::snapshot).toList();
-        return new Observations(terms, List.copyOf(writes), snapshots, List.copyOf(failures));
+        return new Observations(terms, open, List.copyOf(writes), snapshots, List.copyOf(failures));
     }
 }

@@ -20,6 +20,9 @@ import java.util.function.BooleanSupplier;
  * scope, which belongs to exactly one term (never from {@link Elector#isLeader()}, which may already answer for a
  * later term).
  *
+ * <p>Just before it closes a scope it records one more instant, at which the scope was provably still open: the
+ * elector must not release the lease before that (it waits for leader work to stop, or keeps the lease).
+ *
  * <p>While faults are on it also, at random: stalls inside the scope for up to 1.2 TTL (honouring or ignoring the
  * interrupt that the end of the term sends), opens a nested scope, or asks the elector to step down.
  */
@@ -60,8 +63,11 @@ final class LeaderWorker implements Runnable {
                     Pauses.pace(IDLE_PACE);
                     continue;
                 }
-                try (LeaderScope scope = opened.get()) {
+                LeaderScope scope = opened.get();
+                try {
                     workWhileLeading(scope);
+                } finally {
+                    closeRecorded(scope);
                 }
                 // The end of the term interrupts this thread (while the scope was open); that interrupt is spent.
                 Thread.interrupted();
@@ -111,11 +117,20 @@ final class LeaderWorker implements Runnable {
         if (opened.isEmpty()) {
             return;
         }
-        try (LeaderScope nested = opened.get()) {
+        LeaderScope nested = opened.get();
+        try {
             long instant = System.nanoTime();
             if (nested.isLeading()) {
                 journal.worked(name, nested.lease().generation(), instant);
             }
+        } finally {
+            closeRecorded(nested);
         }
+    }
+
+    /** Closes {@code scope}, recording an instant read while it was still open (before the close). */
+    private void closeRecorded(LeaderScope scope) {
+        journal.scopeOpen(name, scope.lease().generation(), System.nanoTime());
+        scope.close();
     }
 }

@@ -6,6 +6,7 @@ import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
 import java.time.Duration;
@@ -111,8 +112,9 @@ final class StallingBackend implements Backend {
 
     private void recordWrite(byte[] content, long called, long answered) {
         try {
-            long generation = LeaseRecordCodec.decode(content).generation();
-            journal.written(new FuzzJournal.StoreWrite(writer, generation, called, answered));
+            LeaseRecord record = LeaseRecordCodec.decode(content);
+            journal.written(new FuzzJournal.StoreWrite(writer, record.generation(), record.isReleased(), called,
+                    answered));
         } catch (MalformedLeaseRecordException e) {
             journal.failed(writer + " wrote a record that does not parse: " + e.getMessage());
         }

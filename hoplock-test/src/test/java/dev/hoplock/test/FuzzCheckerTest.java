@@ -6,6 +6,7 @@ import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.LossCause;
 import dev.hoplock.test.FuzzJournal.Observations;
+import dev.hoplock.test.FuzzJournal.OpenScope;
 import dev.hoplock.test.FuzzJournal.StoreWrite;
 import dev.hoplock.test.FuzzJournal.TermWork;
 import dev.hoplock.test.FuzzJournal.Trace;
@@ -120,20 +121,40 @@ class FuzzCheckerTest {
     @Test
     void storeGenerationsRiseAtChangeOfWriterAndNeverFall() {
         List<StoreWrite> fine = List.of(
-                new StoreWrite("a", 1, 0, 10), new StoreWrite("a", 1, 20, 30),   // renewal keeps the generation
-                new StoreWrite("b", 2, 40, 50),                                   // takeover raises it
-                new StoreWrite("c", 2, 45, 60));                                  // overlaps b's write: no order known
+                new StoreWrite("a", 1, false, 0, 10),
+                new StoreWrite("a", 1, false, 20, 30),    // a renewal keeps the generation
+                new StoreWrite("b", 2, false, 40, 50),    // a takeover raises it
+                new StoreWrite("c", 2, false, 45, 60));   // overlaps b's write: their order is unknown
         assertThat(FuzzChecker.storeGenerations(fine)).isEmpty();
 
-        assertThat(FuzzChecker.storeGenerations(List.of(new StoreWrite("a", 2, 0, 10), new StoreWrite("a", 1, 20, 30))))
+        assertThat(FuzzChecker.storeGenerations(
+                List.of(new StoreWrite("a", 2, false, 0, 10), new StoreWrite("a", 1, false, 20, 30))))
                 .singleElement().asString().contains("a wrote generation 1", "must never go down");
-        assertThat(FuzzChecker.storeGenerations(List.of(new StoreWrite("a", 1, 0, 10), new StoreWrite("b", 1, 20, 30))))
+        assertThat(FuzzChecker.storeGenerations(
+                List.of(new StoreWrite("a", 1, false, 0, 10), new StoreWrite("b", 1, false, 20, 30))))
                 .singleElement().asString().contains("b wrote generation 1", "must rise at every change of writer");
     }
 
     @Test
+    void releaseWhileAScopeIsOpenIsReported() {
+        List<StoreWrite> writes = List.of(new StoreWrite("a", 3, true, 500, 520));
+
+        assertThat(FuzzChecker.releaseAfterWork(writes, List.of(new OpenScope("a", 3, 499)))).isEmpty();
+        assertThat(FuzzChecker.releaseAfterWork(writes, List.of(new OpenScope("b", 3, 600)))).as("other elector")
+                .isEmpty();
+        assertThat(FuzzChecker.releaseAfterWork(writes, List.of(new OpenScope("a", 4, 600)))).as("later term")
+                .isEmpty();
+        assertThat(FuzzChecker.releaseAfterWork(writes, List.of(new OpenScope("a", 3, 500)))).singleElement()
+                .asString().contains("a released generation 3 while its scope at generation 3 was still open");
+        assertThat(FuzzChecker.releaseAfterWork(writes, List.of(new OpenScope("a", 2, 700)))).as("earlier term")
+                .singleElement().asString().contains("its scope at generation 2 was still open");
+        assertThat(FuzzChecker.releaseAfterWork(List.of(new StoreWrite("a", 3, false, 500, 520)),
+                List.of(new OpenScope("a", 3, 600)))).as("a renewal, not a release").isEmpty();
+    }
+
+    @Test
     void vacuousRunIsReported() {
-        Observations oneTerm = new Observations(List.of(new TermWork("a", 1, 100, 200, 5)), List.of(),
+        Observations oneTerm = new Observations(List.of(new TermWork("a", 1, 100, 200, 5)), List.of(), List.of(),
                 List.of(new Trace("a", List.of(acquired(1), lost(1)), true)), List.of());
 
         assertThat(FuzzChecker.notVacuous(oneTerm, 3)).containsExactly(
@@ -143,7 +164,7 @@ class FuzzCheckerTest {
 
     @Test
     void failuresOfTheRunAreReported() {
-        Observations failed = new Observations(clean().work(), clean().writes(), clean().traces(),
+        Observations failed = new Observations(clean().work(), clean().scopes(), clean().writes(), clean().traces(),
                 List.of("the worker of a threw java.lang.IllegalStateException"));
 
         assertThat(FuzzChecker.check(failed, 2)).containsExactly("the worker of a threw java.lang.IllegalStateException");
@@ -155,7 +176,7 @@ class FuzzCheckerTest {
         for (int generation = 1; generation <= 10; generation++) {
             work.add(new TermWork("e" + generation, generation, 0, 1_000, 1));
         }
-        Observations observations = new Observations(work, List.of(), List.of(), List.of());
+        Observations observations = new Observations(work, List.of(), List.of(), List.of(), List.of());
 
         List<String> violations = FuzzChecker.check(observations, 0);
 
@@ -173,10 +194,12 @@ class FuzzCheckerTest {
 
     private static Observations clean() {
         List<TermWork> work = List.of(new TermWork("a", 1, 100, 500, 5), new TermWork("b", 2, 501, 900, 5));
-        List<StoreWrite> writes = List.of(new StoreWrite("a", 1, 0, 10), new StoreWrite("b", 2, 400, 480));
+        List<StoreWrite> writes = List.of(new StoreWrite("a", 1, false, 0, 10), new StoreWrite("a", 1, true, 460, 470),
+                new StoreWrite("b", 2, false, 480, 490));
         List<Trace> traces = List.of(new Trace("a", List.of(acquired(1), lost(1)), true),
                 new Trace("b", List.of(acquired(2), lost(2)), true));
-        return new Observations(work, writes, traces, List.of());
+        List<OpenScope> scopes = List.of(new OpenScope("a", 1, 450), new OpenScope("b", 2, 950));
+        return new Observations(work, scopes, writes, traces, List.of());
     }
 
     private static ElectionEvent acquired(long generation) {
