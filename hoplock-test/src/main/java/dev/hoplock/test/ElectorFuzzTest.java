@@ -8,7 +8,11 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import dev.hoplock.test.FuzzChecker.Property;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -43,6 +47,8 @@ import org.junit.jupiter.api.Timeout;
  * {@link #minAcquisitions()} acquisitions, and every elector is closed.
  *
  * <h2>What it asserts</h2>
+ * One run per test class ({@code @BeforeAll}, so {@link #backend()} is called once, before any test of the class;
+ * a {@code @TempDir} it needs must be a static field), then one test per property:
  * <ul>
  *   <li>no two electors lead at once: the instants at which each worker provably led (the clock read before a check
  *       of its scope that said it leads) form one interval per term, and these intervals never overlap and follow
@@ -51,7 +57,10 @@ import org.junit.jupiter.api.Timeout;
  *       generation is acquired twice; every term with work was announced by {@code Acquired};</li>
  *   <li>in the store, a write sent after another was answered never carries a lower generation, and carries a higher
  *       one if another elector wrote it (the fencing token rises at every change of holder);</li>
- *   <li>the run was not vacuous: at least {@link #minAcquisitions()} acquisitions and two terms with work.</li>
+ *   <li>a release is sent only after every scope of the released term was closed, so that the next leader never
+ *       starts while this one still works;</li>
+ *   <li>the run completed (nothing threw or hung) and was not vacuous: at least {@link #minAcquisitions()}
+ *       acquisitions and two terms with work.</li>
  * </ul>
  * Each property is checked only on facts that stay true however slow the machine is (see {@link FuzzChecker}); a
  * slow machine makes fewer acquisitions, never a false failure. The backend must pass {@link BackendContractTest}
@@ -65,12 +74,15 @@ import org.junit.jupiter.api.Timeout;
  * <p>A run takes about {@link #chaosDuration()} plus a few TTLs, and uses about five threads per elector; it leaves
  * its key behind (released).
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class ElectorFuzzTest {
 
     /** The system property that fixes the seed of the run. */
     public static final String SEED_PROPERTY = "hoplock.fuzz.seed";
 
-    /** The backend under test. Called once per run; may return a shared instance. */
+    private FuzzRun.Report report;
+
+    /** The backend under test. Called once per test class, before the run; may return a shared instance. */
     protected abstract Backend backend() throws Exception;
 
     /** The first segments of the run's key; override to keep it inside a prefix you own. */
@@ -107,21 +119,57 @@ public abstract class ElectorFuzzTest {
         return scaled.compareTo(Duration.ofSeconds(30)) > 0 ? scaled : Duration.ofSeconds(30);
     }
 
-    @Test
+    /** The run, once per test class; each test below checks one property of it. */
+    @BeforeAll
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
-    void electorsNeverLeadAtOnceUnderFaults() throws Exception {
+    final void runFuzz() throws Exception {
         long seed = seed();
         System.out.println("elector fuzz: seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
         Backend store = backend();
         assertThat(store).as("backend()").isNotNull();
         FuzzRun.Settings settings = new FuzzRun.Settings(keyPrefix() + "/" + UUID.randomUUID() + "/lease",
                 electors(), ttl(), chaosDuration(), quietLimit(), minAcquisitions(), seed);
-
-        FuzzRun.Report report = new FuzzRun(settings, store).run();
-
+        report = new FuzzRun(settings, store).run();
         System.out.println(report.summary());
-        assertThat(report.violations())
-                .as("elector fuzz with seed %d (replay with -D%s=%d); %s", seed, SEED_PROPERTY, seed, report.summary())
+    }
+
+    /** Nothing threw or hung, and the run saw enough acquisitions and handovers to prove something. */
+    @Test
+    void runCompletedAndWasNotVacuous() {
+        assertHolds(Property.RUN_COMPLETED);
+    }
+
+    /** The instants of work of different terms never overlap and follow the order of the generations. */
+    @Test
+    void oneLeaderAtATime() {
+        assertHolds(Property.ONE_LEADER_AT_A_TIME);
+    }
+
+    /** Acquired and Lost alternate per elector with rising generations; work happens only in announced terms. */
+    @Test
+    void eventsAlternateWithRisingGenerations() {
+        assertHolds(Property.EVENTS);
+    }
+
+    /** In the store, generations never fall and rise at every change of writer. */
+    @Test
+    void fencingTokensRiseAtEveryChangeOfWriter() {
+        assertHolds(Property.FENCING_TOKENS);
+    }
+
+    /** A release is sent only after every scope of the released term was closed. */
+    @Test
+    @Disabled("finding of the fuzz test: on this branch Elector.stepDown() releases while leader work still runs"
+            + " (issue 9, defect 2; FUZZ-FINDINGS.md); enable once the fix is merged")
+    void releaseIsSentOnlyAfterLeaderWorkStopped() {
+        assertHolds(Property.RELEASE_AFTER_WORK);
+    }
+
+    private void assertHolds(Property property) {
+        assertThat(report).as("the fuzz run did not finish (see the error of runFuzz)").isNotNull();
+        assertThat(report.violationsOf(property))
+                .as("%s in the elector fuzz run with seed %d (replay with -D%s=%d); %s", property, report.seed(),
+                        SEED_PROPERTY, report.seed(), report.summary())
                 .isEmpty();
     }
 

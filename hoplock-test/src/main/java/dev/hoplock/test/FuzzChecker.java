@@ -7,6 +7,7 @@ import dev.hoplock.test.FuzzJournal.StoreWrite;
 import dev.hoplock.test.FuzzJournal.TermWork;
 import dev.hoplock.test.FuzzJournal.Trace;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -45,16 +46,34 @@ final class FuzzChecker {
     private FuzzChecker() {
     }
 
-    /** All violations found, each a sentence naming the electors, generations and instants involved. */
-    static List<String> check(Observations observations, int minAcquisitions) {
-        List<String> violations = new ArrayList<>(observations.failures());
-        violations.addAll(limit(noOverlap(observations.work())));
-        violations.addAll(limit(oneLeaderPerGeneration(observations.work())));
-        violations.addAll(limit(events(observations.traces())));
-        violations.addAll(limit(workHasAcquired(observations.work(), observations.traces())));
-        violations.addAll(limit(storeGenerations(observations.writes())));
-        violations.addAll(limit(releaseAfterWork(observations.writes(), observations.scopes())));
-        violations.addAll(notVacuous(observations, minAcquisitions));
+    /** The properties, each checked (and reported by {@link ElectorFuzzTest}) on its own. */
+    enum Property {
+        /** The run itself went as planned (nothing threw or hung) and was not vacuous. */
+        RUN_COMPLETED,
+        /** No two terms' work overlaps, terms follow in generation order, one elector per generation. */
+        ONE_LEADER_AT_A_TIME,
+        /** Acquired and Lost alternate per elector with rising generations; work only in announced terms. */
+        EVENTS,
+        /** Store writes' generations never fall, and rise at every change of writer. */
+        FENCING_TOKENS,
+        /** A release is sent only after every scope of the released term closed. */
+        RELEASE_AFTER_WORK
+    }
+
+    /** The violations of each property, each a sentence naming the electors, generations and instants involved. */
+    static Map<Property, List<String>> check(Observations observations, int minAcquisitions) {
+        Map<Property, List<String>> violations = new EnumMap<>(Property.class);
+        List<String> run = new ArrayList<>(observations.failures());
+        run.addAll(notVacuous(observations, minAcquisitions));
+        violations.put(Property.RUN_COMPLETED, run);
+        List<String> overlap = new ArrayList<>(limit(noOverlap(observations.work())));
+        overlap.addAll(limit(oneLeaderPerGeneration(observations.work())));
+        violations.put(Property.ONE_LEADER_AT_A_TIME, overlap);
+        List<String> events = new ArrayList<>(limit(events(observations.traces())));
+        events.addAll(limit(workHasAcquired(observations.work(), observations.traces())));
+        violations.put(Property.EVENTS, events);
+        violations.put(Property.FENCING_TOKENS, limit(storeGenerations(observations.writes())));
+        violations.put(Property.RELEASE_AFTER_WORK, limit(releaseAfterWork(observations.writes(), observations.scopes())));
         return violations;
     }
 

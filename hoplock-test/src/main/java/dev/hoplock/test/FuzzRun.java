@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -64,8 +65,18 @@ final class FuzzRun {
         }
     }
 
-    /** What a run found: the violations (empty when it passed) and figures about what it exercised. */
-    record Report(long seed, List<String> violations, String summary) {
+    /** What a run found: the violations of each property (empty lists when it passed) and what it exercised. */
+    record Report(long seed, Map<FuzzChecker.Property, List<String>> violations, String summary) {
+
+        /** The violations of {@code property}. */
+        List<String> violationsOf(FuzzChecker.Property property) {
+            return violations.get(property);
+        }
+
+        /** All violations. */
+        List<String> allViolations() {
+            return violations.values().stream().flatMap(List::stream).toList();
+        }
     }
 
     private final Settings settings;
@@ -101,7 +112,7 @@ final class FuzzRun {
         quiet();
         shutdown();
         FuzzJournal.Observations observations = journal.observations();
-        List<String> violations = FuzzChecker.check(observations, settings.minAcquisitions());
+        Map<FuzzChecker.Property, List<String>> violations = FuzzChecker.check(observations, settings.minAcquisitions());
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         return new Report(settings.seed(), violations, summary(observations, took));
     }

@@ -22,7 +22,8 @@ class FuzzCheckerTest {
 
     @Test
     void cleanHistoryPasses() {
-        assertThat(FuzzChecker.check(clean(), 2)).isEmpty();
+        assertThat(FuzzChecker.check(clean(), 2)).hasSize(FuzzChecker.Property.values().length)
+                .allSatisfy((property, violations) -> assertThat(violations).as(property.name()).isEmpty());
     }
 
     @Test
@@ -167,7 +168,8 @@ class FuzzCheckerTest {
         Observations failed = new Observations(clean().work(), clean().scopes(), clean().writes(), clean().traces(),
                 List.of("the worker of a threw java.lang.IllegalStateException"));
 
-        assertThat(FuzzChecker.check(failed, 2)).containsExactly("the worker of a threw java.lang.IllegalStateException");
+        assertThat(FuzzChecker.check(failed, 2).get(FuzzChecker.Property.RUN_COMPLETED))
+                .containsExactly("the worker of a threw java.lang.IllegalStateException");
     }
 
     @Test
@@ -178,7 +180,7 @@ class FuzzCheckerTest {
         }
         Observations observations = new Observations(work, List.of(), List.of(), List.of(), List.of());
 
-        List<String> violations = FuzzChecker.check(observations, 0);
+        List<String> violations = FuzzChecker.check(observations, 0).get(FuzzChecker.Property.ONE_LEADER_AT_A_TIME);
 
         assertThat(violations).filteredOn(v -> v.contains("two leaders at once")).hasSize(5);
         assertThat(violations).contains("... and 4 more like the above");
