@@ -4,8 +4,10 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -101,16 +103,19 @@ final class FuzzRun {
     Report run() throws InterruptedException, BackendException {
         long started = System.nanoTime();
         warmUp();
-        for (int slot = 0; slot < slots.length; slot++) {
-            slots[slot] = startIncarnation(slot);
+        try {
+            for (int slot = 0; slot < slots.length; slot++) {
+                slots[slot] = startIncarnation(slot);
+            }
+            long chaosEnd = System.nanoTime() + settings.chaos().toNanos();
+            while (System.nanoTime() - chaosEnd < 0) {
+                Thread.sleep(50 + random.nextInt(350));
+                injectFault();
+            }
+            quiet();
+        } finally {
+            shutdown();
         }
-        long chaosEnd = System.nanoTime() + settings.chaos().toNanos();
-        while (System.nanoTime() - chaosEnd < 0) {
-            Pauses.sleep(Duration.ofMillis(50 + random.nextInt(350)));
-            injectFault();
-        }
-        quiet();
-        shutdown();
         FuzzJournal.Observations observations = journal.observations();
         Map<FuzzChecker.Property, List<String>> violations = FuzzChecker.check(observations, settings.minAcquisitions());
         Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -165,7 +170,7 @@ final class FuzzRun {
      * Faults off; until the run is not vacuous (or the quiet limit passes, which the checker then reports), the
      * leader is asked to step down once per TTL, so that handovers go on without faults.
      */
-    private void quiet() {
+    private void quiet() throws InterruptedException {
         faultsOn = false;
         for (FuzzedElector elector : slots) {
             elector.backendStalls(false);
@@ -173,7 +178,7 @@ final class FuzzRun {
         long limit = System.nanoTime() + settings.quietLimit().toNanos();
         while ((journal.acquisitions.get() < settings.minAcquisitions() || journal.termsWithWork() < 2)
                 && System.nanoTime() - limit < 0) {
-            Pauses.sleep(settings.ttl());
+            Thread.sleep(settings.ttl().toMillis());
             for (FuzzedElector elector : slots) {
                 if (elector.stepDown()) {
                     journal.stepDowns.incrementAndGet();
@@ -199,7 +204,7 @@ final class FuzzRun {
         thaw.countDown();
         List<FuzzedElector> all = new ArrayList<>(retired);
         all.addAll(frozen);
-        all.addAll(List.of(slots));
+        Arrays.stream(slots).filter(Objects::nonNull).forEach(all::add);
         List<CompletableFuture<Void>> closing = all.stream().map(FuzzedElector::close).toList();
         try {
             CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
