@@ -73,7 +73,8 @@ final class FuzzChecker {
         events.addAll(limit(workHasAcquired(observations.work(), observations.traces())));
         violations.put(Property.EVENTS, events);
         violations.put(Property.FENCING_TOKENS, limit(storeGenerations(observations.writes())));
-        violations.put(Property.RELEASE_AFTER_WORK, limit(releaseAfterWork(observations.writes(), observations.scopes())));
+        violations.put(Property.RELEASE_AFTER_WORK,
+                limit(releaseAfterWork(observations.writes(), observations.scopes())));
         return violations;
     }
 

@@ -21,14 +21,14 @@ import java.util.concurrent.TimeoutException;
  * <ol>
  *   <li><b>Chaos</b> for {@link Settings#chaos()}: every 50 to 400 ms the driver picks an elector (the leader, more
  *       often than not) and restarts it (a graceful close, or a freeze until the end of the run that leaves the
- *       lease to expire; then a new incarnation with a new owner id takes its slot), asks it to step down, blocks its scheduler thread for up to 1.2 TTL, or
- *       switches its backend stalls on or off. Workers
- *       stall, nest scopes and step down on their own (see {@link LeaderWorker}).</li>
+ *       lease to expire; then a new incarnation with a new owner id takes its slot), asks it to step down, blocks
+ *       its scheduler thread for up to 1.2 TTL, or switches its backend stalls on or off. Workers stall, nest scopes
+ *       and step down on their own (see {@link LeaderWorker}).</li>
  *   <li><b>Quiet</b>: faults off, the leader asked to step down once per TTL, until at least
  *       {@link Settings#minAcquisitions()} acquisitions happened and two terms recorded work, for at most
  *       {@link Settings#quietLimit()}; not getting there is a liveness failure.</li>
- *   <li><b>Shutdown</b>: frozen electors resumed, every elector closed, workers joined, stalled backend calls and event streams awaited (each
- *       bounded), then the journal goes to {@link FuzzChecker}.</li>
+ *   <li><b>Shutdown</b>: frozen electors resumed, every elector closed, workers joined, stalled backend calls and
+ *       event streams awaited (each bounded), then the journal goes to {@link FuzzChecker}.</li>
  * </ol>
  * Every random choice derives from {@link Settings#seed()}. Thread timing is not replayed, so a seed reproduces the
  * schedule of faults, not the exact interleaving; replaying a failing seed a few times usually finds it again.
@@ -117,7 +117,8 @@ final class FuzzRun {
             shutdown();
         }
         FuzzJournal.Observations observations = journal.observations();
-        Map<FuzzChecker.Property, List<String>> violations = FuzzChecker.check(observations, settings.minAcquisitions());
+        Map<FuzzChecker.Property, List<String>> violations =
+                FuzzChecker.check(observations, settings.minAcquisitions());
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         return new Report(settings.seed(), violations, summary(observations, took));
     }
@@ -212,7 +213,8 @@ final class FuzzRun {
         } catch (TimeoutException | ExecutionException e) {
             for (int i = 0; i < all.size(); i++) {
                 if (!closing.get(i).isDone()) {
-                    journal.failed("the elector " + all.get(i).name() + " did not finish closing within " + DRAIN_LIMIT);
+                    journal.failed("the elector " + all.get(i).name() + " did not finish closing within "
+                            + DRAIN_LIMIT);
                 }
             }
         }

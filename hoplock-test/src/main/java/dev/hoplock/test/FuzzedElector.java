@@ -17,7 +17,8 @@ import java.util.function.BooleanSupplier;
 /**
  * One incarnation of an elector in a fuzz run (one "process"): a real {@link Elector} over a {@link StallingBackend}
  * of the backend under test, with its own scheduler thread and I/O threads (so that the run can wait for stalled
- * calls at its end), a {@link LeaderWorker} thread and an {@link EventTrace}. Real time throughout; only the backend calls, the scheduler thread and the worker are slowed.
+ * calls at its end), a {@link LeaderWorker} thread and an {@link EventTrace}. Real time throughout; only the backend
+ * calls, the scheduler thread and the worker are slowed.
  *
  * <p>It leaves its slot in one of two ways: {@link #close()} (graceful: the elector releases) or
  * {@link #freezeUntil(CountDownLatch)} (like a stopped process: its scheduler thread and backend calls block, its
