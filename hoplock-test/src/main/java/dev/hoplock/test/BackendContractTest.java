@@ -67,7 +67,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 public abstract class BackendContractTest {
 
     private Backend store;
-    private StoreCapabilities capabilities;
 
     /** The backend under test. Called once before each test; may return a shared instance. */
     protected abstract Backend backend() throws Exception;
@@ -106,8 +105,6 @@ public abstract class BackendContractTest {
     final void openBackend() throws Exception {
         store = backend();
         assertThat(store).as("backend()").isNotNull();
-        capabilities = store.verify();
-        assertThat(capabilities).as("verify()").isNotNull();
     }
 
     /**
@@ -115,7 +112,9 @@ public abstract class BackendContractTest {
      * ({@link Backend#verify()}): a store whose DELETE ignores the condition cannot pass the conditional-delete tests,
      * and every consumer that needs them refuses it ({@link StoreCapabilities#requireFor(boolean)}).
      */
-    protected final void requireCapability(Capability capability) {
+    protected final void requireCapability(Capability capability) throws BackendException {
+        StoreCapabilities capabilities = store.verify();
+        assertThat(capabilities).as("verify()").isNotNull();
         assumeTrue(capabilities.has(capability), () -> store.describe() + " reports " + capability + " "
                 + capabilities.support(capability) + " (" + capabilities.detail(capability) + "), so this test of it"
                 + " does not apply; consumers that need it refuse this store");
