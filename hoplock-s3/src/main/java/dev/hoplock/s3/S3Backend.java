@@ -227,8 +227,10 @@ public final class S3Backend implements Backend, AutoCloseable {
      * release by writing an expired record (the default) are safe on it, release by DELETE is refused by
      * {@link StoreCapabilities#requireFor(boolean)}.
      *
-     * @throws BackendException when the store could not be asked (unreachable, access denied, no such bucket, ...);
-     *                          nothing is remembered then, so the next call probes again
+     * @throws BackendException when the store could not be asked (unreachable, access denied, no such bucket, ...),
+     *                          or answered 501 NotImplemented to a conditional request (kind
+     *                          {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}, as Backblaze B2 is
+     *                          reported to); nothing is remembered then, so the next call probes again
      */
     @Override
     public StoreCapabilities verify() throws BackendException {
