@@ -113,10 +113,6 @@ public final class ConditionalWriteProbe {
     record Verdict(Check failedCheck, BackendException failure, Map<Capability, Support> support, String detail,
             WriteResult.Refusal missingKeySwap) {
 
-        boolean passed() {
-            return failedCheck == null;
-        }
-
         /** True when the conditional create and swap work, which every elector needs. */
         boolean createAndSwapVerified() {
             return support.get(Capability.CONDITIONAL_CREATE) == Support.VERIFIED
@@ -144,7 +140,7 @@ public final class ConditionalWriteProbe {
         String nonce = UUID.randomUUID().toString();
         String key = PROBE_DIRECTORY + "/" + nonce;
         String missingKey = key + "-never-written";
-        WriteResult.Refusal[] missingKeySwap = new WriteResult.Refusal[1];
+        WriteResult.Refusal missingKeySwap = null;
         try {
             Handle first = expectWritten(backend.write(key, Handle.NONE, body(nonce, 1), callTimeout), key,
                     Check.CREATE, "refused to create a new object with If-None-Match: *");
@@ -163,28 +159,25 @@ public final class ConditionalWriteProbe {
             expectRefused(backend.write(key, first, body(nonce, 4), callTimeout), key, Check.STALE_SWAP_REFUSED,
                     "accepted a PUT with If-Match and a stale ETag");
 
-            missingKeySwap[0] = expectRefused(backend.write(missingKey, second, body(nonce, 5), callTimeout),
+            missingKeySwap = expectRefused(backend.write(missingKey, second, body(nonce, 5), callTimeout),
                     missingKey, Check.SWAP_OF_MISSING_KEY_REFUSED,
                     "created an object on a PUT with If-Match although the key did not exist");
 
             DeleteResult staleDelete = backend.delete(key, first, callTimeout);
             if (staleDelete != DeleteResult.PRECONDITION_FAILED) {
                 throw failed(key, Check.STALE_DELETE_REFUSED, "answered " + staleDelete + " to a DELETE with"
-                        + " If-Match and a stale ETag, which it must refuse with 412", missingKeySwap[0]);
+                        + " If-Match and a stale ETag, which it must refuse with 412", missingKeySwap);
             }
             Optional<StoredObject> kept = backend.read(key, callTimeout);
             if (kept.isEmpty() || !kept.get().handle().equals(second)) {
                 throw failed(key, Check.OBJECT_KEPT_AFTER_STALE_DELETE,
-                        "changed or removed the object on a DELETE with If-Match and a stale ETag", missingKeySwap[0]);
+                        "changed or removed the object on a DELETE with If-Match and a stale ETag", missingKeySwap);
             }
             log.info("{} honours conditional writes (If-None-Match and If-Match on PUT, If-Match on DELETE)",
                     backend.describe());
-            return new Verdict(null, null, supportUpTo(null), "", missingKeySwap[0]);
+            return new Verdict(null, null, supportUpTo(null), "", missingKeySwap);
         } catch (CheckFailed e) {
-            Verdict verdict = e.verdict;
-            return verdict.missingKeySwap() != null || missingKeySwap[0] == null ? verdict
-                    : new Verdict(verdict.failedCheck(), verdict.failure(), verdict.support(), verdict.detail(),
-                            missingKeySwap[0]);
+            return e.verdict;
         } finally {
             cleanUp(key);
             cleanUp(missingKey);
