@@ -51,6 +51,7 @@ public final class S3BackendBuilder {
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean verifyConditionalWrites = true;
+    private boolean verifyOnBuild = true;
     private IfMatchForm ifMatchForm;
     private S3Client client;
 
@@ -152,6 +153,17 @@ public final class S3BackendBuilder {
     }
 
     /**
+     * Whether {@link #build()} probes the store at once (default true). With false, {@code build()} contacts nothing
+     * and the first {@link S3Backend#verify()} runs the probe instead, for callers that verify on their own thread
+     * (an elector before it campaigns, the Spring starter) and must not block or fail at build while the store is
+     * unreachable. No effect when {@link #verifyConditionalWrites(boolean)} is off.
+     */
+    public S3BackendBuilder verifyOnBuild(boolean verifyOnBuild) {
+        this.verifyOnBuild = verifyOnBuild;
+        return this;
+    }
+
+    /**
      * Fixes how ETags are written into {@code If-Match}. Default: unset, which sends them as received (quoted) unless
      * the {@link ConditionalWriteProbe} finds that the store compares only bare ETags (Ceph RGW does); then the
      * backend sends them bare. Set {@link IfMatchForm#BARE} for such a store when the probe is switched off. The
@@ -173,7 +185,8 @@ public final class S3BackendBuilder {
     }
 
     /**
-     * Creates the backend and, unless switched off, verifies the store ({@link S3Backend#verify()}).
+     * Creates the backend and, unless switched off ({@link #verifyConditionalWrites(boolean)},
+     * {@link #verifyOnBuild(boolean)}), verifies the store ({@link S3Backend#verify()}).
      *
      * @throws IllegalStateException    when a setting is missing or contradicts another
      * @throws IllegalArgumentException when a setting is invalid
@@ -190,7 +203,7 @@ public final class S3BackendBuilder {
             throw new IllegalStateException("no S3 bucket configured: call bucket(\"...\")");
         }
         S3Backend backend = client != null ? aroundClient() : withOwnClient();
-        if (verifyConditionalWrites) {
+        if (verifyConditionalWrites && verifyOnBuild) {
             try {
                 backend.requireCreateAndSwap();
             } catch (BackendException | RuntimeException e) {

@@ -169,6 +169,21 @@ class ConditionalWriteProbeTest {
     }
 
     @Test
+    void withVerificationDeferredBuildSendsNothingAndTheFirstVerifyProbes() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.endpoint());
+             S3Backend backend = TestS3.builder(proxy.endpoint(), server.bucket(), prefix).verifyOnBuild(false)
+                     .build()) {
+            assertThat(proxy.requests()).as("nothing at build").isEmpty();
+
+            StoreCapabilities capabilities = backend.verify();
+
+            assertThat(proxy.requests()).as("the probe ran on verify()").isNotEmpty();
+            assertThat(capabilities.support().values()).containsOnly(Support.VERIFIED);
+            assertThat(objectsUnder(server.endpoint(), server.bucket(), prefix)).as("probe objects removed").isEmpty();
+        }
+    }
+
+    @Test
     void withTheProbeOffVerifySendsNothingAndAssumesEveryCapability() throws Exception {
         try (FaultProxy proxy = FaultProxy.start(server.endpoint());
              S3Backend backend = TestS3.builder(proxy.endpoint(), server.bucket(), prefix)

@@ -49,6 +49,8 @@ public final class ElectorProcessMain {
                 .bucket(bucket).prefix(prefix)
                 .requestTimeout(ttl)
                 .build();
+        // What the elector will do before it campaigns: refuse only what this elector (release by PUT) needs.
+        backend.verify().requireFor(false);
         Elector elector = Elector.builder(backend, key)
                 .owner(owner)
                 .ttl(ttl)
