@@ -70,6 +70,7 @@ public final class OwnerCache {
      * unavailable or empty, or does not include this instance (fail closed).
      */
     public boolean isOwner(String key) {
+        Objects.requireNonNull(key, "key is null");
         Snapshot current = current();
         if (current == null || current.self == null) {
             return false;
@@ -79,6 +80,7 @@ public final class OwnerCache {
 
     /** The owner of {@code key} in the current view; empty when the membership is unavailable or empty. */
     public Optional<Member> owner(String key) {
+        Objects.requireNonNull(key, "key is null");
         Snapshot current = current();
         return current == null ? Optional.empty() : Optional.ofNullable(current.owner(key));
     }
@@ -134,7 +136,6 @@ public final class OwnerCache {
 
         /** The owner of {@code key} in this view, or null when the view is empty. */
         Member owner(String key) {
-            Objects.requireNonNull(key, "key is null");
             Member owner = owners.get(key);
             if (owner != null) {
                 return owner;
