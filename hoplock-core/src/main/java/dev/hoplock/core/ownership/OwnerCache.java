@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       instance is not in it, {@link #isOwner} is false ({@link #owner} and {@link #replicas} are empty in the first
  *       two cases).</li>
  *   <li>No I/O: a check reads the membership's local view and this cache only.</li>
- *   <li>Bounded: at most {@code capacity} keys are remembered per view; when a new key would exceed it, the cache is
- *       emptied and refills from there.</li>
+ *   <li>Bounded: about {@code capacity} keys are remembered per view (at most one more per thread inserting at the
+ *       same moment); when a new key would exceed it, the cache is emptied and refills from there.</li>
  * </ul>
  *
  * <p>Cost: a key seen before under the current view costs a {@link ConcurrentHashMap} look-up; a key not seen before

@@ -11,7 +11,8 @@ import java.util.Arrays;
 /**
  * The rank rule of rendezvous hashing, in one place: the weight of a member for a key, and the order of two members
  * for one key (higher weight first; equal weights to the smaller id in UTF-8 byte order, which is Go's string order
- * and the order of Unicode code points, and differs from {@link String#compareTo} for characters above U+FFFF).
+ * and the order of Unicode code points; {@link String#compareTo}, which compares UTF-16 units, differs from it when a
+ * character above U+FFFF meets one in U+E000 to U+FFFF).
  */
 final class Ranking {
 

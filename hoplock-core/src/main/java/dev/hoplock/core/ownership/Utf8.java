@@ -27,9 +27,9 @@ final class Utf8 {
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException(what + " has an unpaired surrogate (U+" + Integer.toHexString(c)
-                        .toUpperCase() + ") at index " + i + ": it has no UTF-8 encoding, so it cannot be hashed the"
-                        + " same way in every language; pass well-formed text");
+                throw new IllegalArgumentException(String.format("%s has an unpaired surrogate (U+%04X) at index %d: it"
+                        + " has no UTF-8 encoding, so it cannot be hashed the same way in every language; pass"
+                        + " well-formed text", what, (int) c, i));
             }
         }
     }
