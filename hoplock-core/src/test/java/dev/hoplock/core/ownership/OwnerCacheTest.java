@@ -4,6 +4,13 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -109,6 +116,60 @@ class OwnerCacheTest {
         membership.view = null;
         assertThatThrownBy(() -> cache.isOwner("k")).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("returned a null view");
+    }
+
+    @Test
+    void concurrentChecksDuringViewChangesAnswerForAViewAndSettleOnTheLast() throws Exception {
+        MembershipView ten = view(1, 10);
+        List<Member> fewer = new ArrayList<>(ten.members());
+        fewer.removeIf(m -> m.id().equals("member-0") || m.id().equals("member-7"));
+        MembershipView eight = MembershipView.of(2, fewer);
+        SwitchableMembership membership = new SwitchableMembership(SELF, ten);
+        OwnerCache cache = new OwnerCache(membership, 256);
+        String[] keys = new String[500];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = "key-" + k;
+        }
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            AtomicBoolean flipping = new AtomicBoolean(true);
+            AtomicInteger rounds = new AtomicInteger();
+            List<Future<String>> checkers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                checkers.add(pool.submit(() -> {
+                    start.await();
+                    for (int round = 0; flipping.get() || round < 2; round++) {
+                        for (String key : keys) {
+                            Member owner = cache.owner(key).orElseThrow();
+                            if (!owner.equals(Rendezvous.owner(key, ten).orElseThrow())
+                                    && !owner.equals(Rendezvous.owner(key, eight).orElseThrow())) {
+                                rounds.addAndGet(1_000_000); // ends the flipping: the verdict is in
+                                return key + " answered " + owner + ", the owner in neither view";
+                            }
+                        }
+                        rounds.incrementAndGet();
+                    }
+                    return "ok";
+                }));
+            }
+            start.countDown();
+            // Flip while the checkers run: until they have walked all keys 5 times each, across the flips.
+            for (int flip = 0; rounds.get() < 5 * threads; flip++) {
+                membership.view = flip % 2 == 0 ? eight : ten;
+            }
+            membership.view = eight;
+            flipping.set(false);
+            for (Future<String> checker : checkers) {
+                assertThat(checker.get(60, TimeUnit.SECONDS)).isEqualTo("ok");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String key : keys) {
+            assertThat(cache.owner(key)).as(key).isEqualTo(Rendezvous.owner(key, eight));
+        }
     }
 
     static MembershipView view(long version, int size) {
