@@ -1,5 +1,7 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
+import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.LossCause;
 import dev.hoplock.spring.HoplockElections;
@@ -9,7 +11,7 @@ import dev.hoplock.spring.event.LeaderObservedEvent;
 import dev.hoplock.spring.event.LeadershipAcquiredEvent;
 import dev.hoplock.spring.event.LeadershipLostEvent;
 import dev.hoplock.spring.metrics.HoplockMeterBinder;
-import dev.hoplock.spring.metrics.HoplockMetricsAutoConfiguration;
+import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
 import dev.hoplock.spring.metrics.MeteredBackend;
 import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.support.SwitchableBackend;

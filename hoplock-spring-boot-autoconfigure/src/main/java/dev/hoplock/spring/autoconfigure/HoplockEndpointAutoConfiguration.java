@@ -1,7 +1,8 @@
-package dev.hoplock.spring.actuate;
+package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.actuate.HoplockEndpoint;
+import dev.hoplock.spring.actuate.HoplockStepDownEndpoint;
 import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
