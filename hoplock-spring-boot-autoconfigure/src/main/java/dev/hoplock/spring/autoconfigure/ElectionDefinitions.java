@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.HoplockConfigurationException;
 
@@ -50,7 +51,7 @@ final class ElectionDefinitions {
     /**
      * The election used when none is named: {@code default} if configured, else the only one, else null.
      */
-    static String defaultName(List<ElectionDefinition> elections) {
+    static @Nullable String defaultName(List<ElectionDefinition> elections) {
         for (ElectionDefinition election : elections) {
             if (election.name().equals(HoplockProperties.DEFAULT_ELECTION)) {
                 return election.name();

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationUnit;
 
 import java.time.Duration;
@@ -21,55 +22,55 @@ public class ElectionProperties {
      * for hoplock.key (the election created when no hoplock.elections.* is configured), the election's name for
      * hoplock.elections.NAME.key.
      */
-    private String key;
+    private @Nullable String key;
 
     /**
      * The owner id written into every lease this election takes. Must be unique per process. Default: host:pid:random,
      * generated once per application context.
      */
-    private String owner;
+    private @Nullable String owner;
 
     /**
      * How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. At
      * least 1s. Default: 30s. A value without a unit is in seconds.
      */
     @DurationUnit(ChronoUnit.SECONDS)
-    private Duration ttl;
+    private @Nullable Duration ttl;
 
     /** How often the leader renews its lease. Default: ttl/3. Without a unit: seconds. */
     @DurationUnit(ChronoUnit.SECONDS)
-    private Duration renew;
+    private @Nullable Duration renew;
 
     /**
      * How often a follower reads the lease, and the retry delay after a failed request. A released lease is taken
      * over within about one poll interval. Default: ttl/15. A value without a unit is in seconds.
      */
     @DurationUnit(ChronoUnit.SECONDS)
-    private Duration poll;
+    private @Nullable Duration poll;
 
     /** The longest wait for one request to the store. Default: the renew interval. Without a unit: seconds. */
     @DurationUnit(ChronoUnit.SECONDS)
-    private Duration requestTimeout;
+    private @Nullable Duration requestTimeout;
 
     /**
      * How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default:
      * ttl/10. A value without a unit is in seconds.
      */
     @DurationUnit(ChronoUnit.SECONDS)
-    private Duration safetyMargin;
+    private @Nullable Duration safetyMargin;
 
     /**
      * On shutdown, the longest wait for leader-only work to stop and then for the release of the lease. Negative:
      * never release (the lease then expires after a TTL). Default: 2s. A value without a unit is in seconds.
      */
     @DurationUnit(ChronoUnit.SECONDS)
-    private Duration releaseTimeout;
+    private @Nullable Duration releaseTimeout;
 
     /**
      * Release by a conditional DELETE, as Go hoplock does, instead of writing an expired record. The generation then
      * restarts at 1 with the next leader. Default: false.
      */
-    private Boolean releaseByDelete;
+    private @Nullable Boolean releaseByDelete;
 
     /**
      * A new instance holding, for each setting, this instance's value when set, else {@code defaults}' value. The one
@@ -89,79 +90,79 @@ public class ElectionProperties {
         return merged;
     }
 
-    private static <T> T firstSet(T own, T inherited) {
+    private static <T> @Nullable T firstSet(@Nullable T own, @Nullable T inherited) {
         return own != null ? own : inherited;
     }
 
-    public String getKey() {
+    public @Nullable String getKey() {
         return key;
     }
 
-    public void setKey(String key) {
+    public void setKey(@Nullable String key) {
         this.key = key;
     }
 
-    public String getOwner() {
+    public @Nullable String getOwner() {
         return owner;
     }
 
-    public void setOwner(String owner) {
+    public void setOwner(@Nullable String owner) {
         this.owner = owner;
     }
 
-    public Duration getTtl() {
+    public @Nullable Duration getTtl() {
         return ttl;
     }
 
-    public void setTtl(Duration ttl) {
+    public void setTtl(@Nullable Duration ttl) {
         this.ttl = ttl;
     }
 
-    public Duration getRenew() {
+    public @Nullable Duration getRenew() {
         return renew;
     }
 
-    public void setRenew(Duration renew) {
+    public void setRenew(@Nullable Duration renew) {
         this.renew = renew;
     }
 
-    public Duration getPoll() {
+    public @Nullable Duration getPoll() {
         return poll;
     }
 
-    public void setPoll(Duration poll) {
+    public void setPoll(@Nullable Duration poll) {
         this.poll = poll;
     }
 
-    public Duration getRequestTimeout() {
+    public @Nullable Duration getRequestTimeout() {
         return requestTimeout;
     }
 
-    public void setRequestTimeout(Duration requestTimeout) {
+    public void setRequestTimeout(@Nullable Duration requestTimeout) {
         this.requestTimeout = requestTimeout;
     }
 
-    public Duration getSafetyMargin() {
+    public @Nullable Duration getSafetyMargin() {
         return safetyMargin;
     }
 
-    public void setSafetyMargin(Duration safetyMargin) {
+    public void setSafetyMargin(@Nullable Duration safetyMargin) {
         this.safetyMargin = safetyMargin;
     }
 
-    public Duration getReleaseTimeout() {
+    public @Nullable Duration getReleaseTimeout() {
         return releaseTimeout;
     }
 
-    public void setReleaseTimeout(Duration releaseTimeout) {
+    public void setReleaseTimeout(@Nullable Duration releaseTimeout) {
         this.releaseTimeout = releaseTimeout;
     }
 
-    public Boolean getReleaseByDelete() {
+    public @Nullable Boolean getReleaseByDelete() {
         return releaseByDelete;
     }
 
-    public void setReleaseByDelete(Boolean releaseByDelete) {
+    public void setReleaseByDelete(@Nullable Boolean releaseByDelete) {
         this.releaseByDelete = releaseByDelete;
     }
 

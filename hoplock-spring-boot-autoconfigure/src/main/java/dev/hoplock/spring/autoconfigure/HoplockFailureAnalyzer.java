@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import dev.hoplock.spring.HoplockConfigurationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -19,14 +20,14 @@ import org.springframework.core.env.Environment;
  */
 public final class HoplockFailureAnalyzer extends AbstractFailureAnalyzer<HoplockConfigurationException> {
 
-    private final Environment environment;
+    private final @Nullable Environment environment;
 
     /**
      * Boot creates the analyzer with the application's environment.
      *
      * @param environment where to look up the origin of the property at fault; null reports no origin
      */
-    public HoplockFailureAnalyzer(Environment environment) {
+    public HoplockFailureAnalyzer(@Nullable Environment environment) {
         this.environment = environment;
     }
 
@@ -39,7 +40,7 @@ public final class HoplockFailureAnalyzer extends AbstractFailureAnalyzer<Hoploc
     }
 
     /** Where {@code property} was set, from the first property source that has it, or null when unknown. */
-    private String originOf(String property) {
+    private @Nullable String originOf(@Nullable String property) {
         if (environment == null || property == null || !ConfigurationPropertyName.isValid(property)) {
             return null;
         }

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
@@ -37,7 +38,7 @@ public class HoplockProperties extends ElectionProperties {
      * filesystem if hoplock.filesystem.directory is set. A Backend bean defined by the application always wins over
      * this setting.
      */
-    private BackendType backend;
+    private @Nullable BackendType backend;
 
     /**
      * Whether to verify, before campaigning, that the store refuses the writes a compare-and-swap store must refuse
@@ -84,11 +85,11 @@ public class HoplockProperties extends ElectionProperties {
         this.enabled = enabled;
     }
 
-    public BackendType getBackend() {
+    public @Nullable BackendType getBackend() {
         return backend;
     }
 
-    public void setBackend(BackendType backend) {
+    public void setBackend(@Nullable BackendType backend) {
         this.backend = backend;
     }
 
@@ -232,7 +233,7 @@ public class HoplockProperties extends ElectionProperties {
     public static class S3 {
 
         /** The bucket that holds the lease objects. It must exist. */
-        private String bucket;
+        private @Nullable String bucket;
 
         /** Put before every lease key to form the object key, exactly as given, for example 'locks/'. */
         private String prefix = "";
@@ -241,22 +242,22 @@ public class HoplockProperties extends ElectionProperties {
          * The region, for example eu-west-1. Default: the AWS SDK's region chain (AWS_REGION, profile), or us-east-1
          * when an endpoint is set.
          */
-        private String region;
+        private @Nullable String region;
 
         /** The endpoint of an S3-compatible store, for example http://127.0.0.1:9000. Default: AWS S3. */
-        private String endpoint;
+        private @Nullable String endpoint;
 
         /** Address the bucket in the path (host/bucket/key) instead of the host name. Needed by MinIO. */
         private boolean pathStyle = false;
 
         /** Static access key id. Default: the AWS SDK's default credentials chain. */
-        private String accessKey;
+        private @Nullable String accessKey;
 
         /** Static secret access key, used with access-key. Never logged or shown. */
-        private String secretKey;
+        private @Nullable String secretKey;
 
         /** Session token of temporary credentials, used with access-key and secret-key. Never logged or shown. */
-        private String sessionToken;
+        private @Nullable String sessionToken;
 
         /** The longest one S3 call may take, SDK retries included. Without a unit: seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
@@ -266,11 +267,11 @@ public class HoplockProperties extends ElectionProperties {
         @DurationUnit(ChronoUnit.SECONDS)
         private Duration connectTimeout = Duration.ofSeconds(3);
 
-        public String getBucket() {
+        public @Nullable String getBucket() {
             return bucket;
         }
 
-        public void setBucket(String bucket) {
+        public void setBucket(@Nullable String bucket) {
             this.bucket = bucket;
         }
 
@@ -282,19 +283,19 @@ public class HoplockProperties extends ElectionProperties {
             this.prefix = prefix;
         }
 
-        public String getRegion() {
+        public @Nullable String getRegion() {
             return region;
         }
 
-        public void setRegion(String region) {
+        public void setRegion(@Nullable String region) {
             this.region = region;
         }
 
-        public String getEndpoint() {
+        public @Nullable String getEndpoint() {
             return endpoint;
         }
 
-        public void setEndpoint(String endpoint) {
+        public void setEndpoint(@Nullable String endpoint) {
             this.endpoint = endpoint;
         }
 
@@ -306,27 +307,27 @@ public class HoplockProperties extends ElectionProperties {
             this.pathStyle = pathStyle;
         }
 
-        public String getAccessKey() {
+        public @Nullable String getAccessKey() {
             return accessKey;
         }
 
-        public void setAccessKey(String accessKey) {
+        public void setAccessKey(@Nullable String accessKey) {
             this.accessKey = accessKey;
         }
 
-        public String getSecretKey() {
+        public @Nullable String getSecretKey() {
             return secretKey;
         }
 
-        public void setSecretKey(String secretKey) {
+        public void setSecretKey(@Nullable String secretKey) {
             this.secretKey = secretKey;
         }
 
-        public String getSessionToken() {
+        public @Nullable String getSessionToken() {
             return sessionToken;
         }
 
-        public void setSessionToken(String sessionToken) {
+        public void setSessionToken(@Nullable String sessionToken) {
             this.sessionToken = sessionToken;
         }
 
@@ -365,16 +366,16 @@ public class HoplockProperties extends ElectionProperties {
          * The directory that holds the lease files. Local disks only, never a network file system: processes on one
          * host share it.
          */
-        private Path directory;
+        private @Nullable Path directory;
 
         /** Create the directory (and its parents) at startup when it does not exist. */
         private boolean createDirectory = true;
 
-        public Path getDirectory() {
+        public @Nullable Path getDirectory() {
             return directory;
         }
 
-        public void setDirectory(Path directory) {
+        public void setDirectory(@Nullable Path directory) {
             this.directory = directory;
         }
 

@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.s3.S3Backend;
 import dev.hoplock.s3.S3BackendBuilder;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -27,7 +28,7 @@ final class S3Backends {
      * @param settings   {@code hoplock.s3}
      * @param userClient the application's unique {@link S3Client} bean, or null
      */
-    static S3Backend create(HoplockProperties.S3 settings, S3Client userClient) {
+    static S3Backend create(HoplockProperties.S3 settings, @Nullable S3Client userClient) {
         if (settings.getBucket() == null || settings.getBucket().isBlank()) {
             throw new HoplockConfigurationException("hoplock.s3.bucket",
                     "hoplock.backend is s3, but hoplock.s3.bucket is not set.",

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.aop;
 
+import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.LeaderScope;
 
 /**
@@ -29,10 +30,10 @@ final class GateInterrupts {
     private final boolean interruptOnLoss;
     private final boolean interruptedOnEntry;
     /** The enclosing gated call on this thread, or null. */
-    private final GateInterrupts enclosing;
+    private final @Nullable GateInterrupts enclosing;
 
     private GateInterrupts(LeaderScope scope, boolean interruptOnLoss, boolean interruptedOnEntry,
-            GateInterrupts enclosing) {
+            @Nullable GateInterrupts enclosing) {
         this.scope = scope;
         this.interruptOnLoss = interruptOnLoss;
         this.interruptedOnEntry = interruptedOnEntry;

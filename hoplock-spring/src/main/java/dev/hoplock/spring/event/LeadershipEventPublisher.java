@@ -1,5 +1,6 @@
 package dev.hoplock.spring.event;
 
+import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.spring.HoplockElections;
@@ -45,7 +46,7 @@ public final class LeadershipEventPublisher implements DisposableBean {
         }
     }
 
-    static ElectionApplicationEvent translate(String name, Elector elector, ElectionEvent event) {
+    static @Nullable ElectionApplicationEvent translate(String name, Elector elector, ElectionEvent event) {
         if (event instanceof ElectionEvent.Acquired acquired) {
             return new LeadershipAcquiredEvent(elector, name, acquired.at(), acquired.lease());
         }
