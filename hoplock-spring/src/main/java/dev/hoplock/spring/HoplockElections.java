@@ -1,8 +1,8 @@
 package dev.hoplock.spring;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Collections;

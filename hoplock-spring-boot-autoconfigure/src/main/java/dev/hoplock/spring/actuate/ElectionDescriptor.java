@@ -1,10 +1,10 @@
 package dev.hoplock.spring.actuate;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.ElectorStatus;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one election as the {@code hoplock} endpoint shows it. Contains no secrets: the backend appears as

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,12 +95,12 @@ final class ElectionDefinitions {
      * Records which property supplies builder setting {@code setting}: the election's own when it sets one, else the
      * inherited {@code hoplock.*} one of the same name.
      */
-    private static void source(Map<String, String> sources, String setting, Object own, String prefix,
+    private static void source(Map<String, String> sources, String setting, @Nullable Object own, String prefix,
             String suffix) {
         sources.put(setting, (own != null ? prefix : "hoplock.") + suffix);
     }
 
-    private static void checkMinimumTtl(Duration ttl, String property, String election) {
+    private static void checkMinimumTtl(@Nullable Duration ttl, String property, String election) {
         if (ttl != null && ttl.compareTo(MINIMUM_TTL) < 0) {
             throw new HoplockConfigurationException(property, "Invalid hoplock setting " + property + " (election '"
                     + election + "'): the TTL is " + HumanDurations.format(ttl) + ", below the minimum of "

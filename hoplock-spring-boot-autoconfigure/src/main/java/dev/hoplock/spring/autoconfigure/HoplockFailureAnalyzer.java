@@ -1,7 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;

@@ -1,7 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 

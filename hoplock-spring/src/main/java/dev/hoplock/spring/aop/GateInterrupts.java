@@ -1,7 +1,7 @@
 package dev.hoplock.spring.aop;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.LeaderScope;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one rule for the interrupt a {@code @LeaderOnly} scope delivers when its term ends: the gate clears the

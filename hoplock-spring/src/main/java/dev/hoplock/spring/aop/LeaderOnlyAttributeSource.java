@@ -1,8 +1,8 @@
 package dev.hoplock.spring.aop;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.aop;
 
 import org.jspecify.annotations.Nullable;
+
 import java.lang.reflect.Array;
 import java.util.Collection;
 import java.util.Collections;

@@ -1,9 +1,9 @@
 package dev.hoplock.spring.event;
 
-import org.jspecify.annotations.Nullable;
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.spring.HoplockElections;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
