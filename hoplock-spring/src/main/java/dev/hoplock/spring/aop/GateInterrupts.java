@@ -1,6 +1,7 @@
 package dev.hoplock.spring.aop;
 
 import dev.hoplock.core.LeaderScope;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one rule for the interrupt a {@code @LeaderOnly} scope delivers when its term ends: the gate clears the
@@ -29,10 +30,10 @@ final class GateInterrupts {
     private final boolean interruptOnLoss;
     private final boolean interruptedOnEntry;
     /** The enclosing gated call on this thread, or null. */
-    private final GateInterrupts enclosing;
+    private final @Nullable GateInterrupts enclosing;
 
     private GateInterrupts(LeaderScope scope, boolean interruptOnLoss, boolean interruptedOnEntry,
-            GateInterrupts enclosing) {
+            @Nullable GateInterrupts enclosing) {
         this.scope = scope;
         this.interruptOnLoss = interruptOnLoss;
         this.interruptedOnEntry = interruptedOnEntry;

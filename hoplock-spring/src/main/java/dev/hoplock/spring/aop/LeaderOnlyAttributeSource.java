@@ -2,6 +2,7 @@ package dev.hoplock.spring.aop;
 
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -64,12 +65,12 @@ public final class LeaderOnlyAttributeSource {
      * The gate of {@code method} when called on an instance of {@code targetClass} (null: the method's declaring
      * class), or null when it is not leader-only.
      */
-    public LeaderOnlyAttribute find(Method method, Class<?> targetClass) {
+    public @Nullable LeaderOnlyAttribute find(Method method, @Nullable Class<?> targetClass) {
         return cache.computeIfAbsent(new MethodClassKey(method, targetClass),
                 key -> Optional.ofNullable(compute(method, targetClass))).orElse(null);
     }
 
-    private LeaderOnlyAttribute compute(Method method, Class<?> targetClass) {
+    private @Nullable LeaderOnlyAttribute compute(Method method, @Nullable Class<?> targetClass) {
         if (method.getDeclaringClass() == Object.class || AopUtils.isEqualsMethod(method)
                 || AopUtils.isHashCodeMethod(method) || AopUtils.isToStringMethod(method)) {
             return null;

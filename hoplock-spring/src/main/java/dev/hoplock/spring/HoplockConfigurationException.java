@@ -1,5 +1,7 @@
 package dev.hoplock.spring;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A hoplock configuration that cannot work, found while the application context starts. Boot's failure analysis
  * prints {@link #description()} and {@link #action()} instead of a stack trace.
@@ -11,7 +13,7 @@ public class HoplockConfigurationException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String property;
+    private final @Nullable String property;
     private final String description;
     private final String action;
 
@@ -20,11 +22,12 @@ public class HoplockConfigurationException extends RuntimeException {
      * @param description what is wrong
      * @param action      how to fix it
      */
-    public HoplockConfigurationException(String property, String description, String action) {
+    public HoplockConfigurationException(@Nullable String property, String description, String action) {
         this(property, description, action, null);
     }
 
-    public HoplockConfigurationException(String property, String description, String action, Throwable cause) {
+    public HoplockConfigurationException(@Nullable String property, String description, String action,
+            @Nullable Throwable cause) {
         super(description + " Action: " + action, cause);
         this.property = property;
         this.description = description;
@@ -32,7 +35,7 @@ public class HoplockConfigurationException extends RuntimeException {
     }
 
     /** The {@code hoplock.*} property at fault, or null. */
-    public String property() {
+    public @Nullable String property() {
         return property;
     }
 

@@ -3,6 +3,7 @@ package dev.hoplock.spring.event;
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.spring.HoplockElections;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -45,7 +46,7 @@ public final class LeadershipEventPublisher implements DisposableBean {
         }
     }
 
-    static ElectionApplicationEvent translate(String name, Elector elector, ElectionEvent event) {
+    static @Nullable ElectionApplicationEvent translate(String name, Elector elector, ElectionEvent event) {
         if (event instanceof ElectionEvent.Acquired acquired) {
             return new LeadershipAcquiredEvent(elector, name, acquired.at(), acquired.lease());
         }

@@ -1,11 +1,10 @@
-package dev.hoplock.spring.actuate;
+package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -13,9 +12,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The {@code hoplock} actuator endpoint, when the actuator is on the classpath and the endpoint is available
- * (exposed and not disabled). Read-only ({@link HoplockEndpoint}) unless
- * {@code hoplock.endpoint.step-down-enabled=true}, which adds the step-down operation
- * ({@link HoplockStepDownEndpoint}).
+ * (exposed and its access not {@code none}). Its step-down write operation follows Boot's endpoint access control:
+ * read-only by default, {@code management.endpoint.hoplock.access=unrestricted} allows it.
  */
 @AutoConfiguration(after = HoplockAutoConfiguration.class)
 @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
@@ -28,18 +26,9 @@ public final class HoplockEndpointAutoConfiguration {
     static class Available {
 
         @Bean
-        @ConditionalOnMissingBean(HoplockEndpoint.class)
-        @ConditionalOnBooleanProperty(name = "hoplock.endpoint.step-down-enabled", havingValue = false,
-                matchIfMissing = true)
+        @ConditionalOnMissingBean
         HoplockEndpoint hoplockEndpoint(HoplockElections elections) {
             return new HoplockEndpoint(elections);
-        }
-
-        @Bean
-        @ConditionalOnMissingBean(HoplockEndpoint.class)
-        @ConditionalOnBooleanProperty(name = "hoplock.endpoint.step-down-enabled")
-        HoplockStepDownEndpoint hoplockStepDownEndpoint(HoplockElections elections) {
-            return new HoplockStepDownEndpoint(elections);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.hoplock.spring.annotation;
+package dev.hoplock.spring;
 
 import dev.hoplock.core.LeadershipLostException;
 

@@ -2,6 +2,7 @@ package dev.hoplock.spring;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -23,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class HoplockElections implements AutoCloseable {
 
     private final Map<String, Elector> electors;
-    private final String defaultName;
+    private final @Nullable String defaultName;
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
 
     /**
@@ -31,7 +32,7 @@ public final class HoplockElections implements AutoCloseable {
      * @param defaultName the election used when none is named: may be null when several are configured and none is
      *                    named {@code default}
      */
-    public HoplockElections(Map<String, Elector> electors, String defaultName) {
+    public HoplockElections(Map<String, Elector> electors, @Nullable String defaultName) {
         this.electors = Collections.unmodifiableMap(new LinkedHashMap<>(electors));
         if (defaultName != null && !this.electors.containsKey(defaultName)) {
             throw new IllegalArgumentException("default election '" + defaultName + "' is not among " + names());

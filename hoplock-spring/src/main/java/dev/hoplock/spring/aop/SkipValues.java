@@ -1,5 +1,7 @@
 package dev.hoplock.spring.aop;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.reflect.Array;
 import java.util.Collection;
 import java.util.Collections;
@@ -45,7 +47,7 @@ public final class SkipValues {
      *
      * @throws IllegalArgumentException for a primitive type other than void
      */
-    public static Object of(Class<?> type) {
+    public static @Nullable Object of(Class<?> type) {
         if (!canSkip(type)) {
             throw new IllegalArgumentException("a call returning " + type + " cannot be skipped");
         }

@@ -1,8 +1,10 @@
-package dev.hoplock.spring.metrics;
+package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.metrics.HoplockMeterBinder;
+import dev.hoplock.spring.metrics.MeteredBackend;
+import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.BackendDecorator;
 import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
