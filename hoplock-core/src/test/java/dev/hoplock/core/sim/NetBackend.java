@@ -6,6 +6,9 @@ import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.record.MalformedLeaseRecordException;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -39,13 +42,33 @@ final class NetBackend implements AsyncBackend {
     @Override
     public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
         long t0 = process.clock.nanoTime();
+        long sharedT0 = sim.time.nanoTime();
         String what = (expected.isNone() ? "create " : "write if " + expected.value() + " ") + Simulation.describe(content);
-        return send(what, true, () -> sim.store.write(process, t0, expected, content));
+        LeaseRecord record = decode(content);
+        if (record != null && record.isReleased()) {
+            sim.checker.releasing(process);
+        }
+        SimProcess.RenewalFate fate = null;
+        if (process.stepDownAtRenewal != null && record != null && !record.isReleased() && !expected.isNone()
+                && process.elector.isLeader()) {
+            fate = process.stepDownAtRenewal;
+            process.stepDownAtRenewal = null;
+        }
+        return send(what, true, fate, () -> sim.store.write(process, t0, sharedT0, expected, content));
     }
 
     @Override
     public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
-        return send("delete if " + expected.value(), true, () -> sim.store.delete(process, expected));
+        sim.checker.releasing(process);
+        return send("delete if " + expected.value(), true, null, () -> sim.store.delete(process, expected));
+    }
+
+    private static LeaseRecord decode(byte[] content) {
+        try {
+            return LeaseRecordCodec.decode(content);
+        } catch (MalformedLeaseRecordException e) {
+            return null;
+        }
     }
 
     @Override
@@ -53,12 +76,20 @@ final class NetBackend implements AsyncBackend {
         return "sim-store";
     }
 
-    @SuppressWarnings("unchecked")
     private <T> CompletionStage<T> send(String what, boolean mutating, Supplier<Object> apply) {
+        return send(what, mutating, null, apply);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> CompletionStage<T> send(String what, boolean mutating, SimProcess.RenewalFate stepDown,
+                                        Supplier<Object> apply) {
         CompletableFuture<T> answer = new CompletableFuture<>();
         Machine machine = process.machine;
         sim.stats.requests++;
         sim.trace(process, "send " + what);
+        if (stepDown != null) {
+            return renewalWithStepDown(what, stepDown, apply, answer);
+        }
         switch (machine.link) {
             case REFUSED -> {
                 sim.stats.count("net.partition.refused");
@@ -118,6 +149,16 @@ final class NetBackend implements AsyncBackend {
             }
             return answer;
         }
+        if (machine.synchronousAnswers && machine.link == Machine.Link.UP && sim.random.nextBoolean()) {
+            // Answered inside the call, before any timer of the process can run (a backend that answers at once,
+            // or ioExecutor(Runnable::run)).
+            sim.stats.count("net.answered-synchronously");
+            Object result = apply.get();
+            sim.trace(process, "applied " + what + " -> " + result + ", answered synchronously");
+            noteRead(result);
+            ((CompletableFuture<Object>) answer).complete(result);
+            return answer;
+        }
         long requestLatency = sim.latency(machine);
         sim.global(() -> {
             Object result = apply.get();
@@ -149,6 +190,33 @@ final class NetBackend implements AsyncBackend {
         return answer;
     }
 
+    /**
+     * A renewal during which the process steps down (at a random instant before the answer could arrive): the renewal
+     * is applied and answered, refused with a 409 that leaves the record ours, or lost.
+     */
+    private <T> CompletionStage<T> renewalWithStepDown(String what, SimProcess.RenewalFate fate, Supplier<Object> apply,
+                                                      CompletableFuture<T> answer) {
+        Machine machine = process.machine;
+        long requestLatency = sim.latency(machine);
+        sim.stats.count("fault.step-down-during-renewal-" + fate.name().toLowerCase().replace('_', '-'));
+        process.clock.scheduleShared(() -> {
+            process.steppedDownDuringRenewalAt = sim.time.nanoTime();
+            process.stepDown(" (renewal in flight, " + fate + ")");
+        }, sim.uniform(0, requestLatency));
+        switch (fate) {
+            case ANSWERED -> sim.global(() -> {
+                Object result = apply.get();
+                sim.trace(process, "applied " + what + " -> " + result);
+                deliver(answer, result, sim.latency(machine), null);
+            }, requestLatency);
+            case REFUSED_409 -> deliver(answer, new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED),
+                    requestLatency + sim.latency(machine), "409 ConditionalRequestConflict (not applied; the record is"
+                            + " still ours)");
+            case LOST -> sim.trace(process, "the renewal is lost");
+        }
+        return answer;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void deliver(CompletableFuture answer, Object value, long latency, String note) {
         if (latency > sim.config.ttl().toNanos()) {
@@ -156,8 +224,17 @@ final class NetBackend implements AsyncBackend {
         }
         process.clock.scheduleShared(() -> {
             sim.trace(process, "answer " + value + (note == null ? "" : " [" + note + "]"));
+            noteRead(value);
             answer.complete(value);
         }, latency);
+    }
+
+    /** Remembers whether the last read answer this process got showed a record held by someone. */
+    private void noteRead(Object value) {
+        if (value instanceof Optional<?> read) {
+            LeaseRecord record = read.map(o -> decode(((StoredObject) o).content())).orElse(null);
+            process.lastReadSawHolder = record != null && !record.isReleased();
+        }
     }
 
     private void fail(CompletableFuture<?> answer, BackendException.Kind kind, String message, long latency) {
