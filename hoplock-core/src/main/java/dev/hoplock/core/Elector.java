@@ -314,7 +314,7 @@ public final class Elector implements AutoCloseable {
             if (!isLeader()) {
                 return false;
             }
-            loseLeadership(LossCause.STEPPED_DOWN, "stepped down on request");
+            endTerm(LossCause.STEPPED_DOWN, "stepped down on request");
             pauseCampaign();
             releaseRequested = true;
             scheduleStep(Duration.ZERO);
@@ -391,7 +391,7 @@ public final class Elector implements AutoCloseable {
             cancel(nextStep);
             nextStep = null;
             current = term;
-            loseLeadership(LossCause.STOPPED, "elector closed");
+            endTerm(LossCause.STOPPED, "elector closed");
         }
         CompletableFuture<Void> done = closed;
         CompletableFuture<Boolean> workStopped = current == null ? CompletableFuture.completedFuture(true)
@@ -444,6 +444,7 @@ public final class Elector implements AutoCloseable {
     private void step() {
         synchronized (this) {
             nextStep = null;
+            endTermIfPastDeadline();
             if (stopping || activeOp != 0) {
                 return;
             }
@@ -488,9 +489,7 @@ public final class Elector implements AutoCloseable {
         }
         noteAnswer();
         if (result.isEmpty()) {
-            if (isLeader()) {
-                loseLeadership(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
-            }
+            endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
             observe(null, null, null);
             if (campaignAllowed()) {
                 acquire(Handle.NONE, highestGeneration + 1);
@@ -512,10 +511,8 @@ public final class Elector implements AutoCloseable {
             adopt(object.handle(), mine);
             return;
         }
-        if (isLeader()) {
-            loseLeadership(LossCause.TAKEN_OVER, "the lease record was changed by "
-                    + (record == null ? "an unknown writer" : describeOwner(record.owner())));
-        }
+        endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "
+                + (record == null ? "an unknown writer" : describeOwner(record.owner())));
         observe(object.handle(), record, corruption);
         decideTakeover();
     }
@@ -606,7 +603,7 @@ public final class Elector implements AutoCloseable {
             boolean earlierUnknown = !pending.isEmpty();
             rememberRefused(record, t0);
             if (!earlierUnknown) {
-                loseLeadership(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
+                endTerm(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
                         "renewal refused by " + backend.describe() + ": "
                                 + (refusal == WriteResult.Refusal.NOT_FOUND ? "the record is gone" : "the record changed"));
             }
@@ -642,6 +639,9 @@ public final class Elector implements AutoCloseable {
             scheduleStep(Duration.ZERO);
             return;
         }
+        // Rule: a term ends (Lost, scopes told) before the next begins, so that Acquired and Lost alternate.
+        endTerm(LossCause.TAKEN_OVER, "replaced by a new term of this process at generation "
+                + owned.record.generation());
         Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
         Term fresh = new Term(time, lease, deadline);
         term = fresh;
@@ -681,18 +681,41 @@ public final class Elector implements AutoCloseable {
                 armFence(current);
                 return;
             }
-            loseLeadership(LossCause.DEADLINE_PASSED, "no renewal succeeded before the self-fencing deadline"
-                    + (lastError == null ? "" : " (last error: " + lastError + ")"));
+            endTermIfPastDeadline();
             if (activeOp == 0) {
                 scheduleStep(Duration.ZERO);
             }
         }
     }
 
-    private void loseLeadership(LossCause cause, String detail) {
+    /**
+     * Notices a deadline that passed while no thread looked (a stalled timer, a store that answers before the fence
+     * timer runs): called at every step, every answer and by the fence timer, so that a term past its deadline always
+     * ends with {@link LossCause#DEADLINE_PASSED} before anything else happens.
+     */
+    private void endTermIfPastDeadline() {
+        Term current = term;
+        if (current != null && !current.ended() && !current.isValid()) {
+            endTerm(LossCause.DEADLINE_PASSED, "");
+        }
+    }
+
+    /**
+     * Ends the current term if it has not ended: the one place that ends terms. A term whose deadline has passed ends
+     * with {@link LossCause#DEADLINE_PASSED} whatever the caller saw, since that is when leadership stopped. Scopes
+     * are told (and interrupted), {@link Role} changes, and {@link ElectionEvent.Lost} is published; so every term
+     * ends, once, before the next begins.
+     */
+    private void endTerm(LossCause cause, String detail) {
         Term current = term;
         if (current == null || current.ended()) {
             return;
+        }
+        if (!current.isValid()) {
+            String noticed = detail.isEmpty() ? "" : "; noticed when " + detail;
+            detail = "no renewal succeeded before the self-fencing deadline"
+                    + (lastError == null ? "" : " (last error: " + lastError + ")") + noticed;
+            cause = LossCause.DEADLINE_PASSED;
         }
         current.end();
         cancel(fenceTimer);
@@ -879,6 +902,7 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 CompletableFuture<Void> wasIdle = finishRequest();
+                endTermIfPastDeadline();
                 BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
                         + backend.describe() + " within " + timeout);
                 guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
@@ -897,6 +921,7 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 CompletableFuture<Void> wasIdle = finishRequest();
+                endTermIfPastDeadline();
                 guarded("handling an answer of " + backend.describe(),
                         () -> handler.accept(error == null ? value : null, error == null ? null : asBackendException(error)));
                 wasIdle.complete(null);
