@@ -634,7 +634,8 @@ public final class Elector implements AutoCloseable {
             return;
         }
         long deadline = owned.t0 + ttlNanos - safetyNanos;
-        if (time.nanoTime() - deadline >= 0) {
+        long wallDeadline = wallDeadline(owned.record);
+        if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // The write answered too late to lead on it; the record is still ours, so renew it as a new term.
             scheduleStep(Duration.ZERO);
             return;
@@ -643,7 +644,7 @@ public final class Elector implements AutoCloseable {
         endTerm(LossCause.TAKEN_OVER, "replaced by a new term of this process at generation "
                 + owned.record.generation());
         Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
-        Term fresh = new Term(time, lease, deadline);
+        Term fresh = new Term(time, lease, deadline, wallDeadline);
         term = fresh;
         lastTermGeneration = lease.generation();
         setRole(Role.LEADER);
@@ -660,15 +661,20 @@ public final class Elector implements AutoCloseable {
             return;
         }
         Lease lease = new Lease(key(), owner(), record.generation(), record.expiresAt());
-        current.extend(lease, t0 + ttlNanos - safetyNanos);
+        current.extend(lease, t0 + ttlNanos - safetyNanos, wallDeadline(record));
         armFence(current);
         publish(new ElectionEvent.Renewed(key(), time.wallNow(), lease));
         scheduleStep(untilRenewal(t0));
     }
 
+    /**
+     * The fence timer runs at the earlier of the two deadlines as they stand now, and at least once per poll: the
+     * scheduler counts monotonic time, so a wall deadline that comes closer later (a wall step, a resumed suspend) is
+     * noticed by the gate at once and by the loop within a poll, which then tells the scopes and publishes the loss.
+     */
     private void armFence(Term current) {
         cancel(fenceTimer);
-        Duration left = Duration.ofNanos(Math.max(0, current.deadlineNanos() - time.nanoTime()));
+        Duration left = min(current.timeLeft(), settings.pollInterval());
         fenceTimer = scheduler.schedule(() -> onFence(current), left);
     }
 
@@ -996,6 +1002,14 @@ public final class Elector implements AutoCloseable {
         }
         cancel(nextStep);
         nextStep = scheduler.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+    }
+
+    /**
+     * Rule 1's wall deadline of a term on {@code record}: {@code expires_at - safetyMargin}, where {@code expires_at}
+     * is {@code wall(t0) + ttl} read right after the monotonic {@code t0} of the same write.
+     */
+    private long wallDeadline(LeaseRecord record) {
+        return record.expiresAt().minusNanos(safetyNanos).toEpochMilli();
     }
 
     private Duration untilRenewal(long t0) {

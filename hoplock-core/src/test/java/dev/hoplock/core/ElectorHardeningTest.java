@@ -36,6 +36,7 @@ class ElectorHardeningTest {
         cluster.advance(TTL);
         assertThat(a.elector.isLeader()).isFalse();
         timers.release();
+        cluster.time.runDue();
 
         assertThat(work.wasLost()).as("the first term's scope was told").isTrue();
         assertThat(termEvents(a)).containsExactly(ElectionEvent.Acquired.class, ElectionEvent.Lost.class,
@@ -44,5 +45,68 @@ class ElectorHardeningTest {
                 .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DEADLINE_PASSED);
         assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(2);
         work.close();
+    }
+
+    // ---- 9. lead only while the deadline holds on the monotonic clock and on the wall clock
+
+    @Test
+    void aMachineThatWakesFromSuspendDoesNotLeadOnItsStoppedMonotonicClock() {
+        // During a VM suspend or checkpoint the monotonic clock stands still while the wall clock goes on: on waking,
+        // no monotonic time has passed, but the lease written before expired long ago in the store.
+        SkewedWallClock clock = new SkewedWallClock(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.timeSource(clock)).start();
+        cluster.time.runDue();
+        cluster.advance(Duration.ofSeconds(1));
+        LeaderScope work = a.elector.enterLeaderScope(false).orElseThrow();
+        assertThat(a.elector.isLeader()).isTrue();
+
+        clock.step(TTL.minus(MARGIN).minusSeconds(2));
+        assertThat(a.elector.isLeader()).as("1 s of wall time left").isTrue();
+        clock.step(Duration.ofSeconds(1));
+        assertThat(a.elector.isLeader()).as("the wall deadline has passed").isFalse();
+        assertThat(work.isLeading()).isFalse();
+        assertThat(a.elector.timeLeft()).isZero();
+        assertThat(a.elector.enterLeaderScope(false)).isEmpty();
+
+        // The next step of the loop (the renewal due at 10 s) ends the term with its cause before it does anything else.
+        cluster.advance(Cluster.RENEW);
+        assertThat(work.wasLost()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).first()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DEADLINE_PASSED);
+        assertThat(termEvents(a).subList(0, 2)).containsExactly(ElectionEvent.Acquired.class, ElectionEvent.Lost.class);
+        work.close();
+    }
+
+    @Test
+    void theFenceTimerEndsTheTermWhenTheWallDeadlinePassesFirst() {
+        // The wall clock runs twice as fast as the monotonic one and the renewal hangs: the wall deadline (27 s of wall
+        // time after the write) passes at 13.5 s of monotonic time, long before the monotonic deadline at 27 s.
+        SkewedWallClock clock = new SkewedWallClock(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.timeSource(clock)).start();
+        clock.wallRate(2.0);
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        cluster.advance(Duration.ofMillis(13_400));
+        assertThat(a.elector.isLeader()).isTrue();
+        cluster.advance(Duration.ofMillis(200));
+        assertThat(a.elector.isLeader()).isFalse();
+        // The fence timer looks at least once per poll: the term ends within a poll of the wall deadline, before the
+        // hung renewal times out (at 17 s).
+        cluster.advance(Cluster.POLL);
+        assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DEADLINE_PASSED);
+    }
+
+    @Test
+    void aBackwardWallStepIsBoundedByTheMonotonicDeadline() {
+        SkewedWallClock clock = new SkewedWallClock(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.timeSource(clock)).start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        clock.step(Duration.ofHours(-1));
+        cluster.advance(TTL.minus(MARGIN).minusMillis(1));
+        assertThat(a.elector.isLeader()).isTrue();
+        cluster.advance(Duration.ofMillis(1));
+        assertThat(a.elector.isLeader()).isFalse();
     }
 }
