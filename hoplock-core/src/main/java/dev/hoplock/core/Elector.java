@@ -11,6 +11,7 @@ import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
 import dev.hoplock.core.time.ExecutorScheduler;
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -20,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.ArrayList;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -113,6 +116,8 @@ public final class Elector implements AutoCloseable {
     private Observation observed;
     private Owned owned;
     private final Deque<Pending> pending = new ArrayDeque<>();
+    /** Terms of this process whose scopes may still be open: the release waits for all of them, not only the last. */
+    private final List<Term> undrainedTerms = new ArrayList<>();
     private long highestGeneration;
     private long lastTermGeneration = -1;
     private long campaignPausedUntil;
@@ -306,8 +311,10 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * Gives up leadership if held: leader work is told to stop, the lease is released, and this elector does not
-     * campaign again for one TTL, so that another node can take over. Returns false when not leading.
+     * Gives up leadership if held: leader work is told to stop, and this elector does not campaign again for one TTL,
+     * so that another node can take over. The lease is released through the same gate as {@link #close()}: once every
+     * scope of this process has closed, waiting up to the release timeout; if leader work is still running then, the
+     * lease is kept and left to expire (logged). Returns false when not leading; returns before the release.
      */
     public boolean stepDown() {
         synchronized (this) {
@@ -316,8 +323,24 @@ public final class Elector implements AutoCloseable {
             }
             endTerm(LossCause.STEPPED_DOWN, "stepped down on request");
             pauseCampaign();
-            releaseRequested = true;
-            scheduleStep(Duration.ZERO);
+            if (settings.releaseTimeout().isNegative()) {
+                releaseRequested = true;
+                scheduleStep(Duration.ZERO);
+                return true;
+            }
+            leaderWorkStopped().thenAccept(stoppedInTime -> {
+                synchronized (this) {
+                    if (stopping) {
+                        return;
+                    }
+                    if (!stoppedInTime) {
+                        warnWorkStillRunning("stepping down");
+                        return;
+                    }
+                    releaseRequested = true;
+                    scheduleStep(Duration.ZERO);
+                }
+            });
             return true;
         }
     }
@@ -381,7 +404,7 @@ public final class Elector implements AutoCloseable {
      * releases the lease. Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
-        Term current;
+        CompletableFuture<Boolean> workStopped;
         synchronized (this) {
             if (closed != null) {
                 return closed;
@@ -390,12 +413,10 @@ public final class Elector implements AutoCloseable {
             stopping = true;
             cancel(nextStep);
             nextStep = null;
-            current = term;
             endTerm(LossCause.STOPPED, "elector closed");
+            workStopped = leaderWorkStopped();
         }
         CompletableFuture<Void> done = closed;
-        CompletableFuture<Boolean> workStopped = current == null ? CompletableFuture.completedFuture(true)
-                : within(current.drained().thenApply(v -> true), settings.releaseTimeout(), false);
         workStopped
                 .thenCompose(stoppedInTime -> idleFuture().thenApply(v -> stoppedInTime))
                 .thenCompose(this::releaseOnClose)
@@ -454,11 +475,20 @@ public final class Elector implements AutoCloseable {
 
     private void stepLocked() {
         if (releaseRequested) {
-            releaseRequested = false;
             if (owned != null && settings.releaseTimeout().isNegative()) {
+                releaseRequested = false;
                 owned = null;
             } else if (owned != null) {
+                releaseRequested = false;
                 release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
+                return;
+            } else if (pending.isEmpty()) {
+                // Nothing of ours can be in the store: nothing to release.
+                releaseRequested = false;
+            } else {
+                // A write of ours may be the current version (a refused renewal leaves the one we held in place): the
+                // request stays until a read proves the record ours (adopted, then released) or not ours.
+                readRecord();
                 return;
             }
         }
@@ -489,6 +519,7 @@ public final class Elector implements AutoCloseable {
         }
         noteAnswer();
         if (result.isEmpty()) {
+            dropReleaseIfNotOurs();
             endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
             observe(null, null, null);
             if (campaignAllowed()) {
@@ -511,6 +542,7 @@ public final class Elector implements AutoCloseable {
             adopt(object.handle(), mine);
             return;
         }
+        dropReleaseIfNotOurs();
         endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "
                 + (record == null ? "an unknown writer" : describeOwner(record.owner())));
         observe(object.handle(), record, corruption);
@@ -646,6 +678,8 @@ public final class Elector implements AutoCloseable {
         Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
         Term fresh = new Term(time, lease, deadline, wallDeadline);
         term = fresh;
+        undrainedTerms.removeIf(t -> t.drained().isDone());
+        undrainedTerms.add(fresh);
         lastTermGeneration = lease.generation();
         setRole(Role.LEADER);
         armFence(fresh);
@@ -742,14 +776,34 @@ public final class Elector implements AutoCloseable {
                 return CompletableFuture.completedFuture(null);
             }
             if (!workStopped) {
-                log.warn("hoplock: leader work for '{}' did not stop within {}; not releasing, the lease expires at {}",
-                        key(), settings.releaseTimeout(), owned.record.expiresAt());
+                warnWorkStillRunning("closing");
                 return CompletableFuture.completedFuture(null);
             }
             CompletableFuture<Void> released = new CompletableFuture<>();
             release(settings.releaseTimeout(), () -> released.complete(null));
             return released;
         }
+    }
+
+    /**
+     * The release gate shared by {@link #close()} and {@link #stepDown()} (and so by {@link #lead} and the actuator):
+     * completes with true once every scope of every term of this process has closed, or with false when the release
+     * timeout passes first. Called after the current term ended, so that every term it waits for has ended.
+     */
+    private CompletableFuture<Boolean> leaderWorkStopped() {
+        undrainedTerms.removeIf(t -> t.drained().isDone());
+        if (undrainedTerms.isEmpty()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        CompletableFuture<?>[] all = undrainedTerms.stream().map(Term::drained).toArray(CompletableFuture[]::new);
+        return within(CompletableFuture.allOf(all).thenApply(v -> true), settings.releaseTimeout(), false);
+    }
+
+    private void warnWorkStillRunning(String while_) {
+        long open = undrainedTerms.stream().mapToLong(Term::openScopes).sum();
+        log.warn("hoplock: {} '{}': leader work ({} open scope(s)) did not stop within the release timeout ({}), so the"
+                + " lease is not released: it expires at {} and another node takes over after that", while_, key(),
+                open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record.expiresAt());
     }
 
     /** Releases the owned record: an expired record at the same generation, or a conditional delete. */
@@ -1030,6 +1084,13 @@ public final class Elector implements AutoCloseable {
             return left;
         }
         return min(settings.pollInterval(), half);
+    }
+
+    /** A read showed that no version of ours is current: a pending release has nothing left to release. */
+    private void dropReleaseIfNotOurs() {
+        if (owned == null) {
+            releaseRequested = false;
+        }
     }
 
     private void pauseCampaign() {

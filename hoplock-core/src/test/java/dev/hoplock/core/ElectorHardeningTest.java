@@ -109,4 +109,84 @@ class ElectorHardeningTest {
         cluster.advance(Duration.ofMillis(1));
         assertThat(a.elector.isLeader()).isFalse();
     }
+
+    // ---- 2. step-down passes through the same gate as close: leader work first, then the release
+
+    @Test
+    void stepDownReleasesOnlyAfterLeaderWorkHasStopped() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        LeaderScope work = a.elector.enterLeaderScope(false).orElseThrow();
+
+        assertThat(a.elector.stepDown()).isTrue();
+        assertThat(work.wasLost()).isTrue();
+        cluster.advance(Duration.ofSeconds(1));
+        assertThat(cluster.stored().isReleased()).as("not released while leader work runs").isFalse();
+        assertThat(b.elector.isLeader()).isFalse();
+
+        work.close();
+        cluster.time.runDue();
+        assertThat(cluster.stored().isReleased()).isTrue();
+        cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusMillis(200));
+    }
+
+    @Test
+    void stepDownKeepsTheLeaseWhenLeaderWorkDoesNotStopWithinTheReleaseTimeout() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        LeaderScope stuck = a.elector.enterLeaderScope(false).orElseThrow();
+
+        assertThat(a.elector.stepDown()).isTrue();
+        cluster.advance(Duration.ofSeconds(2).plus(Cluster.POLL));
+        stuck.close();
+        cluster.advance(Cluster.POLL);
+        assertThat(cluster.stored().isReleased()).as("the lease is left to expire").isFalse();
+        assertThat(cluster.stored().owner()).isEqualTo("a");
+        assertThat(b.elector.isLeader()).isFalse();
+    }
+
+    @Test
+    void closeWaitsForScopesLeftOpenByAnEarlierTerm() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        LeaderScope first = a.elector.enterLeaderScope(false).orElseThrow();
+        a.backend.mode = FaultyBackend.Mode.FAIL;
+        cluster.advance(TTL);
+        assertThat(first.wasLost()).isTrue();
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        cluster.advanceUntil(a.elector::isLeader, TTL.multipliedBy(2));
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(2);
+
+        java.util.concurrent.CompletableFuture<Void> closed = a.elector.closeAsync();
+        cluster.advance(Duration.ofSeconds(1));
+        assertThat(cluster.stored().isReleased()).as("the first term's work still runs").isFalse();
+        first.close();
+        cluster.time.runDue();
+        assertThat(closed).isDone();
+        assertThat(cluster.stored().isReleased()).isTrue();
+    }
+
+    // ---- 5. a step-down during a renewal that comes back refused keeps its release
+
+    @Test
+    void aStepDownDuringARenewalRefusedWithoutEffectStillReleases() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.DEFER;
+        a.backend.refuseWithoutEffect = 1;
+        cluster.advance(Cluster.RENEW);
+        assertThat(a.elector.stepDown()).isTrue();
+
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        a.backend.deliverDeferred();
+        cluster.time.runDue();
+        assertThat(cluster.stored().isReleased()).as("the 409 left our record in place: it is released").isTrue();
+        cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusMillis(200));
+    }
 }
