@@ -100,6 +100,7 @@ public final class Elector implements AutoCloseable {
     private final TimeSource time;
     private final Scheduler scheduler;
     private final EventHub events;
+    private final ProblemReporter problems;
     private final Runnable releaseResources;
     private final long ttlNanos;
     private final long safetyNanos;
@@ -124,6 +125,11 @@ public final class Elector implements AutoCloseable {
     private boolean campaignPaused;
     private boolean releaseRequested;
     private Long lastAnswerNanos;
+    /**
+     * Rule 4 applied to a deletion: when this elector first read "absent" after seeing the key held by another owner
+     * (monotonic); null while no such absence is being observed.
+     */
+    private Long absentSinceNanos;
     private String lastError;
 
     // ---- read without lock ----
@@ -163,6 +169,7 @@ public final class Elector implements AutoCloseable {
             eventExecutor = ownEvents;
         }
         this.events = new EventHub(eventExecutor);
+        this.problems = new ProblemReporter(settings.key(), time, this::publish);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
         ExecutorService eventsToClose = ownEvents;
@@ -521,11 +528,16 @@ public final class Elector implements AutoCloseable {
         if (result.isEmpty()) {
             dropReleaseIfNotOurs();
             endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
+            Observation before = observed;
             observe(null, null, null);
-            if (campaignAllowed()) {
-                acquire(Handle.NONE, highestGeneration + 1);
-            } else {
+            noticeDeletion(before);
+            long absentFor = absentSinceNanos == null ? ttlNanos : time.nanoTime() - absentSinceNanos;
+            if (!campaignAllowed()) {
                 scheduleStep(settings.pollInterval());
+            } else if (absentFor < ttlNanos) {
+                scheduleStep(min(settings.pollInterval(), Duration.ofNanos(ttlNanos - absentFor)));
+            } else {
+                acquire(Handle.NONE, highestGeneration + 1);
             }
             return;
         }
@@ -572,6 +584,37 @@ public final class Elector implements AutoCloseable {
         } else {
             scheduleStep(settings.pollInterval());
         }
+    }
+
+    /**
+     * Rule 4 for a record that disappears: if the version seen before could not have been taken over yet (held by
+     * another owner, unexpired or not observed for a TTL, or corrupt), its holder may still lead, so the absence counts
+     * as a version of its own, taken only after a TTL of local observation from this first read. A key never seen
+     * held, seen released or takeable, or held by this process (which has stopped) stays free at once.
+     */
+    private void noticeDeletion(Observation before) {
+        if (absentSinceNanos != null || before == null || takeable(before)
+                || (before.record != null && before.record.owner().equals(owner()))) {
+            return;
+        }
+        absentSinceNanos = time.nanoTime();
+        String heldBy = before.record == null ? "a corrupt record"
+                : describeOwner(before.record.owner()) + " at generation " + before.record.generation();
+        problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted", "the lease record of '" + key() + "' in "
+                + backend.describe() + " disappeared while held by " + heldBy + ": it was deleted outside hoplock (or"
+                + " released by a delete, as Go hoplock and releaseByDelete do). Its holder may still lead, so the key"
+                + " counts as held until it has stayed absent for " + HumanDurations.format(settings.ttl()) + " on this"
+                + " machine's clock. Deletion is detected, not prevented: do not delete the lease object of a running"
+                + " election");
+    }
+
+    /** Rule 4: whether {@code seen} may be taken over now (released; or expired, or corrupt, and unchanged a TTL). */
+    private boolean takeable(Observation seen) {
+        if (seen.record != null && seen.record.isReleased()) {
+            return true;
+        }
+        boolean observedLongEnough = time.nanoTime() - seen.firstSeenNanos >= ttlNanos;
+        return observedLongEnough && (seen.record == null || seen.record.isExpiredAt(time.wallNow()));
     }
 
     /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
@@ -860,6 +903,7 @@ public final class Elector implements AutoCloseable {
             setHolder(null);
             return;
         }
+        absentSinceNanos = null;
         if (observed != null && observed.handle.equals(handle)) {
             return;
         }
@@ -1251,7 +1295,11 @@ public final class Elector implements AutoCloseable {
             return this;
         }
 
-        /** Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. */
+        /**
+         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. A
+         * follower that saw the lease held cannot tell such a release from a deletion outside hoplock, so it waits a
+         * TTL of observed absence before it takes the key: handover takes about a TTL instead of a poll.
+         */
         public Builder releaseByDelete(boolean releaseByDelete) {
             this.releaseByDelete = releaseByDelete;
             return this;

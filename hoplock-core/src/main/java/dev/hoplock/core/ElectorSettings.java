@@ -22,7 +22,9 @@ import java.util.Objects;
  * @param safetyMargin   how long before the lease's end (on the local monotonic clock) the leader stops work
  * @param releaseTimeout the longest wait for the release on stop; negative: do not release
  * @param releaseByDelete release by a conditional DELETE (as Go hoplock does) instead of writing an expired record;
- *                        a later create then restarts the generation at 1
+ *                        a later create then restarts the generation at 1. A follower cannot tell such a release from
+ *                        a deletion outside hoplock, so one that saw the lease held takes the key only after it has
+ *                        stayed absent for a TTL: a handover then takes about a TTL instead of a poll
  */
 public record ElectorSettings(
         String key,

@@ -1,6 +1,8 @@
 package dev.hoplock.core;
 
 import dev.hoplock.core.Cluster.Node;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -188,5 +190,61 @@ class ElectorHardeningTest {
         cluster.time.runDue();
         assertThat(cluster.stored().isReleased()).as("the 409 left our record in place: it is released").isTrue();
         cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusMillis(200));
+    }
+
+    // ---- 4. a record deleted outside hoplock while held is not free at once
+
+    private void deleteOutsideHoplock() throws Exception {
+        Handle current = cluster.store.read(Cluster.KEY, Duration.ofSeconds(1)).orElseThrow().handle();
+        assertThat(cluster.store.delete(Cluster.KEY, current, Duration.ofSeconds(1))).isEqualTo(DeleteResult.DELETED);
+    }
+
+    @Test
+    void aRecordDeletedWhileHeldIsTakenOnlyAfterATtlOfObservedAbsence() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        assertThat(b.elector.holder()).get().extracting(Holder::owner).isEqualTo("a");
+        // a's process hangs (it may still lead until its deadline, as far as b can know); an operator deletes the key.
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+        long deletedAt = cluster.time.nanoTime();
+
+        cluster.advance(Cluster.POLL.plusMillis(100));
+        assertThat(b.elector.isLeader()).as("the deleted record still counts as held").isFalse();
+        assertThat(b.events(ElectionEvent.Problem.class)).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.RECORD_DELETED);
+            assertThat(p.message()).contains(Cluster.KEY).contains("deleted").contains("30s");
+        });
+        cluster.advanceUntil(b.elector::isLeader, TTL.plus(Cluster.POLL.multipliedBy(2)));
+        assertThat(Duration.ofNanos(cluster.time.nanoTime() - deletedAt)).isGreaterThanOrEqualTo(TTL);
+        assertThat(a.elector.isLeader()).as("a stopped at its own deadline, before b began").isFalse();
+        assertThat(b.events(ElectionEvent.Problem.class)).hasSize(1);
+    }
+
+    @Test
+    void aKeyNeverSeenHeldOrSeenReleasedIsFreeAtOnceAfterADeletion() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        a.elector.close();
+        cluster.time.runDue();
+        Node c = cluster.node("c");
+        deleteOutsideHoplock();
+        c.start();
+        cluster.advanceUntil(() -> cluster.leaders() == 1, Cluster.POLL.plusMillis(200));
+        assertThat(b.events(ElectionEvent.Problem.class)).isEmpty();
+    }
+
+    @Test
+    void ourOwnLeaderSeeingItsRecordDeletedLosesAtOnce() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        deleteOutsideHoplock();
+        cluster.advance(Cluster.RENEW);
+        assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DELETED);
     }
 }
