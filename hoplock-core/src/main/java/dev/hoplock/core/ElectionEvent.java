@@ -63,6 +63,11 @@ public sealed interface ElectionEvent
          * hoplock (an operator, a lifecycle rule, a sync tool) or released by a delete (Go hoplock, {@code
          * releaseByDelete}). The key counts as held until it has stayed absent for a whole TTL.
          */
-        RECORD_DELETED
+        RECORD_DELETED,
+        /**
+         * The elector's {@code Scheduler} threw when given a timer; the elector ran that timer on its fallback timer
+         * thread instead. Fix the scheduler (shut down too early? a bounded queue?) or leave it unset.
+         */
+        SCHEDULER_ERROR
     }
 }

@@ -98,7 +98,7 @@ public final class Elector implements AutoCloseable {
     private final ElectorSettings settings;
     private final AsyncBackend backend;
     private final TimeSource time;
-    private final Scheduler scheduler;
+    private final LoopTimers timers;
     private final EventHub events;
     private final ProblemReporter problems;
     private final Runnable releaseResources;
@@ -145,12 +145,15 @@ public final class Elector implements AutoCloseable {
         String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
 
         ExecutorScheduler ownScheduler = null;
+        Scheduler scheduler;
         if (builder.scheduler != null) {
-            this.scheduler = builder.scheduler;
+            scheduler = builder.scheduler;
         } else {
             ownScheduler = new ExecutorScheduler("hoplock-elector-" + threadSuffix);
-            this.scheduler = ownScheduler;
+            scheduler = ownScheduler;
         }
+        this.timers = new LoopTimers(scheduler, builder.fallbackScheduler, "hoplock-fallback-timer-" + threadSuffix,
+                this::schedulerFailed);
         ExecutorService ownIo = null;
         if (builder.asyncBackend != null) {
             this.backend = builder.asyncBackend;
@@ -174,6 +177,7 @@ public final class Elector implements AutoCloseable {
         ExecutorService ioToClose = ownIo;
         ExecutorService eventsToClose = ownEvents;
         this.releaseResources = () -> {
+            timers.close();
             if (schedulerToClose != null) {
                 schedulerToClose.close();
             }
@@ -752,22 +756,24 @@ public final class Elector implements AutoCloseable {
     private void armFence(Term current) {
         cancel(fenceTimer);
         Duration left = min(current.timeLeft(), settings.pollInterval());
-        fenceTimer = scheduler.schedule(() -> onFence(current), left);
+        fenceTimer = timers.schedule(() -> onFence(current), left);
     }
 
     private void onFence(Term current) {
         synchronized (this) {
-            if (current != term || current.ended()) {
-                return;
-            }
-            if (current.isValid()) {
-                armFence(current);
-                return;
-            }
-            endTermIfPastDeadline();
-            if (activeOp == 0) {
-                scheduleStep(Duration.ZERO);
-            }
+            guarded("checking the self-fencing deadline", () -> {
+                if (current != term || current.ended()) {
+                    return;
+                }
+                if (current.isValid()) {
+                    armFence(current);
+                    return;
+                }
+                endTermIfPastDeadline();
+                if (activeOp == 0) {
+                    scheduleStep(Duration.ZERO);
+                }
+            });
         }
     }
 
@@ -1000,7 +1006,7 @@ public final class Elector implements AutoCloseable {
         long op = ++opCounter;
         activeOp = op;
         idle = new CompletableFuture<>();
-        opTimeout = scheduler.schedule(() -> {
+        opTimeout = timers.schedule(() -> {
             synchronized (this) {
                 if (activeOp != op) {
                     return;
@@ -1099,7 +1105,7 @@ public final class Elector implements AutoCloseable {
             return;
         }
         cancel(nextStep);
-        nextStep = scheduler.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+        nextStep = timers.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
     }
 
     /**
@@ -1162,6 +1168,17 @@ public final class Elector implements AutoCloseable {
         }
     }
 
+    /** A timer could not be given to the scheduler; {@link LoopTimers} ran it on its fallback timer instead. */
+    private void schedulerFailed(RuntimeException failure) {
+        synchronized (this) {
+            problems.reportError(ElectionEvent.ProblemKind.SCHEDULER_ERROR, "scheduler " + failure.getClass().getName(),
+                    "the scheduler of the elector of '" + key() + "' refused a timer (" + failure + "); the elector runs"
+                            + " its timers on a fallback thread until the scheduler takes them again. Fix the scheduler"
+                            + " given to Elector.Builder.scheduler (shut down too early? a bounded queue?) or leave it"
+                            + " unset", failure);
+        }
+    }
+
     private void setRole(Role next) {
         role = next;
         notifyAll();
@@ -1177,7 +1194,7 @@ public final class Elector implements AutoCloseable {
             return future.isDone() ? future : CompletableFuture.completedFuture(fallback);
         }
         CompletableFuture<T> result = new CompletableFuture<>();
-        Scheduler.Cancellable timer = scheduler.schedule(() -> result.complete(fallback), limit);
+        Scheduler.Cancellable timer = timers.schedule(() -> result.complete(fallback), limit);
         future.whenComplete((value, error) -> {
             timer.cancel();
             result.complete(error == null ? value : fallback);
@@ -1244,6 +1261,7 @@ public final class Elector implements AutoCloseable {
         private boolean releaseByDelete;
         private TimeSource time = TimeSource.system();
         private Scheduler scheduler;
+        private Scheduler fallbackScheduler;
         private java.util.concurrent.Executor ioExecutor;
         private java.util.concurrent.Executor eventExecutor;
 
@@ -1314,6 +1332,12 @@ public final class Elector implements AutoCloseable {
         /** Where the loop's timers run; default a daemon thread owned by the elector. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where timers run when the scheduler throws; default a daemon thread created on first need. For tests. */
+        Builder fallbackScheduler(Scheduler fallbackScheduler) {
+            this.fallbackScheduler = Objects.requireNonNull(fallbackScheduler, "fallbackScheduler");
             return this;
         }
 

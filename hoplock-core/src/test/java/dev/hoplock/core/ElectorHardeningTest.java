@@ -247,4 +247,46 @@ class ElectorHardeningTest {
         assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
                 .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DELETED);
     }
+
+    // ---- 6. the loop never stops for good, whatever the scheduler throws
+
+    @Test
+    void aSchedulerThatRejectsTheRequestTimeoutDoesNotStopTheLoop() {
+        // The renewal's timeout could not be scheduled: the loop used to keep the request marked active for ever,
+        // so nothing ran again and the leader lost at its deadline, then never campaigned again.
+        HeldScheduler timers = new HeldScheduler(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.scheduler(timers)).start();
+        cluster.time.runDue();
+        cluster.advance(Cluster.RENEW.minusMillis(1));
+        timers.rejectNext = 1;
+        cluster.advance(Duration.ofMinutes(2));
+        assertThat(timers.rejected).isEqualTo(1);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+        assertThat(a.events(ElectionEvent.Problem.class)).isNotEmpty();
+    }
+
+    @Test
+    void everyTimerFallsBackWhenTheSchedulerRejectsOrOverflowsRepeatedly() {
+        HeldScheduler timers = new HeldScheduler(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.scheduler(timers).fallbackScheduler(cluster.time)).start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        for (int round = 0; round < 4; round++) {
+            timers.rejectNext = 5;
+            cluster.advance(Cluster.RENEW);
+            timers.overflowNext = 5;
+            cluster.advance(Cluster.RENEW);
+        }
+        assertThat(timers.rejected).isEqualTo(40);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+        assertThat(a.events(ElectionEvent.Problem.class))
+                .allSatisfy(p -> assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.SCHEDULER_ERROR))
+                .anySatisfy(p -> assertThat(p.message()).contains("RejectedExecutionException").contains(Cluster.KEY))
+                .anySatisfy(p -> assertThat(p.message()).contains("ArithmeticException"));
+        a.elector.close();
+        cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusSeconds(1));
+    }
 }
