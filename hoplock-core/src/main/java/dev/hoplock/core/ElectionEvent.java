@@ -57,6 +57,17 @@ public sealed interface ElectionEvent
         /** The stored generation went down: someone deleted or rewrote the record outside the protocol. */
         GENERATION_REGRESSED,
         /** A backend request failed; see the message. */
-        BACKEND_ERROR
+        BACKEND_ERROR,
+        /**
+         * A record seen held disappeared from the store without a release by this process: it was deleted outside
+         * hoplock (an operator, a lifecycle rule, a sync tool) or released by a delete (Go hoplock, {@code
+         * releaseByDelete}). The key counts as held until it has stayed absent for a whole TTL.
+         */
+        RECORD_DELETED,
+        /**
+         * The elector's {@code Scheduler} threw when given a timer; the elector ran that timer on its fallback timer
+         * thread instead. Fix the scheduler (shut down too early? a bounded queue?) or leave it unset.
+         */
+        SCHEDULER_ERROR
     }
 }

@@ -11,6 +11,7 @@ import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
 import dev.hoplock.core.time.ExecutorScheduler;
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -20,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.ArrayList;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -95,8 +98,9 @@ public final class Elector implements AutoCloseable {
     private final ElectorSettings settings;
     private final AsyncBackend backend;
     private final TimeSource time;
-    private final Scheduler scheduler;
+    private final LoopTimers timers;
     private final EventHub events;
+    private final ProblemReporter problems;
     private final Runnable releaseResources;
     private final long ttlNanos;
     private final long safetyNanos;
@@ -113,12 +117,19 @@ public final class Elector implements AutoCloseable {
     private Observation observed;
     private Owned owned;
     private final Deque<Pending> pending = new ArrayDeque<>();
+    /** Terms of this process whose scopes may still be open: the release waits for all of them, not only the last. */
+    private final List<Term> undrainedTerms = new ArrayList<>();
     private long highestGeneration;
     private long lastTermGeneration = -1;
     private long campaignPausedUntil;
     private boolean campaignPaused;
     private boolean releaseRequested;
     private Long lastAnswerNanos;
+    /**
+     * Rule 4 applied to a deletion: when this elector first read "absent" after seeing the key held by another owner
+     * (monotonic); null while no such absence is being observed.
+     */
+    private Long absentSinceNanos;
     private String lastError;
 
     // ---- read without lock ----
@@ -134,12 +145,15 @@ public final class Elector implements AutoCloseable {
         String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
 
         ExecutorScheduler ownScheduler = null;
+        Scheduler scheduler;
         if (builder.scheduler != null) {
-            this.scheduler = builder.scheduler;
+            scheduler = builder.scheduler;
         } else {
             ownScheduler = new ExecutorScheduler("hoplock-elector-" + threadSuffix);
-            this.scheduler = ownScheduler;
+            scheduler = ownScheduler;
         }
+        this.timers = new LoopTimers(scheduler, builder.fallbackScheduler, "hoplock-fallback-timer-" + threadSuffix,
+                this::schedulerFailed);
         ExecutorService ownIo = null;
         if (builder.asyncBackend != null) {
             this.backend = builder.asyncBackend;
@@ -158,10 +172,12 @@ public final class Elector implements AutoCloseable {
             eventExecutor = ownEvents;
         }
         this.events = new EventHub(eventExecutor);
+        this.problems = new ProblemReporter(settings.key(), time, this::publish);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
         ExecutorService eventsToClose = ownEvents;
         this.releaseResources = () -> {
+            timers.close();
             if (schedulerToClose != null) {
                 schedulerToClose.close();
             }
@@ -306,18 +322,36 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * Gives up leadership if held: leader work is told to stop, the lease is released, and this elector does not
-     * campaign again for one TTL, so that another node can take over. Returns false when not leading.
+     * Gives up leadership if held: leader work is told to stop, and this elector does not campaign again for one TTL,
+     * so that another node can take over. The lease is released through the same gate as {@link #close()}: once every
+     * scope of this process has closed, waiting up to the release timeout; if leader work is still running then, the
+     * lease is kept and left to expire (logged). Returns false when not leading; returns before the release.
      */
     public boolean stepDown() {
         synchronized (this) {
             if (!isLeader()) {
                 return false;
             }
-            loseLeadership(LossCause.STEPPED_DOWN, "stepped down on request");
+            endTerm(LossCause.STEPPED_DOWN, "stepped down on request");
             pauseCampaign();
-            releaseRequested = true;
-            scheduleStep(Duration.ZERO);
+            if (settings.releaseTimeout().isNegative()) {
+                releaseRequested = true;
+                scheduleStep(Duration.ZERO);
+                return true;
+            }
+            leaderWorkStopped().thenAccept(stoppedInTime -> {
+                synchronized (this) {
+                    if (stopping) {
+                        return;
+                    }
+                    if (!stoppedInTime) {
+                        warnWorkStillRunning("stepping down");
+                        return;
+                    }
+                    releaseRequested = true;
+                    scheduleStep(Duration.ZERO);
+                }
+            });
             return true;
         }
     }
@@ -381,7 +415,7 @@ public final class Elector implements AutoCloseable {
      * releases the lease. Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
-        Term current;
+        CompletableFuture<Boolean> workStopped;
         synchronized (this) {
             if (closed != null) {
                 return closed;
@@ -390,12 +424,10 @@ public final class Elector implements AutoCloseable {
             stopping = true;
             cancel(nextStep);
             nextStep = null;
-            current = term;
-            loseLeadership(LossCause.STOPPED, "elector closed");
+            endTerm(LossCause.STOPPED, "elector closed");
+            workStopped = leaderWorkStopped();
         }
         CompletableFuture<Void> done = closed;
-        CompletableFuture<Boolean> workStopped = current == null ? CompletableFuture.completedFuture(true)
-                : within(current.drained().thenApply(v -> true), settings.releaseTimeout(), false);
         workStopped
                 .thenCompose(stoppedInTime -> idleFuture().thenApply(v -> stoppedInTime))
                 .thenCompose(this::releaseOnClose)
@@ -444,6 +476,7 @@ public final class Elector implements AutoCloseable {
     private void step() {
         synchronized (this) {
             nextStep = null;
+            endTermIfPastDeadline();
             if (stopping || activeOp != 0) {
                 return;
             }
@@ -453,11 +486,20 @@ public final class Elector implements AutoCloseable {
 
     private void stepLocked() {
         if (releaseRequested) {
-            releaseRequested = false;
             if (owned != null && settings.releaseTimeout().isNegative()) {
+                releaseRequested = false;
                 owned = null;
             } else if (owned != null) {
+                releaseRequested = false;
                 release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
+                return;
+            } else if (pending.isEmpty()) {
+                // Nothing of ours can be in the store: nothing to release.
+                releaseRequested = false;
+            } else {
+                // A write of ours may be the current version (a refused renewal leaves the one we held in place): the
+                // request stays until a read proves the record ours (adopted, then released) or not ours.
+                readRecord();
                 return;
             }
         }
@@ -488,14 +530,18 @@ public final class Elector implements AutoCloseable {
         }
         noteAnswer();
         if (result.isEmpty()) {
-            if (isLeader()) {
-                loseLeadership(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
-            }
+            dropReleaseIfNotOurs();
+            endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
+            Observation before = observed;
             observe(null, null, null);
-            if (campaignAllowed()) {
-                acquire(Handle.NONE, highestGeneration + 1);
-            } else {
+            noticeDeletion(before);
+            long absentFor = absentSinceNanos == null ? ttlNanos : time.nanoTime() - absentSinceNanos;
+            if (!campaignAllowed()) {
                 scheduleStep(settings.pollInterval());
+            } else if (absentFor < ttlNanos) {
+                scheduleStep(min(settings.pollInterval(), Duration.ofNanos(ttlNanos - absentFor)));
+            } else {
+                acquire(Handle.NONE, highestGeneration + 1);
             }
             return;
         }
@@ -512,10 +558,9 @@ public final class Elector implements AutoCloseable {
             adopt(object.handle(), mine);
             return;
         }
-        if (isLeader()) {
-            loseLeadership(LossCause.TAKEN_OVER, "the lease record was changed by "
-                    + (record == null ? "an unknown writer" : describeOwner(record.owner())));
-        }
+        dropReleaseIfNotOurs();
+        endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "
+                + (record == null ? "an unknown writer" : describeOwner(record.owner())));
         observe(object.handle(), record, corruption);
         decideTakeover();
     }
@@ -543,6 +588,37 @@ public final class Elector implements AutoCloseable {
         } else {
             scheduleStep(settings.pollInterval());
         }
+    }
+
+    /**
+     * Rule 4 for a record that disappears: if the version seen before could not have been taken over yet (held by
+     * another owner, unexpired or not observed for a TTL, or corrupt), its holder may still lead, so the absence counts
+     * as a version of its own, taken only after a TTL of local observation from this first read. A key never seen
+     * held, seen released or takeable, or held by this process (which has stopped) stays free at once.
+     */
+    private void noticeDeletion(Observation before) {
+        if (absentSinceNanos != null || before == null || takeable(before)
+                || (before.record != null && before.record.owner().equals(owner()))) {
+            return;
+        }
+        absentSinceNanos = time.nanoTime();
+        String heldBy = before.record == null ? "a corrupt record"
+                : describeOwner(before.record.owner()) + " at generation " + before.record.generation();
+        problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted", "the lease record of '" + key() + "' in "
+                + backend.describe() + " disappeared while held by " + heldBy + ": it was deleted outside hoplock (or"
+                + " released by a delete, as Go hoplock and releaseByDelete do). Its holder may still lead, so the key"
+                + " counts as held until it has stayed absent for " + HumanDurations.format(settings.ttl()) + " on this"
+                + " machine's clock. Deletion is detected, not prevented: do not delete the lease object of a running"
+                + " election");
+    }
+
+    /** Rule 4: whether {@code seen} may be taken over now (released; or expired, or corrupt, and unchanged a TTL). */
+    private boolean takeable(Observation seen) {
+        if (seen.record != null && seen.record.isReleased()) {
+            return true;
+        }
+        boolean observedLongEnough = time.nanoTime() - seen.firstSeenNanos >= ttlNanos;
+        return observedLongEnough && (seen.record == null || seen.record.isExpiredAt(time.wallNow()));
     }
 
     /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
@@ -606,7 +682,7 @@ public final class Elector implements AutoCloseable {
             boolean earlierUnknown = !pending.isEmpty();
             rememberRefused(record, t0);
             if (!earlierUnknown) {
-                loseLeadership(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
+                endTerm(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
                         "renewal refused by " + backend.describe() + ": "
                                 + (refusal == WriteResult.Refusal.NOT_FOUND ? "the record is gone" : "the record changed"));
             }
@@ -637,14 +713,20 @@ public final class Elector implements AutoCloseable {
             return;
         }
         long deadline = owned.t0 + ttlNanos - safetyNanos;
-        if (time.nanoTime() - deadline >= 0) {
+        long wallDeadline = wallDeadline(owned.record);
+        if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // The write answered too late to lead on it; the record is still ours, so renew it as a new term.
             scheduleStep(Duration.ZERO);
             return;
         }
+        // Rule: a term ends (Lost, scopes told) before the next begins, so that Acquired and Lost alternate.
+        endTerm(LossCause.TAKEN_OVER, "replaced by a new term of this process at generation "
+                + owned.record.generation());
         Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
-        Term fresh = new Term(time, lease, deadline);
+        Term fresh = new Term(time, lease, deadline, wallDeadline);
         term = fresh;
+        undrainedTerms.removeIf(t -> t.drained().isDone());
+        undrainedTerms.add(fresh);
         lastTermGeneration = lease.generation();
         setRole(Role.LEADER);
         armFence(fresh);
@@ -660,39 +742,69 @@ public final class Elector implements AutoCloseable {
             return;
         }
         Lease lease = new Lease(key(), owner(), record.generation(), record.expiresAt());
-        current.extend(lease, t0 + ttlNanos - safetyNanos);
+        current.extend(lease, t0 + ttlNanos - safetyNanos, wallDeadline(record));
         armFence(current);
         publish(new ElectionEvent.Renewed(key(), time.wallNow(), lease));
         scheduleStep(untilRenewal(t0));
     }
 
+    /**
+     * The fence timer runs at the earlier of the two deadlines as they stand now, and at least once per poll: the
+     * scheduler counts monotonic time, so a wall deadline that comes closer later (a wall step, a resumed suspend) is
+     * noticed by the gate at once and by the loop within a poll, which then tells the scopes and publishes the loss.
+     */
     private void armFence(Term current) {
         cancel(fenceTimer);
-        Duration left = Duration.ofNanos(Math.max(0, current.deadlineNanos() - time.nanoTime()));
-        fenceTimer = scheduler.schedule(() -> onFence(current), left);
+        Duration left = min(current.timeLeft(), settings.pollInterval());
+        fenceTimer = timers.schedule(() -> onFence(current), left);
     }
 
     private void onFence(Term current) {
         synchronized (this) {
-            if (current != term || current.ended()) {
-                return;
-            }
-            if (current.isValid()) {
-                armFence(current);
-                return;
-            }
-            loseLeadership(LossCause.DEADLINE_PASSED, "no renewal succeeded before the self-fencing deadline"
-                    + (lastError == null ? "" : " (last error: " + lastError + ")"));
-            if (activeOp == 0) {
-                scheduleStep(Duration.ZERO);
-            }
+            guarded("checking the self-fencing deadline", () -> {
+                if (current != term || current.ended()) {
+                    return;
+                }
+                if (current.isValid()) {
+                    armFence(current);
+                    return;
+                }
+                endTermIfPastDeadline();
+                if (activeOp == 0) {
+                    scheduleStep(Duration.ZERO);
+                }
+            });
         }
     }
 
-    private void loseLeadership(LossCause cause, String detail) {
+    /**
+     * Notices a deadline that passed while no thread looked (a stalled timer, a store that answers before the fence
+     * timer runs): called at every step, every answer and by the fence timer, so that a term past its deadline always
+     * ends with {@link LossCause#DEADLINE_PASSED} before anything else happens.
+     */
+    private void endTermIfPastDeadline() {
+        Term current = term;
+        if (current != null && !current.ended() && !current.isValid()) {
+            endTerm(LossCause.DEADLINE_PASSED, "");
+        }
+    }
+
+    /**
+     * Ends the current term if it has not ended: the one place that ends terms. A term whose deadline has passed ends
+     * with {@link LossCause#DEADLINE_PASSED} whatever the caller saw, since that is when leadership stopped. Scopes
+     * are told (and interrupted), {@link Role} changes, and {@link ElectionEvent.Lost} is published; so every term
+     * ends, once, before the next begins.
+     */
+    private void endTerm(LossCause cause, String detail) {
         Term current = term;
         if (current == null || current.ended()) {
             return;
+        }
+        if (!current.isValid()) {
+            String noticed = detail.isEmpty() ? "" : "; noticed when " + detail;
+            detail = "no renewal succeeded before the self-fencing deadline"
+                    + (lastError == null ? "" : " (last error: " + lastError + ")") + noticed;
+            cause = LossCause.DEADLINE_PASSED;
         }
         current.end();
         cancel(fenceTimer);
@@ -713,14 +825,34 @@ public final class Elector implements AutoCloseable {
                 return CompletableFuture.completedFuture(null);
             }
             if (!workStopped) {
-                log.warn("hoplock: leader work for '{}' did not stop within {}; not releasing, the lease expires at {}",
-                        key(), settings.releaseTimeout(), owned.record.expiresAt());
+                warnWorkStillRunning("closing");
                 return CompletableFuture.completedFuture(null);
             }
             CompletableFuture<Void> released = new CompletableFuture<>();
             release(settings.releaseTimeout(), () -> released.complete(null));
             return released;
         }
+    }
+
+    /**
+     * The release gate shared by {@link #close()} and {@link #stepDown()} (and so by {@link #lead} and the actuator):
+     * completes with true once every scope of every term of this process has closed, or with false when the release
+     * timeout passes first. Called after the current term ended, so that every term it waits for has ended.
+     */
+    private CompletableFuture<Boolean> leaderWorkStopped() {
+        undrainedTerms.removeIf(t -> t.drained().isDone());
+        if (undrainedTerms.isEmpty()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        CompletableFuture<?>[] all = undrainedTerms.stream().map(Term::drained).toArray(CompletableFuture[]::new);
+        return within(CompletableFuture.allOf(all).thenApply(v -> true), settings.releaseTimeout(), false);
+    }
+
+    private void warnWorkStillRunning(String while_) {
+        long open = undrainedTerms.stream().mapToLong(Term::openScopes).sum();
+        log.warn("hoplock: {} '{}': leader work ({} open scope(s)) did not stop within the release timeout ({}), so the"
+                + " lease is not released: it expires at {} and another node takes over after that", while_, key(),
+                open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record.expiresAt());
     }
 
     /** Releases the owned record: an expired record at the same generation, or a conditional delete. */
@@ -777,6 +909,7 @@ public final class Elector implements AutoCloseable {
             setHolder(null);
             return;
         }
+        absentSinceNanos = null;
         if (observed != null && observed.handle.equals(handle)) {
             return;
         }
@@ -873,12 +1006,13 @@ public final class Elector implements AutoCloseable {
         long op = ++opCounter;
         activeOp = op;
         idle = new CompletableFuture<>();
-        opTimeout = scheduler.schedule(() -> {
+        opTimeout = timers.schedule(() -> {
             synchronized (this) {
                 if (activeOp != op) {
                     return;
                 }
                 CompletableFuture<Void> wasIdle = finishRequest();
+                endTermIfPastDeadline();
                 BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
                         + backend.describe() + " within " + timeout);
                 guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
@@ -897,6 +1031,7 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 CompletableFuture<Void> wasIdle = finishRequest();
+                endTermIfPastDeadline();
                 guarded("handling an answer of " + backend.describe(),
                         () -> handler.accept(error == null ? value : null, error == null ? null : asBackendException(error)));
                 wasIdle.complete(null);
@@ -970,7 +1105,15 @@ public final class Elector implements AutoCloseable {
             return;
         }
         cancel(nextStep);
-        nextStep = scheduler.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+        nextStep = timers.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+    }
+
+    /**
+     * Rule 1's wall deadline of a term on {@code record}: {@code expires_at - safetyMargin}, where {@code expires_at}
+     * is {@code wall(t0) + ttl} read right after the monotonic {@code t0} of the same write.
+     */
+    private long wallDeadline(LeaseRecord record) {
+        return record.expiresAt().minusNanos(safetyNanos).toEpochMilli();
     }
 
     private Duration untilRenewal(long t0) {
@@ -991,6 +1134,13 @@ public final class Elector implements AutoCloseable {
             return left;
         }
         return min(settings.pollInterval(), half);
+    }
+
+    /** A read showed that no version of ours is current: a pending release has nothing left to release. */
+    private void dropReleaseIfNotOurs() {
+        if (owned == null) {
+            releaseRequested = false;
+        }
     }
 
     private void pauseCampaign() {
@@ -1018,6 +1168,17 @@ public final class Elector implements AutoCloseable {
         }
     }
 
+    /** A timer could not be given to the scheduler; {@link LoopTimers} ran it on its fallback timer instead. */
+    private void schedulerFailed(RuntimeException failure) {
+        synchronized (this) {
+            problems.reportError(ElectionEvent.ProblemKind.SCHEDULER_ERROR, "scheduler " + failure.getClass().getName(),
+                    "the scheduler of the elector of '" + key() + "' refused a timer (" + failure + "); the elector runs"
+                            + " its timers on a fallback thread until the scheduler takes them again. Fix the scheduler"
+                            + " given to Elector.Builder.scheduler (shut down too early? a bounded queue?) or leave it"
+                            + " unset", failure);
+        }
+    }
+
     private void setRole(Role next) {
         role = next;
         notifyAll();
@@ -1033,7 +1194,7 @@ public final class Elector implements AutoCloseable {
             return future.isDone() ? future : CompletableFuture.completedFuture(fallback);
         }
         CompletableFuture<T> result = new CompletableFuture<>();
-        Scheduler.Cancellable timer = scheduler.schedule(() -> result.complete(fallback), limit);
+        Scheduler.Cancellable timer = timers.schedule(() -> result.complete(fallback), limit);
         future.whenComplete((value, error) -> {
             timer.cancel();
             result.complete(error == null ? value : fallback);
@@ -1100,6 +1261,7 @@ public final class Elector implements AutoCloseable {
         private boolean releaseByDelete;
         private TimeSource time = TimeSource.system();
         private Scheduler scheduler;
+        private Scheduler fallbackScheduler;
         private java.util.concurrent.Executor ioExecutor;
         private java.util.concurrent.Executor eventExecutor;
 
@@ -1151,7 +1313,11 @@ public final class Elector implements AutoCloseable {
             return this;
         }
 
-        /** Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. */
+        /**
+         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. A
+         * follower that saw the lease held cannot tell such a release from a deletion outside hoplock, so it waits a
+         * TTL of observed absence before it takes the key: handover takes about a TTL instead of a poll.
+         */
         public Builder releaseByDelete(boolean releaseByDelete) {
             this.releaseByDelete = releaseByDelete;
             return this;
@@ -1166,6 +1332,12 @@ public final class Elector implements AutoCloseable {
         /** Where the loop's timers run; default a daemon thread owned by the elector. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where timers run when the scheduler throws; default a daemon thread created on first need. For tests. */
+        Builder fallbackScheduler(Scheduler fallbackScheduler) {
+            this.fallbackScheduler = Objects.requireNonNull(fallbackScheduler, "fallbackScheduler");
             return this;
         }
 

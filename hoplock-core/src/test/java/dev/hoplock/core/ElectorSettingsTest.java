@@ -60,4 +60,22 @@ class ElectorSettingsTest {
     void aNegativeReleaseTimeoutMeansSkipTheRelease() {
         assertThat(builder.releaseTimeout(Duration.ofSeconds(-1)).settings().releaseTimeout()).isNegative();
     }
+
+    @Test
+    void durationsAreCappedSoThatNoTimerCanOverflow() {
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").ttl(Duration.ofDays(365)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("ttl"))
+                .hasMessageContaining("8760h").hasMessageContaining("7 days");
+        assertThatThrownBy(() -> builder.requestTimeout(Duration.ofSeconds(Long.MAX_VALUE)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("requestTimeout"))
+                .hasMessageContaining("7 days");
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").releaseTimeout(Duration.ofDays(30)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("releaseTimeout"));
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").pollInterval(Duration.ofMinutes(1)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("pollInterval"))
+                .hasMessageContaining("1m").hasMessageContaining("30s");
+    }
 }

@@ -1,0 +1,292 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.Cluster.Node;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static dev.hoplock.core.Cluster.MARGIN;
+import static dev.hoplock.core.Cluster.TTL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Regression tests of the defects of issue 9, each on virtual time with a backend that answers at once. */
+class ElectorHardeningTest {
+
+    private final Cluster cluster = new Cluster();
+
+    private static List<Class<?>> termEvents(Node node) {
+        return node.events.stream()
+                .filter(e -> e instanceof ElectionEvent.Acquired || e instanceof ElectionEvent.Lost)
+                .<Class<?>>map(Object::getClass).toList();
+    }
+
+    // ---- 1. every term ends before the next begins
+
+    @Test
+    void aTermPastItsDeadlineEndsWithItsCauseBeforeTheNextBegins() {
+        // The timer thread stalls across the deadline; when it resumes, the renewal step runs before the fence timer
+        // and (the store answering at once) a new term used to replace the old one without a Lost event, and the old
+        // term's scopes were never told.
+        HeldScheduler timers = new HeldScheduler(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.scheduler(timers)).start();
+        cluster.time.runDue();
+        LeaderScope work = a.elector.enterLeaderScope(false).orElseThrow();
+        timers.hold();
+        cluster.advance(TTL);
+        assertThat(a.elector.isLeader()).isFalse();
+        timers.release();
+        cluster.time.runDue();
+
+        assertThat(work.wasLost()).as("the first term's scope was told").isTrue();
+        assertThat(termEvents(a)).containsExactly(ElectionEvent.Acquired.class, ElectionEvent.Lost.class,
+                ElectionEvent.Acquired.class);
+        assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DEADLINE_PASSED);
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(2);
+        work.close();
+    }
+
+    // ---- 9. lead only while the deadline holds on the monotonic clock and on the wall clock
+
+    @Test
+    void aMachineThatWakesFromSuspendDoesNotLeadOnItsStoppedMonotonicClock() {
+        // During a VM suspend or checkpoint the monotonic clock stands still while the wall clock goes on: on waking,
+        // no monotonic time has passed, but the lease written before expired long ago in the store.
+        SkewedWallClock clock = new SkewedWallClock(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.timeSource(clock)).start();
+        cluster.time.runDue();
+        cluster.advance(Duration.ofSeconds(1));
+        LeaderScope work = a.elector.enterLeaderScope(false).orElseThrow();
+        assertThat(a.elector.isLeader()).isTrue();
+
+        clock.step(TTL.minus(MARGIN).minusSeconds(2));
+        assertThat(a.elector.isLeader()).as("1 s of wall time left").isTrue();
+        clock.step(Duration.ofSeconds(1));
+        assertThat(a.elector.isLeader()).as("the wall deadline has passed").isFalse();
+        assertThat(work.isLeading()).isFalse();
+        assertThat(a.elector.timeLeft()).isZero();
+        assertThat(a.elector.enterLeaderScope(false)).isEmpty();
+
+        // The next step of the loop (the renewal due at 10 s) ends the term with its cause before it does anything else.
+        cluster.advance(Cluster.RENEW);
+        assertThat(work.wasLost()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).first()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DEADLINE_PASSED);
+        assertThat(termEvents(a).subList(0, 2)).containsExactly(ElectionEvent.Acquired.class, ElectionEvent.Lost.class);
+        work.close();
+    }
+
+    @Test
+    void theFenceTimerEndsTheTermWhenTheWallDeadlinePassesFirst() {
+        // The wall clock runs twice as fast as the monotonic one and the renewal hangs: the wall deadline (27 s of wall
+        // time after the write) passes at 13.5 s of monotonic time, long before the monotonic deadline at 27 s.
+        SkewedWallClock clock = new SkewedWallClock(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.timeSource(clock)).start();
+        clock.wallRate(2.0);
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        cluster.advance(Duration.ofMillis(13_400));
+        assertThat(a.elector.isLeader()).isTrue();
+        cluster.advance(Duration.ofMillis(200));
+        assertThat(a.elector.isLeader()).isFalse();
+        // The fence timer looks at least once per poll: the term ends within a poll of the wall deadline, before the
+        // hung renewal times out (at 17 s).
+        cluster.advance(Cluster.POLL);
+        assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DEADLINE_PASSED);
+    }
+
+    @Test
+    void aBackwardWallStepIsBoundedByTheMonotonicDeadline() {
+        SkewedWallClock clock = new SkewedWallClock(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.timeSource(clock)).start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        clock.step(Duration.ofHours(-1));
+        cluster.advance(TTL.minus(MARGIN).minusMillis(1));
+        assertThat(a.elector.isLeader()).isTrue();
+        cluster.advance(Duration.ofMillis(1));
+        assertThat(a.elector.isLeader()).isFalse();
+    }
+
+    // ---- 2. step-down passes through the same gate as close: leader work first, then the release
+
+    @Test
+    void stepDownReleasesOnlyAfterLeaderWorkHasStopped() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        LeaderScope work = a.elector.enterLeaderScope(false).orElseThrow();
+
+        assertThat(a.elector.stepDown()).isTrue();
+        assertThat(work.wasLost()).isTrue();
+        cluster.advance(Duration.ofSeconds(1));
+        assertThat(cluster.stored().isReleased()).as("not released while leader work runs").isFalse();
+        assertThat(b.elector.isLeader()).isFalse();
+
+        work.close();
+        cluster.time.runDue();
+        assertThat(cluster.stored().isReleased()).isTrue();
+        cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusMillis(200));
+    }
+
+    @Test
+    void stepDownKeepsTheLeaseWhenLeaderWorkDoesNotStopWithinTheReleaseTimeout() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        LeaderScope stuck = a.elector.enterLeaderScope(false).orElseThrow();
+
+        assertThat(a.elector.stepDown()).isTrue();
+        cluster.advance(Duration.ofSeconds(2).plus(Cluster.POLL));
+        stuck.close();
+        cluster.advance(Cluster.POLL);
+        assertThat(cluster.stored().isReleased()).as("the lease is left to expire").isFalse();
+        assertThat(cluster.stored().owner()).isEqualTo("a");
+        assertThat(b.elector.isLeader()).isFalse();
+    }
+
+    @Test
+    void closeWaitsForScopesLeftOpenByAnEarlierTerm() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        LeaderScope first = a.elector.enterLeaderScope(false).orElseThrow();
+        a.backend.mode = FaultyBackend.Mode.FAIL;
+        cluster.advance(TTL);
+        assertThat(first.wasLost()).isTrue();
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        cluster.advanceUntil(a.elector::isLeader, TTL.multipliedBy(2));
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(2);
+
+        java.util.concurrent.CompletableFuture<Void> closed = a.elector.closeAsync();
+        cluster.advance(Duration.ofSeconds(1));
+        assertThat(cluster.stored().isReleased()).as("the first term's work still runs").isFalse();
+        first.close();
+        cluster.time.runDue();
+        assertThat(closed).isDone();
+        assertThat(cluster.stored().isReleased()).isTrue();
+    }
+
+    // ---- 5. a step-down during a renewal that comes back refused keeps its release
+
+    @Test
+    void aStepDownDuringARenewalRefusedWithoutEffectStillReleases() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.DEFER;
+        a.backend.refuseWithoutEffect = 1;
+        cluster.advance(Cluster.RENEW);
+        assertThat(a.elector.stepDown()).isTrue();
+
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        a.backend.deliverDeferred();
+        cluster.time.runDue();
+        assertThat(cluster.stored().isReleased()).as("the 409 left our record in place: it is released").isTrue();
+        cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusMillis(200));
+    }
+
+    // ---- 4. a record deleted outside hoplock while held is not free at once
+
+    private void deleteOutsideHoplock() throws Exception {
+        Handle current = cluster.store.read(Cluster.KEY, Duration.ofSeconds(1)).orElseThrow().handle();
+        assertThat(cluster.store.delete(Cluster.KEY, current, Duration.ofSeconds(1))).isEqualTo(DeleteResult.DELETED);
+    }
+
+    @Test
+    void aRecordDeletedWhileHeldIsTakenOnlyAfterATtlOfObservedAbsence() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        assertThat(b.elector.holder()).get().extracting(Holder::owner).isEqualTo("a");
+        // a's process hangs (it may still lead until its deadline, as far as b can know); an operator deletes the key.
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+        long deletedAt = cluster.time.nanoTime();
+
+        cluster.advance(Cluster.POLL.plusMillis(100));
+        assertThat(b.elector.isLeader()).as("the deleted record still counts as held").isFalse();
+        assertThat(b.events(ElectionEvent.Problem.class)).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.RECORD_DELETED);
+            assertThat(p.message()).contains(Cluster.KEY).contains("deleted").contains("30s");
+        });
+        cluster.advanceUntil(b.elector::isLeader, TTL.plus(Cluster.POLL.multipliedBy(2)));
+        assertThat(Duration.ofNanos(cluster.time.nanoTime() - deletedAt)).isGreaterThanOrEqualTo(TTL);
+        assertThat(a.elector.isLeader()).as("a stopped at its own deadline, before b began").isFalse();
+        assertThat(b.events(ElectionEvent.Problem.class)).hasSize(1);
+    }
+
+    @Test
+    void aKeyNeverSeenHeldOrSeenReleasedIsFreeAtOnceAfterADeletion() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        a.elector.close();
+        cluster.time.runDue();
+        Node c = cluster.node("c");
+        deleteOutsideHoplock();
+        c.start();
+        cluster.advanceUntil(() -> cluster.leaders() == 1, Cluster.POLL.plusMillis(200));
+        assertThat(b.events(ElectionEvent.Problem.class)).isEmpty();
+    }
+
+    @Test
+    void ourOwnLeaderSeeingItsRecordDeletedLosesAtOnce() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        deleteOutsideHoplock();
+        cluster.advance(Cluster.RENEW);
+        assertThat(a.events(ElectionEvent.Lost.class)).singleElement()
+                .extracting(ElectionEvent.Lost::cause).isEqualTo(LossCause.DELETED);
+    }
+
+    // ---- 6. the loop never stops for good, whatever the scheduler throws
+
+    @Test
+    void aSchedulerThatRejectsTheRequestTimeoutDoesNotStopTheLoop() {
+        // The renewal's timeout could not be scheduled: the loop used to keep the request marked active for ever,
+        // so nothing ran again and the leader lost at its deadline, then never campaigned again.
+        HeldScheduler timers = new HeldScheduler(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.scheduler(timers)).start();
+        cluster.time.runDue();
+        cluster.advance(Cluster.RENEW.minusMillis(1));
+        timers.rejectNext = 1;
+        cluster.advance(Duration.ofMinutes(2));
+        assertThat(timers.rejected).isEqualTo(1);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+        assertThat(a.events(ElectionEvent.Problem.class)).isNotEmpty();
+    }
+
+    @Test
+    void everyTimerFallsBackWhenTheSchedulerRejectsOrOverflowsRepeatedly() {
+        HeldScheduler timers = new HeldScheduler(cluster.time);
+        Node a = cluster.node("a", Duration.ZERO, b -> b.scheduler(timers).fallbackScheduler(cluster.time)).start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.time.runDue();
+        for (int round = 0; round < 4; round++) {
+            timers.rejectNext = 5;
+            cluster.advance(Cluster.RENEW);
+            timers.overflowNext = 5;
+            cluster.advance(Cluster.RENEW);
+        }
+        assertThat(timers.rejected).isEqualTo(40);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(a.events(ElectionEvent.Lost.class)).isEmpty();
+        assertThat(a.events(ElectionEvent.Problem.class))
+                .allSatisfy(p -> assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.SCHEDULER_ERROR))
+                .anySatisfy(p -> assertThat(p.message()).contains("RejectedExecutionException").contains(Cluster.KEY))
+                .anySatisfy(p -> assertThat(p.message()).contains("ArithmeticException"));
+        a.elector.close();
+        cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusSeconds(1));
+    }
+}
