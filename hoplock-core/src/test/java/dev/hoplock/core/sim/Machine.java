@@ -47,6 +47,8 @@ final class Machine {
     double schedulerFailure;
     SimProcess process;
     int incarnation;
+    /** Shared time of the last wall-clock step (a long time ago if never). */
+    long wallSteppedAt = Long.MIN_VALUE / 2;
     long linkEpoch;
     long slowEpoch;
     long syncEpoch;
@@ -55,6 +57,7 @@ final class Machine {
     private long suspendedNanos;
     /** Shared time at which the current suspend began, or -1. */
     private long suspendedSince = -1;
+    private long wokeAt = Long.MIN_VALUE / 2;
 
     Machine(String name, long origin, double rate, Timing timing, Duration wallOffset) {
         this.name = name;
@@ -90,6 +93,12 @@ final class Machine {
         if (suspendedSince >= 0) {
             suspendedNanos += sharedNow - suspendedSince;
             suspendedSince = -1;
+            wokeAt = sharedNow;
         }
+    }
+
+    /** Shared time of the last wake from a suspend (a long time ago if never). */
+    long wokeAt() {
+        return wokeAt;
     }
 }

@@ -99,6 +99,11 @@ final class NodeClock implements TimeSource, Scheduler {
         return false;
     }
 
+    /** A scheduler on the same clocks that never fails: the elector's fallback timer (a thread of the same process). */
+    Scheduler fallback() {
+        return (task, delay) -> scheduleLocal(() -> runSwallowing(task), delay.toNanos());
+    }
+
     /** Runs {@code task} once this machine's monotonic clock has advanced by {@code localNanos}; never fails. */
     Cancellable scheduleLocal(Runnable task, long localNanos) {
         Slot slot = new Slot(task, nanoTime() + Math.max(0, localNanos));

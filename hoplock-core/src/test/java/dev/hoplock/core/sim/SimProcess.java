@@ -2,6 +2,7 @@ package dev.hoplock.core.sim;
 
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.SimulationSeams;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -54,12 +55,14 @@ final class SimProcess {
         this.clock = new NodeClock(sim, machine);
         this.backend = new NetBackend(sim, this);
         Machine.Timing t = machine.timing;
-        this.elector = Elector.builder(backend, Simulation.KEY)
+        Elector.Builder builder = Elector.builder(backend, Simulation.KEY)
                 .owner(owner)
                 .ttl(t.ttl()).renewInterval(t.renew()).pollInterval(t.poll()).safetyMargin(t.margin())
                 .requestTimeout(t.requestTimeout()).releaseByDelete(sim.config.releaseByDelete())
-                .timeSource(clock).scheduler(clock).eventExecutor(Runnable::run)
-                .build();
+                .timeSource(clock).scheduler(clock).eventExecutor(Runnable::run);
+        // A timer the (faulty) scheduler refused runs on the elector's fallback timer: here one on this process's
+        // virtual clock, never a real thread.
+        this.elector = SimulationSeams.fallbackScheduler(builder, clock.fallback()).build();
         elector.addListener(this::onEvent);
         int count = sim.config.faults().contains(Simulation.Fault.LEADER_WORK) ? 1 + sim.random.nextInt(2) : 0;
         for (int i = 0; i < count; i++) {

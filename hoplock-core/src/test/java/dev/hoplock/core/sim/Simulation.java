@@ -268,7 +268,9 @@ final class Simulation {
                 long steppedDown = stepping.steppedDownDuringRenewalAt;
                 awaitLeader(steppedDown, handoverBound(), "after the leader stepped down during a renewal ("
                         + fate + ")");
-                if (leader == stepping) {
+                if (leader == stepping && !config.releaseByDelete()) {
+                    // (After a release by delete every follower waits as long as the stepping process pauses its
+                    // campaign, so with release by delete it may win again.)
                     throw fail(stepping + " leads again right after stepping down", null);
                 }
             }
@@ -334,9 +336,12 @@ final class Simulation {
         return (long) (config.ttl().toNanos() * drift) + 2 * maxPoll() + S;
     }
 
-    /** One poll (the release is seen at the next read) + 1 s. */
+    /**
+     * One poll (the release is seen at the next read) + 1 s. With release by delete, a follower cannot tell the
+     * release from a delete outside hoplock, so it waits as for a crashed holder: {@link #failoverBound()}.
+     */
     long handoverBound() {
-        return maxPoll() + S;
+        return config.releaseByDelete() ? failoverBound() : maxPoll() + S;
     }
 
     private long maxPoll() {
@@ -489,7 +494,13 @@ final class Simulation {
             target.clock.scheduleShared(() -> target.stepDown(""), 0);
         } else if (!config.mixedTtl()) {
             Machine m = target == null ? machines.get(random.nextInt(machines.size())) : target.machine;
+            if (m.suspended() || time.nanoTime() - m.wokeAt() < m.timing.ttl().toNanos()) {
+                // A step during a suspend (or just after it, before the term it interrupted has ended) would make both
+                // clocks lie at once: no local rule can tell that time passed then.
+                return;
+            }
             m.wallOffset = uniformOffset();
+            m.wallSteppedAt = time.nanoTime();
             stats.count("fault.wall-clock-step");
             trace(null, m.name + " WALL CLOCK now offset " + m.wallOffset.toMillis() + "ms");
         }
@@ -540,7 +551,8 @@ final class Simulation {
                 // So the delete comes only when every other living process last saw it held, and no process starts
                 // for a TTL after it (a new one would take the free key at once, as documented).
                 String holder = checker.holder();
-                if (holder == null) {
+                if (holder == null || time.nanoTime() > config.chaos().toNanos() - 2 * config.ttl().toNanos()) {
+                    // (Not just before the heal: the holder's loss and new term would fall into the calm after it.)
                     return;
                 }
                 for (Machine other : machines) {
@@ -556,7 +568,8 @@ final class Simulation {
                 }
             }
             case SUSPEND -> {
-                if (m.suspended()) {
+                if (m.suspended() || time.nanoTime() - m.wallSteppedAt < ttl) {
+                    // See the wall-clock step: both clocks must not lie within one term.
                     return;
                 }
                 long length = random.nextInt(10) < 4 ? uniform(ttl, ttl * 5 / 2) : uniform(50 * MS, ttl);
