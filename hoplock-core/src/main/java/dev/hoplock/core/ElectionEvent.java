@@ -68,6 +68,11 @@ public sealed interface ElectionEvent
          * The elector's {@code Scheduler} threw when given a timer; the elector ran that timer on its fallback timer
          * thread instead. Fix the scheduler (shut down too early? a bounded queue?) or leave it unset.
          */
-        SCHEDULER_ERROR
+        SCHEDULER_ERROR,
+        /**
+         * This subscriber fell so far behind that its queue overflowed and events were dropped (the message says how
+         * many); see {@code EventHub} for what is kept. Delivered in place of the first dropped event.
+         */
+        EVENTS_DROPPED
     }
 }

@@ -171,7 +171,7 @@ public final class Elector implements AutoCloseable {
             ownEvents = Executors.newSingleThreadExecutor(daemonThreads("hoplock-events-" + threadSuffix));
             eventExecutor = ownEvents;
         }
-        this.events = new EventHub(eventExecutor);
+        this.events = new EventHub(settings.key(), time::wallNow, eventExecutor);
         this.problems = new ProblemReporter(settings.key(), time, this::publish);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
@@ -228,7 +228,8 @@ public final class Elector implements AutoCloseable {
             }
             setRole(Role.FOLLOWER);
             log.info("hoplock: elector for '{}' started as {} over {} (ttl {}, renew {}, poll {})", key(), owner(),
-                    backend.describe(), settings.ttl(), settings.renewInterval(), settings.pollInterval());
+                    backend.describe(), HumanDurations.format(settings.ttl()),
+                    HumanDurations.format(settings.renewInterval()), HumanDurations.format(settings.pollInterval()));
             scheduleStep(Duration.ZERO);
         }
     }
@@ -457,7 +458,8 @@ public final class Elector implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            log.warn("hoplock: elector for '{}' did not finish closing within {} ms", key(), bound);
+            log.warn("hoplock: elector for '{}' did not finish closing within {}", key(),
+                    HumanDurations.format(Duration.ofMillis(bound)));
         }
     }
 
@@ -576,7 +578,7 @@ public final class Elector implements AutoCloseable {
         } else if (seen.record == null) {
             if (observedLongEnough) {
                 log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
-                        settings.ttl());
+                        HumanDurations.format(settings.ttl()));
                 acquire(seen.handle, highestGeneration + 1);
             } else {
                 scheduleStep(min(settings.pollInterval(), untilObserved));
@@ -917,20 +919,20 @@ public final class Elector implements AutoCloseable {
         observed = new Observation(handle, record, time.nanoTime());
         if (record == null) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
-                    + ". It counts as held; it is taken over only after staying unchanged for " + settings.ttl()
-                    + ". Fix: delete the object, or let hoplock replace it.";
-            log.error("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+                    + ". It counts as held; it is taken over only after staying unchanged for "
+                    + HumanDurations.format(settings.ttl()) + ". Fix: delete the object, or let hoplock replace it.";
+            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt", message, null);
             setHolder(new Holder("", highestGeneration, LeaseRecord.ZERO_TIME));
             return;
         }
+        problems.clear(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt");
         if (record.generation() < highestGeneration) {
             String message = "the generation of '" + key() + "' went down from " + highestGeneration + " to "
                     + record.generation() + ": the record was deleted or rewritten outside hoplock (or a node releases"
                     + " by delete); new terms continue above " + highestGeneration;
-            log.warn("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.GENERATION_REGRESSED,
-                    message));
+            problems.report(ElectionEvent.ProblemKind.GENERATION_REGRESSED, "below by " + record.owner(), message);
+        } else {
+            problems.clear(ElectionEvent.ProblemKind.GENERATION_REGRESSED);
         }
         highestGeneration = Math.max(highestGeneration, record.generation());
         if (record.generation() == Long.MAX_VALUE
@@ -939,19 +941,22 @@ public final class Elector implements AutoCloseable {
                     + Long.MAX_VALUE + ", the largest fencing token there is: no node can take it over without breaking"
                     + " fencing, so none will. Fix: delete the object once its holder has stopped (generations then"
                     + " restart at 1; reset what downstream systems remember of fencing tokens)";
-            log.error("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "max generation", message, null);
         }
         Instant now = time.wallNow();
+        String skewCause = "skew " + record.owner() + " " + record.generation();
         if (record.expiresAt().isAfter(now.plusNanos(2 * ttlNanos))) {
             String message = "the lease record of '" + key() + "' written by " + describeOwner(record.owner())
-                    + " expires at " + record.expiresAt() + ", " + Duration.between(now, record.expiresAt())
-                    + " from now by this machine's clock, more than twice the TTL (" + settings.ttl()
-                    + "): the writer's clock runs ahead or its TTL is longer. No node takes the lease over before that"
-                    + " instant by its own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone,"
-                    + " delete the object";
-            log.warn("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CLOCK_SKEW, message));
+                    + " at generation " + record.generation() + " expires at " + record.expiresAt() + ", "
+                    + HumanDurations.format(Duration.between(now, record.expiresAt())) + " from now by this machine's"
+                    + " clock, more than twice the TTL (" + HumanDurations.format(settings.ttl()) + "): the writer's"
+                    + " clock runs ahead or its TTL is longer. No node takes the lease over before that instant by its"
+                    + " own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone, delete the"
+                    + " object";
+            // Once per writer and generation, not at every renewal: the cause keeps no instant or duration.
+            problems.report(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause, message);
+        } else {
+            problems.clear(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause);
         }
         setHolder(record.isReleased() ? null : new Holder(record.owner(), record.generation(), record.expiresAt()));
     }
@@ -1014,7 +1019,7 @@ public final class Elector implements AutoCloseable {
                 CompletableFuture<Void> wasIdle = finishRequest();
                 endTermIfPastDeadline();
                 BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
-                        + backend.describe() + " within " + timeout);
+                        + backend.describe() + " within " + HumanDurations.format(timeout));
                 guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
                 wasIdle.complete(null);
             }
@@ -1049,11 +1054,11 @@ public final class Elector implements AutoCloseable {
             body.run();
         } catch (RuntimeException e) {
             String message = "internal error in the elector of '" + key() + "' while " + activity + " (" + e
-                    + "); it retries after " + settings.pollInterval() + ". This is a bug in hoplock or in the backend"
-                    + " (" + backend.describe() + "): please report it";
-            log.error("hoplock: {}", message, e);
+                    + "); it retries after " + HumanDurations.format(settings.pollInterval()) + ". This is a bug in"
+                    + " hoplock or in the backend (" + backend.describe() + "): please report it";
             lastError = message;
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
+            problems.reportError(ElectionEvent.ProblemKind.BACKEND_ERROR, "internal " + activity + " "
+                    + e.getClass().getName(), message, e);
             if (activeOp == 0 && !stopping) {
                 scheduleStep(settings.pollInterval());
             }
@@ -1085,19 +1090,22 @@ public final class Elector implements AutoCloseable {
                 + " failed unexpectedly: " + cause, cause);
     }
 
+    /**
+     * A failed request: reported once per operation and error (numbers in the text, such as a timeout's duration, do
+     * not make a new cause) until the store answers again.
+     */
     private void noteFailure(String operation, BackendException failure) {
         String message = operation + " failed: " + failure.getMessage();
-        boolean changed = !message.equals(lastError);
         lastError = message;
-        if (changed) {
-            log.warn("hoplock: '{}' {}", key(), message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
-        }
+        problems.report(ElectionEvent.ProblemKind.BACKEND_ERROR, operation + " " + failure.kind() + " "
+                + failure.getMessage(), "'" + key() + "' " + message);
     }
 
+    /** The store answered: failures are reported again when they recur. */
     private void noteAnswer() {
         lastAnswerNanos = time.nanoTime();
         lastError = null;
+        problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
     }
 
     private void scheduleStep(Duration delay) {
@@ -1252,6 +1260,8 @@ public final class Elector implements AutoCloseable {
         private final AsyncBackend asyncBackend;
         private final String key;
         private String owner;
+        /** Generated once per builder, so that {@link #settings()} and {@link #build()} agree. */
+        private String generatedOwner;
         private Duration ttl = ElectorSettings.DEFAULT_TTL;
         private Duration renewInterval;
         private Duration pollInterval;
@@ -1360,7 +1370,10 @@ public final class Elector implements AutoCloseable {
             }
             Duration renew = renewInterval != null ? renewInterval : ttl.dividedBy(3);
             Duration poll = pollInterval != null ? pollInterval : ttl.dividedBy(15);
-            return new ElectorSettings(key, owner != null ? owner : OwnerIds.generate(), ttl, renew, poll,
+            if (owner == null && generatedOwner == null) {
+                generatedOwner = OwnerIds.generate();
+            }
+            return new ElectorSettings(key, owner != null ? owner : generatedOwner, ttl, renew, poll,
                     requestTimeout != null ? requestTimeout : renew,
                     safetyMargin != null ? safetyMargin : ttl.dividedBy(10),
                     releaseTimeout == null ? ElectorSettings.DEFAULT_RELEASE_TIMEOUT : releaseTimeout,
