@@ -49,12 +49,20 @@ import java.util.function.Supplier;
  * work at any instant" follow from that, assuming only that monotonic clocks on different machines advance at
  * nearly the same rate (the {@code safetyMargin} absorbs the difference):
  * <ol>
- *   <li><b>Validity is anchored before the write.</b> The monotonic time {@code t0} is taken before a write is
- *       sent; the record says {@code expires_at = wall(t0) + ttl}, and this elector leads only until
- *       {@code t0 + ttl - safetyMargin} on its monotonic clock, whether or not a renewal is in flight.</li>
- *   <li><b>Self-fencing.</b> {@link #isLeader()} compares the monotonic clock with that deadline on every call, so
- *       leader work stops on time even if the thread that would notice is late; open {@link LeaderScope}s are told
- *       and their threads interrupted when the term ends.</li>
+ *   <li><b>Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
+ *       it the wall time {@code wall(t0)}, are taken before a write is sent; the record says
+ *       {@code expires_at = wall(t0) + ttl}, and this elector leads only until {@code t0 + ttl - safetyMargin} on its
+ *       monotonic clock <em>and</em> until {@code wall(t0) + ttl - safetyMargin} on its wall clock, whichever comes
+ *       first, whether or not a renewal is in flight. The monotonic deadline bounds a backward wall step; the wall
+ *       deadline catches time the monotonic clock did not count (a suspended VM or laptop, a checkpoint restore), so a
+ *       machine never wakes as leader on a lease that expired while it slept. A forward wall step ends the term early,
+ *       which is safe.</li>
+ *   <li><b>Self-fencing; every term ends.</b> {@link #isLeader()} compares both clocks with both deadlines on every
+ *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
+ *       before anything else happens to the election and before the next term begins ({@code endTerm}, the one place
+ *       that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
+ *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
+ *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended.</li>
  *   <li><b>Takeover only after local observation.</b> A record held by another owner is taken over only when it is
@@ -62,7 +70,12 @@ import java.util.function.Supplier;
  *       {@code ttl} on this machine's monotonic clock, counted from the answer of the first read that saw it. The
  *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
  *       whatever the wall clocks say. A record written by a graceful release (no owner, expired) may be taken at
- *       once: its writer has already stopped.</li>
+ *       once: its writer has already stopped. A record that disappears (deleted outside hoplock, or released by a
+ *       delete, which a reader cannot tell apart) after it was seen held by another owner and not yet takeable counts
+ *       as a version of its own: the key is created only after it has stayed absent for a whole {@code ttl} on this
+ *       machine's monotonic clock, counted from the first read that saw it absent, and a
+ *       {@link ElectionEvent.ProblemKind#RECORD_DELETED} problem names the key. Deletion is detected, not prevented:
+ *       a node that never saw the record held (a fresh start) may still create it at once.</li>
  *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
@@ -71,6 +84,11 @@ import java.util.function.Supplier;
  *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation.</li>
  *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
  *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
+ *   <li><b>Release only after leader work stopped.</b> {@link #close()} and {@link #stepDown()} (so also
+ *       {@link #lead} when its task returns, and the actuator) release the lease only once every scope of every term
+ *       of this process has closed, waiting up to the release timeout; otherwise they keep the lease and let it
+ *       expire, so no successor starts while this process still works. A release requested while the outcome of a
+ *       write is unknown (a refused renewal) is kept until a read proves the record ours (then released) or not.</li>
  * </ol>
  * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
  * observation; a record at generation {@code Long.MAX_VALUE} is never taken over (no higher token exists).
@@ -78,7 +96,9 @@ import java.util.function.Supplier;
  * <h2>Liveness</h2>
  * A leader retries a failed request after a poll, but never later than halfway to its deadline, so that the last
  * retry can still land. An unexpected exception in the loop is reported as a {@link ElectionEvent.Problem} and the
- * loop goes on after a poll. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
+ * loop goes on after a poll; every timer goes through {@code LoopTimers}, so a scheduler that throws is reported
+ * ({@link ElectionEvent.ProblemKind#SCHEDULER_ERROR}) and the timer runs on a fallback thread: the loop never stops
+ * silently. Problems are reported once per kind and cause ({@code ProblemReporter}), again only after recovery. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
  * whose wall clock runs ahead by {@code s} delays that by up to {@code s}.
  *
  * <p>What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
