@@ -49,12 +49,20 @@ import java.util.function.Supplier;
  * work at any instant" follow from that, assuming only that monotonic clocks on different machines advance at
  * nearly the same rate (the {@code safetyMargin} absorbs the difference):
  * <ol>
- *   <li><b>Validity is anchored before the write.</b> The monotonic time {@code t0} is taken before a write is
- *       sent; the record says {@code expires_at = wall(t0) + ttl}, and this elector leads only until
- *       {@code t0 + ttl - safetyMargin} on its monotonic clock, whether or not a renewal is in flight.</li>
- *   <li><b>Self-fencing.</b> {@link #isLeader()} compares the monotonic clock with that deadline on every call, so
- *       leader work stops on time even if the thread that would notice is late; open {@link LeaderScope}s are told
- *       and their threads interrupted when the term ends.</li>
+ *   <li><b>Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
+ *       it the wall time {@code wall(t0)}, are taken before a write is sent; the record says
+ *       {@code expires_at = wall(t0) + ttl}, and this elector leads only until {@code t0 + ttl - safetyMargin} on its
+ *       monotonic clock <em>and</em> until {@code wall(t0) + ttl - safetyMargin} on its wall clock, whichever comes
+ *       first, whether or not a renewal is in flight. The monotonic deadline bounds a backward wall step; the wall
+ *       deadline catches time the monotonic clock did not count (a suspended VM or laptop, a checkpoint restore), so a
+ *       machine never wakes as leader on a lease that expired while it slept. A forward wall step ends the term early,
+ *       which is safe.</li>
+ *   <li><b>Self-fencing; every term ends.</b> {@link #isLeader()} compares both clocks with both deadlines on every
+ *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
+ *       before anything else happens to the election and before the next term begins ({@code endTerm}, the one place
+ *       that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
+ *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
+ *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended.</li>
  *   <li><b>Takeover only after local observation.</b> A record held by another owner is taken over only when it is
@@ -62,7 +70,12 @@ import java.util.function.Supplier;
  *       {@code ttl} on this machine's monotonic clock, counted from the answer of the first read that saw it. The
  *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
  *       whatever the wall clocks say. A record written by a graceful release (no owner, expired) may be taken at
- *       once: its writer has already stopped.</li>
+ *       once: its writer has already stopped. A record that disappears (deleted outside hoplock, or released by a
+ *       delete, which a reader cannot tell apart) after it was seen held by another owner and not yet takeable counts
+ *       as a version of its own: the key is created only after it has stayed absent for a whole {@code ttl} on this
+ *       machine's monotonic clock, counted from the first read that saw it absent, and a
+ *       {@link ElectionEvent.ProblemKind#RECORD_DELETED} problem names the key. Deletion is detected, not prevented:
+ *       a node that never saw the record held (a fresh start) may still create it at once.</li>
  *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
@@ -71,6 +84,11 @@ import java.util.function.Supplier;
  *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation.</li>
  *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
  *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
+ *   <li><b>Release only after leader work stopped.</b> {@link #close()} and {@link #stepDown()} (so also
+ *       {@link #lead} when its task returns, and the actuator) release the lease only once every scope of every term
+ *       of this process has closed, waiting up to the release timeout; otherwise they keep the lease and let it
+ *       expire, so no successor starts while this process still works. A release requested while the outcome of a
+ *       write is unknown (a refused renewal) is kept until a read proves the record ours (then released) or not.</li>
  * </ol>
  * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
  * observation; a record at generation {@code Long.MAX_VALUE} is never taken over (no higher token exists).
@@ -78,7 +96,9 @@ import java.util.function.Supplier;
  * <h2>Liveness</h2>
  * A leader retries a failed request after a poll, but never later than halfway to its deadline, so that the last
  * retry can still land. An unexpected exception in the loop is reported as a {@link ElectionEvent.Problem} and the
- * loop goes on after a poll. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
+ * loop goes on after a poll; every timer goes through {@code LoopTimers}, so a scheduler that throws is reported
+ * ({@link ElectionEvent.ProblemKind#SCHEDULER_ERROR}) and the timer runs on a fallback thread: the loop never stops
+ * silently. Problems are reported once per kind and cause ({@code ProblemReporter}), again only after recovery. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
  * whose wall clock runs ahead by {@code s} delays that by up to {@code s}.
  *
  * <p>What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
@@ -171,7 +191,7 @@ public final class Elector implements AutoCloseable {
             ownEvents = Executors.newSingleThreadExecutor(daemonThreads("hoplock-events-" + threadSuffix));
             eventExecutor = ownEvents;
         }
-        this.events = new EventHub(eventExecutor);
+        this.events = new EventHub(settings.key(), time::wallNow, eventExecutor);
         this.problems = new ProblemReporter(settings.key(), time, this::publish);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
@@ -228,7 +248,8 @@ public final class Elector implements AutoCloseable {
             }
             setRole(Role.FOLLOWER);
             log.info("hoplock: elector for '{}' started as {} over {} (ttl {}, renew {}, poll {})", key(), owner(),
-                    backend.describe(), settings.ttl(), settings.renewInterval(), settings.pollInterval());
+                    backend.describe(), HumanDurations.format(settings.ttl()),
+                    HumanDurations.format(settings.renewInterval()), HumanDurations.format(settings.pollInterval()));
             scheduleStep(Duration.ZERO);
         }
     }
@@ -457,7 +478,8 @@ public final class Elector implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            log.warn("hoplock: elector for '{}' did not finish closing within {} ms", key(), bound);
+            log.warn("hoplock: elector for '{}' did not finish closing within {}", key(),
+                    HumanDurations.format(Duration.ofMillis(bound)));
         }
     }
 
@@ -576,7 +598,7 @@ public final class Elector implements AutoCloseable {
         } else if (seen.record == null) {
             if (observedLongEnough) {
                 log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
-                        settings.ttl());
+                        HumanDurations.format(settings.ttl()));
                 acquire(seen.handle, highestGeneration + 1);
             } else {
                 scheduleStep(min(settings.pollInterval(), untilObserved));
@@ -917,20 +939,20 @@ public final class Elector implements AutoCloseable {
         observed = new Observation(handle, record, time.nanoTime());
         if (record == null) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
-                    + ". It counts as held; it is taken over only after staying unchanged for " + settings.ttl()
-                    + ". Fix: delete the object, or let hoplock replace it.";
-            log.error("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+                    + ". It counts as held; it is taken over only after staying unchanged for "
+                    + HumanDurations.format(settings.ttl()) + ". Fix: delete the object, or let hoplock replace it.";
+            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt", message, null);
             setHolder(new Holder("", highestGeneration, LeaseRecord.ZERO_TIME));
             return;
         }
+        problems.clear(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt");
         if (record.generation() < highestGeneration) {
             String message = "the generation of '" + key() + "' went down from " + highestGeneration + " to "
                     + record.generation() + ": the record was deleted or rewritten outside hoplock (or a node releases"
                     + " by delete); new terms continue above " + highestGeneration;
-            log.warn("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.GENERATION_REGRESSED,
-                    message));
+            problems.report(ElectionEvent.ProblemKind.GENERATION_REGRESSED, "below by " + record.owner(), message);
+        } else {
+            problems.clear(ElectionEvent.ProblemKind.GENERATION_REGRESSED);
         }
         highestGeneration = Math.max(highestGeneration, record.generation());
         if (record.generation() == Long.MAX_VALUE
@@ -939,19 +961,22 @@ public final class Elector implements AutoCloseable {
                     + Long.MAX_VALUE + ", the largest fencing token there is: no node can take it over without breaking"
                     + " fencing, so none will. Fix: delete the object once its holder has stopped (generations then"
                     + " restart at 1; reset what downstream systems remember of fencing tokens)";
-            log.error("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "max generation", message, null);
         }
         Instant now = time.wallNow();
+        String skewCause = "skew " + record.owner() + " " + record.generation();
         if (record.expiresAt().isAfter(now.plusNanos(2 * ttlNanos))) {
             String message = "the lease record of '" + key() + "' written by " + describeOwner(record.owner())
-                    + " expires at " + record.expiresAt() + ", " + Duration.between(now, record.expiresAt())
-                    + " from now by this machine's clock, more than twice the TTL (" + settings.ttl()
-                    + "): the writer's clock runs ahead or its TTL is longer. No node takes the lease over before that"
-                    + " instant by its own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone,"
-                    + " delete the object";
-            log.warn("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CLOCK_SKEW, message));
+                    + " at generation " + record.generation() + " expires at " + record.expiresAt() + ", "
+                    + HumanDurations.format(Duration.between(now, record.expiresAt())) + " from now by this machine's"
+                    + " clock, more than twice the TTL (" + HumanDurations.format(settings.ttl()) + "): the writer's"
+                    + " clock runs ahead or its TTL is longer. No node takes the lease over before that instant by its"
+                    + " own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone, delete the"
+                    + " object";
+            // Once per writer and generation, not at every renewal: the cause keeps no instant or duration.
+            problems.report(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause, message);
+        } else {
+            problems.clear(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause);
         }
         setHolder(record.isReleased() ? null : new Holder(record.owner(), record.generation(), record.expiresAt()));
     }
@@ -1014,7 +1039,7 @@ public final class Elector implements AutoCloseable {
                 CompletableFuture<Void> wasIdle = finishRequest();
                 endTermIfPastDeadline();
                 BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
-                        + backend.describe() + " within " + timeout);
+                        + backend.describe() + " within " + HumanDurations.format(timeout));
                 guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
                 wasIdle.complete(null);
             }
@@ -1049,11 +1074,11 @@ public final class Elector implements AutoCloseable {
             body.run();
         } catch (RuntimeException e) {
             String message = "internal error in the elector of '" + key() + "' while " + activity + " (" + e
-                    + "); it retries after " + settings.pollInterval() + ". This is a bug in hoplock or in the backend"
-                    + " (" + backend.describe() + "): please report it";
-            log.error("hoplock: {}", message, e);
+                    + "); it retries after " + HumanDurations.format(settings.pollInterval()) + ". This is a bug in"
+                    + " hoplock or in the backend (" + backend.describe() + "): please report it";
             lastError = message;
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
+            problems.reportError(ElectionEvent.ProblemKind.BACKEND_ERROR, "internal " + activity + " "
+                    + e.getClass().getName(), message, e);
             if (activeOp == 0 && !stopping) {
                 scheduleStep(settings.pollInterval());
             }
@@ -1085,19 +1110,22 @@ public final class Elector implements AutoCloseable {
                 + " failed unexpectedly: " + cause, cause);
     }
 
+    /**
+     * A failed request: reported once per operation and error (numbers in the text, such as a timeout's duration, do
+     * not make a new cause) until the store answers again.
+     */
     private void noteFailure(String operation, BackendException failure) {
         String message = operation + " failed: " + failure.getMessage();
-        boolean changed = !message.equals(lastError);
         lastError = message;
-        if (changed) {
-            log.warn("hoplock: '{}' {}", key(), message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
-        }
+        problems.report(ElectionEvent.ProblemKind.BACKEND_ERROR, operation + " " + failure.kind() + " "
+                + failure.getMessage(), "'" + key() + "' " + message);
     }
 
+    /** The store answered: failures are reported again when they recur. */
     private void noteAnswer() {
         lastAnswerNanos = time.nanoTime();
         lastError = null;
+        problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
     }
 
     private void scheduleStep(Duration delay) {
@@ -1252,6 +1280,8 @@ public final class Elector implements AutoCloseable {
         private final AsyncBackend asyncBackend;
         private final String key;
         private String owner;
+        /** Generated once per builder, so that {@link #settings()} and {@link #build()} agree. */
+        private String generatedOwner;
         private Duration ttl = ElectorSettings.DEFAULT_TTL;
         private Duration renewInterval;
         private Duration pollInterval;
@@ -1360,7 +1390,10 @@ public final class Elector implements AutoCloseable {
             }
             Duration renew = renewInterval != null ? renewInterval : ttl.dividedBy(3);
             Duration poll = pollInterval != null ? pollInterval : ttl.dividedBy(15);
-            return new ElectorSettings(key, owner != null ? owner : OwnerIds.generate(), ttl, renew, poll,
+            if (owner == null && generatedOwner == null) {
+                generatedOwner = OwnerIds.generate();
+            }
+            return new ElectorSettings(key, owner != null ? owner : generatedOwner, ttl, renew, poll,
                     requestTimeout != null ? requestTimeout : renew,
                     safetyMargin != null ? safetyMargin : ttl.dividedBy(10),
                     releaseTimeout == null ? ElectorSettings.DEFAULT_RELEASE_TIMEOUT : releaseTimeout,

@@ -289,4 +289,49 @@ class ElectorHardeningTest {
         a.elector.close();
         cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusSeconds(1));
     }
+
+    // ---- 10. problems are reported once per cause, with human durations
+
+    @Test
+    void aClockSkewWarningIsReportedOncePerOffendingLeaderNotAtEveryRenewal() {
+        Node fast = cluster.node("fast", TTL.multipliedBy(3), b -> { }).start();
+        cluster.time.runDue();
+        Node b = cluster.node("b").start();
+        cluster.advance(Duration.ofMinutes(2));
+        assertThat(fast.elector.isLeader()).isTrue();
+        assertThat(b.events(ElectionEvent.Problem.class)).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.CLOCK_SKEW);
+            assertThat(p.message()).contains("fast").contains("30s").doesNotContain("PT");
+        });
+    }
+
+    @Test
+    void aTimeoutWhoseTextChangesIsReportedOnceUntilTheStoreAnswersAgain() {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        cluster.advance(TTL.minus(MARGIN).minusMillis(1));
+        // Renewals at 10 s (timeout 10 s), 22 s (5 s) and so on: the text names a different duration each time.
+        List<ElectionEvent.Problem> problems = a.events(ElectionEvent.Problem.class);
+        assertThat(problems).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.BACKEND_ERROR);
+            assertThat(p.message()).contains("renew").contains("10s").doesNotContain("PT");
+        });
+        a.backend.mode = FaultyBackend.Mode.NORMAL;
+        cluster.advance(TTL);
+        assertThat(a.elector.isLeader()).isTrue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        cluster.advance(TTL);
+        assertThat(a.events(ElectionEvent.Problem.class).stream().filter(p -> p.message().contains("renew")))
+                .as("reported again after the store answered: %s", a.events).hasSize(2);
+    }
+
+    @Test
+    void theBuilderGeneratesOneOwnerForItsSettingsAndItsElector() {
+        Elector.Builder builder = Elector.builder(cluster.store, Cluster.KEY);
+        String owner = builder.settings().owner();
+        assertThat(builder.settings().owner()).isEqualTo(owner);
+        assertThat(builder.build().owner()).isEqualTo(owner);
+        assertThat(Elector.builder(cluster.store, Cluster.KEY).settings().owner()).isNotEqualTo(owner);
+    }
 }

@@ -27,8 +27,9 @@ class ElectorSettingsTest {
     }
 
     @Test
-    void ownersAreUniquePerElector() {
-        assertThat(builder.settings().owner()).isNotEqualTo(builder.settings().owner());
+    void ownersAreUniquePerBuilderAndStableWithinOne() {
+        assertThat(builder.settings().owner()).isEqualTo(builder.settings().owner());
+        assertThat(Elector.builder(new InMemoryBackend(), "k").settings().owner()).isNotEqualTo(builder.settings().owner());
     }
 
     @Test
