@@ -45,7 +45,7 @@ class SimulationTest {
             Simulation sim = new Simulation(single, 1_000_000, FAULTS);
             Simulation.Result result = sim.run();
             System.out.println(sim.trace.dump());
-            System.out.println(summary(List.of(result), 0));
+            System.out.println(summary(List.of(result), 0, 0));
             return;
         }
         int schedules = Integer.getInteger("hoplock.sim.schedules", 1000);
@@ -68,14 +68,17 @@ class SimulationTest {
                 }
             }
             long wallMillis = (System.nanoTime() - started) / 1_000_000;
+            if (!results.isEmpty()) {
+                // Printed even when schedules failed: the fault counts of the others still tell what ran.
+                System.out.println(summary(results, wallMillis, failures.size()));
+            }
             if (!failures.isEmpty()) {
                 String seeds = failures.stream().map(f -> f.getMessage().lines().findFirst().orElse(""))
                         .map(line -> line.substring(0, Math.min(line.length(), 300))).collect(Collectors.joining("\n  "));
                 throw new AssertionError(failures.size() + " of " + schedules + " schedules failed:\n  " + seeds
                         + "\n\nFirst failure:\n" + failures.get(0).getMessage(), failures.get(0));
             }
-            String summary = summary(results, wallMillis);
-            System.out.println(summary);
+            String summary = summary(results, wallMillis, 0);
             String report = System.getProperty("hoplock.sim.report");
             if (report != null) {
                 Files.writeString(Path.of(report), summary);
@@ -121,7 +124,7 @@ class SimulationTest {
         assertThat(first.trace.recorded()).isGreaterThan(500);
     }
 
-    static String summary(List<Simulation.Result> results, long wallMillis) {
+    static String summary(List<Simulation.Result> results, long wallMillis, int failed) {
         SimStats total = new SimStats();
         results.forEach(r -> total.merge(r.stats()));
         StringBuilder out = new StringBuilder();
@@ -132,8 +135,9 @@ class SimulationTest {
         out.append("  requests ").append(total.requests).append(", store writes ").append(total.storeWrites)
                 .append(", changes of holder ").append(total.holderChanges).append(", terms ").append(total.terms)
                 .append(", invariant checks ").append(total.checks).append("\n");
-        out.append("  invariant violations (two leaders, late self-fencing, disagreement, generation, events, leader-work"
-                + " overlap, un-told scopes, lost interrupts, release under running work): 0\n");
+        out.append("  schedules that broke an invariant or a liveness bound (two leaders, late self-fencing,"
+                + " disagreement, generation, events, leader-work overlap, un-told scopes, lost interrupts, release under"
+                + " running work): ").append(failed).append(failed == 0 ? "" : " (not counted below)").append("\n");
         out.append("  faults injected: ").append(total.faults()).append("\n");
         total.counters.forEach((k, v) -> {
             if (k.startsWith("fault.") || k.startsWith("net.") || k.startsWith("sched.")) {

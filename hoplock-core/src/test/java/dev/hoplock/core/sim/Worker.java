@@ -22,7 +22,7 @@ final class Worker {
     enum Style {
         /** Opens its outermost scope asking for an interrupt and stops (closes every scope) soon after one arrives. */
         HONOURS_INTERRUPT,
-        /** Checks {@code isLeading()} of its outermost scope every few milliseconds and stops when it is false. */
+        /** Checks {@code isLeading()} of its outermost scope every 20 to 400 ms and stops when it is false. */
         POLLS_IS_LEADING,
         /** Ignores the loss: works until it is done, and only then closes its scopes. */
         IGNORES_LOSS
@@ -122,7 +122,7 @@ final class Worker {
         long now = process.clock.nanoTime();
         long delay = doneAtLocal - now;
         if (style == Style.POLLS_IS_LEADING) {
-            delay = Math.min(delay, process.sim.uniform(10 * MS, 200 * MS));
+            delay = Math.min(delay, process.sim.uniform(20 * MS, 400 * MS));
         }
         tickLater(Math.max(0, delay));
     }
