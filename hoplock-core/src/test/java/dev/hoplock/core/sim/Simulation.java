@@ -161,6 +161,8 @@ final class Simulation {
 
     /** How many times the lease object was deleted from outside in this schedule. */
     int externalDeletes;
+    /** A machine was still suspended when the faults healed. */
+    private boolean suspendedAtHeal;
     /** No process starts before this shared instant (a TTL after a delete from outside). */
     private long noStartsUntil;
 
@@ -222,8 +224,10 @@ final class Simulation {
         long recovery = awaitLeader(healAt, recoveryBound(), "after the faults healed");
         // Once every message sent before the heal has landed or been answered, and every request sent before it has
         // been answered or timed out, the leader must be stable.
-        advanceTo(Math.max(time.nanoTime(), Math.max(lastNetworkDue, healAt + maxRequestTimeout()))
-                + 100 * MS);
+        // A machine woken from a suspend at the heal may still end the term it had (by the wall clock, before its
+        // monotonic renewal timer fires) and begin a new one: that settles within a TTL.
+        long settled = healAt + maxRequestTimeout() + (suspendedAtHeal ? config.ttl().toNanos() : 0);
+        advanceTo(Math.max(time.nanoTime(), Math.max(lastNetworkDue, settled)) + 100 * MS);
         awaitLeader(time.nanoTime(), failoverBound(), "after the messages sent before the heal were delivered");
         SimProcess elected = leader;
         long termsBefore = stats.terms;
@@ -645,6 +649,7 @@ final class Simulation {
             m.syncEpoch = -1;
             m.schedulerFailure = 0;
             m.schedulerEpoch = -1;
+            suspendedAtHeal |= m.suspended();
             wakeMachine(m);
             if (m.process != null) {
                 m.process.stepDownAtRenewal = null;

@@ -95,20 +95,29 @@ class SimulationTest {
                         "net.request-lost", "net.response-lost.silent", "net.response-lost.reset", "net.sdk-retry-412",
                         "net.latency-longer-than-ttl", "net.partition.one-way", "net.burst.409-conflict",
                         "fault.store-outage", "net.store-down.hung");
-                if (FAULTS.equals(EnumSet.allOf(Simulation.Fault.class))) {
-                    assertThat(total.counters).containsKeys("work.scopes", "work.nested-scopes", "work.scopes-told",
-                            "work.interrupts", "work.stopped-on-interrupt", "work.stopped-on-isLeading",
-                            "work.finished-after-loss", "fault.sync-answers", "net.answered-synchronously",
-                            "fault.scheduler-failure", "sched.rejected", "sched.threw", "fault.external-delete",
-                            "fault.suspend-longer-than-ttl", "fault.suspend-shorter-than-ttl",
-                            "fault.mixed-ttl-schedule", "fault.step-down-during-renewal-answered",
-                            "fault.step-down-during-renewal-refused-409", "fault.step-down-during-renewal-lost");
+                for (Simulation.Fault fault : FAULTS) {
+                    assertThat(total.counters).as("what %s injects", fault).containsKeys(injected(fault));
                 }
                 assertThat(total.holderChanges).isGreaterThan(schedules * 3L);
             }
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The counters that show that {@code fault} really happened. */
+    private static String[] injected(Simulation.Fault fault) {
+        return switch (fault) {
+            case LEADER_WORK -> new String[] {"work.scopes", "work.nested-scopes", "work.scopes-told", "work.interrupts",
+                    "work.stopped-on-interrupt", "work.stopped-on-isLeading", "work.finished-after-loss"};
+            case SYNC_ANSWERS -> new String[] {"fault.sync-answers", "net.answered-synchronously"};
+            case SCHEDULER_FAILURE -> new String[] {"fault.scheduler-failure", "sched.rejected", "sched.threw"};
+            case EXTERNAL_DELETE -> new String[] {"fault.external-delete"};
+            case SUSPEND -> new String[] {"fault.suspend-longer-than-ttl", "fault.suspend-shorter-than-ttl"};
+            case MIXED_TTL -> new String[] {"fault.mixed-ttl-schedule"};
+            case STEP_DOWN_DURING_RENEWAL -> new String[] {"fault.step-down-during-renewal-answered",
+                    "fault.step-down-during-renewal-refused-409", "fault.step-down-during-renewal-lost"};
+        };
     }
 
     @Test
