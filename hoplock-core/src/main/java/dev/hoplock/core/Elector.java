@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -870,10 +870,10 @@ public final class Elector implements AutoCloseable {
         return within(CompletableFuture.allOf(all).thenApply(v -> true), settings.releaseTimeout(), false);
     }
 
-    private void warnWorkStillRunning(String while_) {
+    private void warnWorkStillRunning(String activity) {
         long open = undrainedTerms.stream().mapToLong(Term::openScopes).sum();
         log.warn("hoplock: {} '{}': leader work ({} open scope(s)) did not stop within the release timeout ({}), so the"
-                + " lease is not released: it expires at {} and another node takes over after that", while_, key(),
+                + " lease is not released: it expires at {} and another node takes over after that", activity, key(),
                 open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record.expiresAt());
     }
 
@@ -973,7 +973,7 @@ public final class Elector implements AutoCloseable {
                     + " clock runs ahead or its TTL is longer. No node takes the lease over before that instant by its"
                     + " own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone, delete the"
                     + " object";
-            // Once per writer and generation, not at every renewal: the cause keeps no instant or duration.
+            // Once per writer and generation (a term), not at every renewal: the cause keeps no instant or duration.
             problems.report(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause, message);
         } else {
             problems.clear(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause);
@@ -1118,7 +1118,7 @@ public final class Elector implements AutoCloseable {
         String message = operation + " failed: " + failure.getMessage();
         lastError = message;
         problems.report(ElectionEvent.ProblemKind.BACKEND_ERROR, operation + " " + failure.kind() + " "
-                + failure.getMessage(), "'" + key() + "' " + message);
+                + ProblemReporter.normalise(String.valueOf(failure.getMessage())), "'" + key() + "' " + message);
     }
 
     /** The store answered: failures are reported again when they recur. */

@@ -11,9 +11,9 @@ import java.util.function.Consumer;
 /**
  * Reports an elector's problems, as a log line and an {@link ElectionEvent.Problem}, once per cause.
  *
- * <p>Guarantees: a problem is identified by its kind and a stable cause (for example the offending record's owner and
- * generation, or a request's operation and error with every number taken out, so that a timeout whose text names a
- * changing duration stays one cause). It is reported when first seen and again only after it was cleared: by
+ * <p>Guarantees: a problem is identified by its kind and a stable cause given by the caller (for example the offending
+ * record's owner and generation, or a request's operation and error {@linkplain #normalise normalised}, so that a
+ * timeout whose text names a changing duration stays one cause). It is reported when first seen and again only after it was cleared: by
  * {@link #clear(ElectionEvent.ProblemKind)} once things are healthy again (an answer from the store clears
  * {@link ElectionEvent.ProblemKind#BACKEND_ERROR}) or {@link #clear(ElectionEvent.ProblemKind, String)} for one
  * cause. Not thread-safe: called under the elector's lock.
@@ -45,7 +45,7 @@ final class ProblemReporter {
 
     private boolean report(ElectionEvent.ProblemKind kind, String cause, String message, boolean asError,
                            Throwable error) {
-        if (!reported.add(kind + "|" + normalise(cause))) {
+        if (!reported.add(kind + "|" + cause)) {
             log.debug("hoplock: {} (reported before)", message);
             return false;
         }
@@ -66,10 +66,10 @@ final class ProblemReporter {
 
     /** Re-arms one cause. */
     void clear(ElectionEvent.ProblemKind kind, String cause) {
-        reported.remove(kind + "|" + normalise(cause));
+        reported.remove(kind + "|" + cause);
     }
 
-    /** The cause with every run of digits (durations, counts, timestamps) replaced by {@code #}. */
+    /** A text with every number (durations, counts, timestamps) replaced by {@code #}, for causes built from text. */
     static String normalise(String cause) {
         return cause.replaceAll("[0-9]+([.,][0-9]+)?", "#");
     }

@@ -44,10 +44,6 @@ final class Term {
         return lease;
     }
 
-    long deadlineNanos() {
-        return deadlineNanos;
-    }
-
     /** Time until the earlier of the two deadlines; zero once the term ended. */
     Duration timeLeft() {
         if (ended) {

@@ -17,6 +17,13 @@ class ElectorHardeningTest {
 
     private final Cluster cluster = new Cluster();
 
+    /** Starts a node and runs what falls due: the first node started leads, the later ones follow it. */
+    private Node started(String owner) {
+        Node node = cluster.node(owner).start();
+        cluster.time.runDue();
+        return node;
+    }
+
     private static List<Class<?>> termEvents(Node node) {
         return node.events.stream()
                 .filter(e -> e instanceof ElectionEvent.Acquired || e instanceof ElectionEvent.Lost)
@@ -116,10 +123,8 @@ class ElectorHardeningTest {
 
     @Test
     void stepDownReleasesOnlyAfterLeaderWorkHasStopped() throws Exception {
-        Node a = cluster.node("a").start();
-        cluster.time.runDue();
-        Node b = cluster.node("b").start();
-        cluster.time.runDue();
+        Node a = started("a");
+        Node b = started("b");
         LeaderScope work = a.elector.enterLeaderScope(false).orElseThrow();
 
         assertThat(a.elector.stepDown()).isTrue();
@@ -136,10 +141,8 @@ class ElectorHardeningTest {
 
     @Test
     void stepDownKeepsTheLeaseWhenLeaderWorkDoesNotStopWithinTheReleaseTimeout() throws Exception {
-        Node a = cluster.node("a").start();
-        cluster.time.runDue();
-        Node b = cluster.node("b").start();
-        cluster.time.runDue();
+        Node a = started("a");
+        Node b = started("b");
         LeaderScope stuck = a.elector.enterLeaderScope(false).orElseThrow();
 
         assertThat(a.elector.stepDown()).isTrue();
@@ -176,10 +179,8 @@ class ElectorHardeningTest {
 
     @Test
     void aStepDownDuringARenewalRefusedWithoutEffectStillReleases() throws Exception {
-        Node a = cluster.node("a").start();
-        cluster.time.runDue();
-        Node b = cluster.node("b").start();
-        cluster.time.runDue();
+        Node a = started("a");
+        Node b = started("b");
         a.backend.mode = FaultyBackend.Mode.DEFER;
         a.backend.refuseWithoutEffect = 1;
         cluster.advance(Cluster.RENEW);
@@ -201,10 +202,8 @@ class ElectorHardeningTest {
 
     @Test
     void aRecordDeletedWhileHeldIsTakenOnlyAfterATtlOfObservedAbsence() throws Exception {
-        Node a = cluster.node("a").start();
-        cluster.time.runDue();
-        Node b = cluster.node("b").start();
-        cluster.time.runDue();
+        Node a = started("a");
+        Node b = started("b");
         assertThat(b.elector.holder()).get().extracting(Holder::owner).isEqualTo("a");
         // a's process hangs (it may still lead until its deadline, as far as b can know); an operator deletes the key.
         a.backend.mode = FaultyBackend.Mode.HANG;
@@ -225,10 +224,8 @@ class ElectorHardeningTest {
 
     @Test
     void aKeyNeverSeenHeldOrSeenReleasedIsFreeAtOnceAfterADeletion() throws Exception {
-        Node a = cluster.node("a").start();
-        cluster.time.runDue();
-        Node b = cluster.node("b").start();
-        cluster.time.runDue();
+        Node a = started("a");
+        Node b = started("b");
         a.elector.close();
         cluster.time.runDue();
         Node c = cluster.node("c");
