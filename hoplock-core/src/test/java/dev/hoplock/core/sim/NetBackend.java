@@ -22,7 +22,10 @@ import java.util.function.Supplier;
  * burst's 503 / 500-after-apply / 409, take effect after a request latency (up to 2.5 TTL on a slow link) and then
  * lose its answer (outcome unknown), have its answer replaced by the 412 of an SDK retry of a write that did take
  * effect, or be answered after a response latency. Answers are delivered through the process's {@link NodeClock},
- * so a paused process gets them only when it wakes and a dead one never.
+ * so a paused process gets them only when it wakes and a dead one never. During a synchronous-answers window, half the
+ * requests are instead answered inside the call. A renewal chosen for a step-down fault is answered, refused with a
+ * 409 or lost, with the step-down landing before its answer. Every release sent is first shown to the
+ * {@link Checker} ({@link Checker#releasing}), which requires the leader work of the process to have stopped.
  */
 final class NetBackend implements AsyncBackend {
 

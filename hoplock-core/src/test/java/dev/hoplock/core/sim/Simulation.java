@@ -28,11 +28,16 @@ import java.util.SplittableRandom;
  *       slow links (answers up to 2.5 TTL late), request and response loss windows, error bursts (503, 500 after
  *       apply, 409), kill -9 and restart with a new owner, graceful close and restart, step-down, wall-clock steps.
  *       On top, every machine has a fixed wall-clock offset within +-{@link Config#maxSkew()}, a monotonic clock
- *       rate within +-{@link Config#maxDrift()} and its own monotonic origin (a third near {@code Long.MAX_VALUE}).</li>
+ *       rate within +-{@link Config#maxDrift()} and its own monotonic origin (a third near {@code Long.MAX_VALUE}).
+ *       A second stream injects the {@link Fault}s of issue 9: synchronous answers, a failing scheduler, deletes of
+ *       the lease object from outside, machine suspends, step-downs during in-flight renewals. Every process runs
+ *       leader work ({@link Worker}s) throughout.</li>
  *   <li><b>Heal</b>: every fault ends, paused processes wake, dead ones restart. A leader must exist within
  *       {@link #recoveryBound()}; it must then keep leading, unchallenged, for two TTLs.</li>
  *   <li><b>Failover</b>: the leader is killed (no release); another must lead within {@link #failoverBound()}.</li>
  *   <li><b>Handover</b>: the new leader closes gracefully; another must lead within {@link #handoverBound()}.</li>
+ *   <li><b>Step-down during a renewal</b> (answered, then refused with a 409 that leaves the record ours): another
+ *       process must lead within {@link #handoverBound()}.</li>
  *   <li><b>Failover, clocks agreeing</b>: every wall-clock offset is set to zero (rate drift stays), the record is
  *       refreshed, the leader is killed again; another must lead within {@link #syncedFailoverBound()}.</li>
  * </ol>
@@ -94,7 +99,7 @@ final class Simulation {
             int t = r.nextInt(3);
             Duration requestTimeout = t == 0 ? renew : t == 1 ? ttl.dividedBy(10) : ttl.multipliedBy(2);
             boolean byDelete = r.nextInt(6) == 0;
-            Duration chaos = Duration.ofSeconds(90 + r.nextInt(91));
+            Duration chaos = Duration.ofSeconds(60 + r.nextInt(91));
             int nodes = 3 + r.nextInt(3);
             boolean mixed = faults.contains(Fault.MIXED_TTL) && r.nextInt(4) == 0;
             if (mixed) {
@@ -127,7 +132,6 @@ final class Simulation {
     record Burst(BurstKind kind, double rate) {
     }
 
-    /** What one schedule measured. */
     /**
      * What one schedule measured: time to a leader after the heal, after kill -9 of the leader with skewed wall clocks,
      * after a graceful close, and after kill -9 of the leader once the wall clocks agree (rate drift remains).

@@ -87,7 +87,7 @@ final class Worker {
         boolean interrupt = style == Style.HONOURS_INTERRUPT || (style == Style.IGNORES_LOSS && sim.random.nextBoolean());
         Optional<LeaderScope> outer = process.elector.enterLeaderScope(interrupt);
         if (outer.isEmpty()) {
-            later(this::attempt, sim.uniform(200 * MS, 2_000 * MS));
+            later(this::attempt, sim.uniform(500 * MS, 3_000 * MS));
             return;
         }
         interruptFlag = false;
