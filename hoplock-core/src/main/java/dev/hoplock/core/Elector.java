@@ -71,11 +71,16 @@ import java.util.function.Supplier;
  *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
  *       whatever the wall clocks say. A record written by a graceful release (no owner, expired) may be taken at
  *       once: its writer has already stopped. A record that disappears (deleted outside hoplock, or released by a
- *       delete, which a reader cannot tell apart) after it was seen held by another owner and not yet takeable counts
- *       as a version of its own: the key is created only after it has stayed absent for a whole {@code ttl} on this
- *       machine's monotonic clock, counted from the first read that saw it absent, and a
- *       {@link ElectionEvent.ProblemKind#RECORD_DELETED} problem names the key. Deletion is detected, not prevented:
- *       a node that never saw the record held (a fresh start) may still create it at once.</li>
+ *       delete, which a reader cannot tell apart) counts as a version of its own ({@code DeletedRecordRule}): a create
+ *       does not check what it replaces, and the holder may have renewed or re-created the key unseen after the last
+ *       read that saw it. Once this elector has seen the key present, it creates it only after the absence was
+ *       observed for a whole {@code ttl} on its monotonic clock, counted from the answer of the <em>first</em> read
+ *       that found it absent (the holder's last write took effect before that), and for as long as the validity the
+ *       last seen record showed when first seen (a longer-TTL holder may have renewed it unseen), and once that
+ *       record's {@code expires_at} has passed by its wall clock. A {@link ElectionEvent.ProblemKind#RECORD_DELETED}
+ *       problem names the key when the record was held by another owner. Deletion is detected, not prevented: a node
+ *       that never saw the record (a fresh start) may still create it at once, and a second delete within one
+ *       observation cannot be told from the first.</li>
  *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
@@ -145,11 +150,7 @@ public final class Elector implements AutoCloseable {
     private boolean campaignPaused;
     private boolean releaseRequested;
     private Long lastAnswerNanos;
-    /**
-     * Rule 4 applied to a deletion: when this elector first read "absent" after seeing the key held by another owner
-     * (monotonic); null while no such absence is being observed.
-     */
-    private Long absentSinceNanos;
+    private final DeletedRecordRule deletedRecord;
     private String lastError;
 
     // ---- read without lock ----
@@ -162,6 +163,7 @@ public final class Elector implements AutoCloseable {
         this.time = builder.time;
         this.ttlNanos = settings.ttl().toNanos();
         this.safetyNanos = settings.safetyMargin().toNanos();
+        this.deletedRecord = new DeletedRecordRule(settings.ttl());
         String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
 
         ExecutorScheduler ownScheduler = null;
@@ -556,12 +558,14 @@ public final class Elector implements AutoCloseable {
             endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
             Observation before = observed;
             observe(null, null, null);
-            noticeDeletion(before);
-            long absentFor = absentSinceNanos == null ? ttlNanos : time.nanoTime() - absentSinceNanos;
+            if (deletedRecord.sawAbsent(time.nanoTime())) {
+                reportDeletion(before);
+            }
+            Duration untilFree = deletedRecord.untilFree(time.nanoTime(), time.wallNow());
             if (!campaignAllowed()) {
                 scheduleStep(settings.pollInterval());
-            } else if (absentFor < ttlNanos) {
-                scheduleStep(min(settings.pollInterval(), Duration.ofNanos(ttlNanos - absentFor)));
+            } else if (!untilFree.isZero()) {
+                scheduleStep(min(settings.pollInterval(), untilFree));
             } else {
                 acquire(Handle.NONE, highestGeneration + 1);
             }
@@ -613,34 +617,23 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * Rule 4 for a record that disappears: if the version seen before could not have been taken over yet (held by
-     * another owner, unexpired or not observed for a TTL, or corrupt), its holder may still lead, so the absence counts
-     * as a version of its own, taken only after a TTL of local observation from this first read. A key never seen
-     * held, seen released or takeable, or held by this process (which has stopped) stays free at once.
+     * A read found the key absent after it was seen present ({@link DeletedRecordRule}, rule 4): reported when the
+     * version seen last was held by another owner, since that holder may still lead. The absence after a release or
+     * after this process's own record disappears is observed as well, without a report.
      */
-    private void noticeDeletion(Observation before) {
-        if (absentSinceNanos != null || before == null || takeable(before)
-                || (before.record != null && before.record.owner().equals(owner()))) {
+    private void reportDeletion(Observation before) {
+        if (before == null || (before.record != null
+                && (before.record.isReleased() || before.record.owner().equals(owner())))) {
             return;
         }
-        absentSinceNanos = time.nanoTime();
         String heldBy = before.record == null ? "a corrupt record"
                 : describeOwner(before.record.owner()) + " at generation " + before.record.generation();
         problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted", "the lease record of '" + key() + "' in "
                 + backend.describe() + " disappeared while held by " + heldBy + ": it was deleted outside hoplock (or"
                 + " released by a delete, as Go hoplock and releaseByDelete do). Its holder may still lead, so the key"
-                + " counts as held until it has stayed absent for " + HumanDurations.format(settings.ttl()) + " on this"
-                + " machine's clock. Deletion is detected, not prevented: do not delete the lease object of a running"
-                + " election");
-    }
-
-    /** Rule 4: whether {@code seen} may be taken over now (released; or expired, or corrupt, and unchanged a TTL). */
-    private boolean takeable(Observation seen) {
-        if (seen.record != null && seen.record.isReleased()) {
-            return true;
-        }
-        boolean observedLongEnough = time.nanoTime() - seen.firstSeenNanos >= ttlNanos;
-        return observedLongEnough && (seen.record == null || seen.record.isExpiredAt(time.wallNow()));
+                + " counts as held until it has stayed absent for at least " + HumanDurations.format(settings.ttl())
+                + " on this machine's clock and the expiry it showed has passed. Deletion is detected, not prevented:"
+                + " do not delete the lease object of a running election");
     }
 
     /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
@@ -931,12 +924,14 @@ public final class Elector implements AutoCloseable {
             setHolder(null);
             return;
         }
-        absentSinceNanos = null;
         if (observed != null && observed.handle.equals(handle)) {
+            deletedRecord.sawSameVersion();
             return;
         }
         Observation previous = observed;
         observed = new Observation(handle, record, time.nanoTime());
+        deletedRecord.sawVersion(record, time.wallNow());
+        problems.clear(ElectionEvent.ProblemKind.RECORD_DELETED);
         if (record == null) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
                     + ". It counts as held; it is taken over only after staying unchanged for "

@@ -222,6 +222,74 @@ class ElectorHardeningTest {
         assertThat(b.events(ElectionEvent.Problem.class)).hasSize(1);
     }
 
+    /** Advances in steps of 100 ms for {@code duration}, asserting at every step that at most one node leads. */
+    private void advanceWithAtMostOneLeader(Duration duration) {
+        for (long step = 0; step < duration.toMillis() / 100; step++) {
+            cluster.advance(Duration.ofMillis(100));
+            assertThat(cluster.leaders()).as("leaders at %s", cluster.time.elapsed()).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void theAbsenceIsObservedForATtlFromTheFirstReadThatFoundItAbsentNotFromTheLastSighting() throws Exception {
+        // b last saw a's first version at 0 s, then could not read for 41 s (a partition) while a renewed. An operator
+        // deletes the key at 41 s, right after a's renewal at 40 s: a leads until 67 s as far as anyone can know. b's
+        // first read that finds the key absent (42 s) starts a TTL of observation; the old version b saw, long expired
+        // and seen more than a TTL ago, says nothing about the versions b missed.
+        Node a = started("a");
+        Node b = started("b");
+        b.backend.mode = FaultyBackend.Mode.FAIL;
+        cluster.advance(Duration.ofSeconds(41));
+        assertThat(a.elector.currentLease().orElseThrow().generation()).isEqualTo(1);
+        deleteOutsideHoplock();
+        b.backend.mode = FaultyBackend.Mode.NORMAL;
+        long deletedAt = cluster.time.nanoTime();
+
+        advanceWithAtMostOneLeader(TTL.plus(Cluster.POLL));
+        cluster.advanceUntil(() -> cluster.leaders() == 1, Cluster.POLL.multipliedBy(2));
+        assertThat(b.elector.isLeader()).as("b took the key, a TTL after it first found it absent").isTrue();
+        assertThat(Duration.ofNanos(cluster.time.nanoTime() - deletedAt)).isGreaterThanOrEqualTo(TTL);
+    }
+
+    @Test
+    void aDeletedRecordOfALongerTtlHolderIsTakenOnlyAfterItsExpiresAtByTheWallClock() throws Exception {
+        // Mixed TTLs with agreeing wall clocks: a (TTL 60 s) writes expires_at = 60 s and leads until 57 s; b (TTL 30 s)
+        // sees it, then finds it deleted at 1 s. Observing the absence for b's own TTL alone would create at 32 s.
+        Node a = cluster.node("a", Duration.ZERO, builder -> builder.ttl(Duration.ofSeconds(60))).start();
+        cluster.time.runDue();
+        Node b = started("b");
+        cluster.advance(Duration.ofSeconds(1));
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+
+        advanceWithAtMostOneLeader(Duration.ofSeconds(60));
+        assertThat(a.elector.isLeader()).isFalse();
+        cluster.advanceUntil(b.elector::isLeader, Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aDeletedRecordWhoseHolderMayHaveRenewedUnseenWaitsForTheValidityTheRecordShowed() throws Exception {
+        // Mixed TTLs again, and b misses a's renewal at 10 s (expires_at 70 s; a leads until 67 s): its reads fail from
+        // 1 s to 10.5 s and the key is deleted at 10.2 s. Waiting for the last seen expires_at (60 s) is not enough;
+        // b waits for the validity that record showed when b first saw it (60 s) from its first absent read (~11 s).
+        Node a = cluster.node("a", Duration.ZERO, builder -> builder.ttl(Duration.ofSeconds(60))).start();
+        cluster.time.runDue();
+        Node b = started("b");
+        cluster.advance(Duration.ofSeconds(1));
+        b.backend.mode = FaultyBackend.Mode.FAIL;
+        cluster.advance(Duration.ofMillis(9_200));
+        assertThat(cluster.stored().expiresAt()).as("a renewed at 10 s")
+                .isEqualTo(cluster.time.wallNow().minusMillis(200).plusSeconds(60));
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+        cluster.advance(Duration.ofMillis(300));
+        b.backend.mode = FaultyBackend.Mode.NORMAL;
+
+        advanceWithAtMostOneLeader(Duration.ofSeconds(60));
+        assertThat(a.elector.isLeader()).isFalse();
+        cluster.advanceUntil(b.elector::isLeader, Duration.ofSeconds(5));
+    }
+
     @Test
     void aKeyNeverSeenHeldOrSeenReleasedIsFreeAtOnceAfterADeletion() throws Exception {
         Node a = started("a");
