@@ -1339,9 +1339,10 @@ public final class Elector implements AutoCloseable {
         }
 
         /**
-         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. A
-         * follower that saw the lease held cannot tell such a release from a deletion outside hoplock, so it waits a
-         * TTL of observed absence before it takes the key: handover takes about a TTL instead of a poll.
+         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false.
+         * Handover then takes about a TTL instead of a poll: a follower that saw the lease held cannot tell such a
+         * release from a deletion outside hoplock, so it takes the key only after it stayed absent for a TTL from the
+         * first read that found it absent and after the last seen {@code expires_at} (rule 4 of the safety argument).
          */
         public Builder releaseByDelete(boolean releaseByDelete) {
             this.releaseByDelete = releaseByDelete;

@@ -291,7 +291,7 @@ class ElectorHardeningTest {
     }
 
     @Test
-    void aKeyNeverSeenHeldOrSeenReleasedIsFreeAtOnceAfterADeletion() throws Exception {
+    void aNodeThatNeverSawTheKeyCreatesItAtOnceAfterADeletion() throws Exception {
         Node a = started("a");
         Node b = started("b");
         a.elector.close();
