@@ -6,13 +6,14 @@
 #   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
 #
 # Stages: failover (crash and graceful handover over S3Mock), jmh (@LeaderOnly gate cost), requests (store requests and
-# added latency, hoplock over S3Mock and ShedLock over PostgreSQL), startup (start-up added by the starter). The report
+# added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
+# JDBC provider on one PostgreSQL, one after the other), startup (start-up added by the starter). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
 # Network: only 127.0.0.1 (S3Mock, PostgreSQL) and Maven Central for the build. Needs the hoplock modules in the local
-# Maven repository (mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-spring-boot-autoconfigure,
-# hoplock-spring-boot-starter -DskipTests), PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing).
+# Maven repository (mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,
+# hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests), PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,8 +29,11 @@ cd "$ROOT"
 : "${REQUESTS_SECONDS:=60}"     # counting window of the requests benchmark, per library
 : "${REQUESTS_WARMUP:=5}"
 : "${REQUESTS_TTL:=30s}"        # hoplock's TTL in the requests benchmark (the starter's default)
+: "${JDBC_SECONDS:=60}"         # counting window of the jdbc stage, per library
+: "${JDBC_WARMUP:=5}"
+: "${JDBC_TTL:=30s}"            # hoplock's TTL in the jdbc stage (the starter's default)
 : "${STARTUP_REPS:=10}"         # JVM starts per variant
-: "${STAGES:=failover jmh requests startup}"
+: "${STAGES:=failover jmh requests jdbc startup}"
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
 : "${PG_PASSWORD:=}"
@@ -122,7 +126,7 @@ say "build: mvn -q -pl benchmarks -Pbench package -DskipTests"
 BUILD_START=$(date +%s)
 if ! mvn -q -pl benchmarks -Pbench package -DskipTests; then
   echo "The benchmarks module did not build. If a hoplock module is missing from ~/.m2, install the modules first:" >&2
-  echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
+  echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
   exit 1
 fi
 for variant in without-starter with-starter; do
@@ -211,6 +215,26 @@ if wants requests; then
       -Dbench.jdbc.password="$PG_PASSWORD" dev.hoplock.bench.requests.RequestsBench shedlock
   else
     set_prop "$STAGES_FILE" "requests-shedlock.status" "failed: PostgreSQL could not be started on 127.0.0.1:5432"
+  fi
+fi
+
+if wants jdbc; then
+  rm -f "$RESULTS"/jdbc-requests-*
+  record_env jdbc JDBC_SECONDS JDBC_WARMUP JDBC_TTL
+  set_prop "$STAGES_FILE" "jdbc.window" "$JDBC_SECONDS"
+  set_prop "$STAGES_FILE" "jdbc.warmup" "$JDBC_WARMUP"
+  if ensure_postgres; then
+    set_prop "$MACHINE_FILE" pg_version "PostgreSQL $(PGPASSWORD="$PG_PASSWORD" psql -h 127.0.0.1 -U "$PG_USER" -d postgres -Atc 'show server_version' 2>/dev/null || echo '?')"
+    JREQ=(-Dbench.requests.prefix=jdbc-requests- -Dbench.requests.seconds="$JDBC_SECONDS"
+          -Dbench.requests.warmup="$JDBC_WARMUP" -Dbench.jdbc.url="$PG_URL")
+    run_stage jdbc-hoplock 900 "$SHOWN_JAVA ${JREQ[*]} -Dbench.requests.ttl=$JDBC_TTL dev.hoplock.bench.requests.RequestsBench hoplock-jdbc" -- \
+      "${JAVA[@]}" "${JREQ[@]}" -Dbench.requests.ttl="$JDBC_TTL" -Dbench.jdbc.user="$PG_USER" \
+      -Dbench.jdbc.password="$PG_PASSWORD" dev.hoplock.bench.requests.RequestsBench hoplock-jdbc
+    run_stage jdbc-shedlock 900 "$SHOWN_JAVA ${JREQ[*]} dev.hoplock.bench.requests.RequestsBench shedlock" -- \
+      "${JAVA[@]}" "${JREQ[@]}" -Dbench.jdbc.user="$PG_USER" \
+      -Dbench.jdbc.password="$PG_PASSWORD" dev.hoplock.bench.requests.RequestsBench shedlock
+  else
+    set_prop "$STAGES_FILE" "jdbc-hoplock.status" "failed: PostgreSQL could not be started on 127.0.0.1:5432"
   fi
 fi
 

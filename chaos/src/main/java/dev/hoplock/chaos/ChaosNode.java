@@ -32,7 +32,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Arguments ({@code name=value}): endpoint, bucket, key, owner, ttlMs, pollMs, logPort, workGapMs (50),
  * appendEveryMs (10), maxRuntimeS, checkLeader (true; false makes this node a negative control whose leader work
- * ignores the end of its term).
+ * ignores the end of its term). With {@code jdbcUrl}, {@code jdbcUser}, {@code fenceTable}, {@code writeTable},
+ * {@code refusalLog} and {@code fenced} (true unless a negative control) the appends go to a {@link FencedTableSink}
+ * (a fenced transaction on PostgreSQL or MariaDB) instead of the fencing log; an append that fails for another reason
+ * than a refusal prints {@code SINK_ERROR}.
  */
 public final class ChaosNode {
 
@@ -60,7 +63,10 @@ public final class ChaosNode {
         elector.start();
         print("STARTED owner=" + owner + " nanos=" + System.nanoTime() + " pid=" + ProcessHandle.current().pid());
 
-        Fencing fencing = new Fencing(Integer.parseInt(a.get("logPort")));
+        Downstream fencing = a.containsKey("jdbcUrl")
+                ? new FencedTableSink(a.get("jdbcUrl"), a.get("jdbcUser"), a.get("fenceTable"), a.get("writeTable"),
+                        java.nio.file.Path.of(a.get("refusalLog")), Boolean.parseBoolean(a.get("fenced")))
+                : new Fencing(Integer.parseInt(a.get("logPort")));
         while (System.nanoTime() < endAt) {
             Optional<LeaderScope> entered = elector.enterLeaderScope(false);
             if (entered.isEmpty()) {
@@ -86,6 +92,9 @@ public final class ChaosNode {
                         if (checkLeader) {
                             break;
                         }
+                    } else if (reply.startsWith("ERROR")) {
+                        print("SINK_ERROR owner=" + owner + " gen=" + generation + " nanos=" + System.nanoTime()
+                                + " reply=" + reply.replace(' ', '_'));
                     }
                     LockSupport.parkNanos(appendEvery);
                 }
@@ -136,8 +145,16 @@ public final class ChaosNode {
         System.out.flush();
     }
 
+    /**
+     * Where leader work appends: answers {@code OK}, {@code STALE <highest token>} (refused by the fence) or
+     * {@code ERROR <cause>} (not written, for another reason).
+     */
+    interface Downstream {
+        String append(String owner, long generation, long before, long after) throws IOException;
+    }
+
     /** A connection to the fencing log; reconnects once per append if the connection broke. */
-    private static final class Fencing {
+    private static final class Fencing implements Downstream {
         private final int port;
         private Socket socket;
         private BufferedReader in;
@@ -147,7 +164,8 @@ public final class ChaosNode {
             this.port = port;
         }
 
-        String append(String owner, long generation, long before, long after) throws IOException {
+        @Override
+        public String append(String owner, long generation, long before, long after) throws IOException {
             for (int attempt = 0; ; attempt++) {
                 try {
                     if (socket == null) {

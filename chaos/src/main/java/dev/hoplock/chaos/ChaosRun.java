@@ -35,7 +35,14 @@ import java.util.concurrent.locks.LockSupport;
  * non-zero if any is above zero or a scenario found no leader in time. Everything runs on 127.0.0.1 and every wait is
  * bounded. Arguments ({@code name=value}, all optional): ttlMs (5000), pollMs (250), nodes (3), kills (8), stops (5),
  * restarts (2), out (directory), s3mockJar, workGapMs (50), brokenSlot (none; for example n1: that slot's leader work
- * ignores {@code isLeader()}, a negative control that must make the run fail).
+ * ignores {@code isLeader()}, a negative control that must make the run fail), sink ({@code log}, the default: the
+ * {@link FencingLog}; {@code postgresql} or {@code mariadb}: a {@link FencedTable} on the local server, each append a
+ * transaction with the {@code JdbcFence} check before its insert), fenced (true; false skips the check in every
+ * node: a negative control in which a woken stale leader's write is accepted, so the run must FAIL).
+ *
+ * <p>With a database sink, the fence decides, not the lease: a write committed after a newer term began but before
+ * any newer token was written is in token order and allowed (reported as a late write); what fails the run is a stale
+ * write accepted or a legitimate write refused, as {@link FencedTable#verify()} defines them.
  */
 public final class ChaosRun {
 
@@ -52,6 +59,8 @@ public final class ChaosRun {
     private final Map<String, Integer> faults = new TreeMap<>();
     private S3MockProcess s3;
     private FencingLog log;
+    private FencedTable table;
+    private WriteHistory history;
     private TcpProxy proxy;
 
     private ChaosRun(Map<String, String> a) {
@@ -81,9 +90,17 @@ public final class ChaosRun {
         s3 = new S3MockProcess(Path.of(a.getOrDefault("s3mockJar", "target/s3mock/s3mock-5.2.0-exec.jar")),
                 Files.createDirectories(out.resolve("s3root")), out.resolve("s3mock.log"));
         say("S3Mock on 127.0.0.1:" + s3.port() + " ready in " + ms(s3.start()) + " ms");
-        log = new FencingLog(out.resolve("fencing-log.csv"));
+        String sink = a.getOrDefault("sink", "log");
+        if (sink.equals("log")) {
+            log = new FencingLog(out.resolve("fencing-log.csv"));
+            history = log;
+        } else {
+            table = new FencedTable(sink, out);
+            history = table;
+        }
         proxy = new TcpProxy(s3.port());
-        say("fencing log on 127.0.0.1:" + log.port() + ", proxy 127.0.0.1:" + proxy.port() + " -> " + s3.port());
+        say((log != null ? "fencing log on 127.0.0.1:" + log.port() : "fenced writes to " + table.describe())
+                + ", proxy 127.0.0.1:" + proxy.port() + " -> " + s3.port());
         int count = Integer.parseInt(a.getOrDefault("nodes", "3"));
         try {
             for (int i = 1; i <= count; i++) {
@@ -91,23 +108,9 @@ public final class ChaosRun {
             }
             if (awaitLeader(null, began, TimeUnit.SECONDS.toNanos(90)) == null) {
                 failures.add("no first leader within 90 s");
-                return finish(began);
+            } else {
+                scenarios();
             }
-            for (int i = 0; i < Integer.parseInt(a.getOrDefault("kills", "8")); i++) {
-                killLeader("kill -9 of the leader");
-            }
-            for (int i = 0; i < Integer.parseInt(a.getOrDefault("stops", "5")); i++) {
-                stopLeader();
-            }
-            int restarts = Integer.parseInt(a.getOrDefault("restarts", "2"));
-            for (int i = 0; i < restarts; i++) {
-                restartS3(i % 2 == 1);
-            }
-            for (TcpProxy.Mode mode : List.of(TcpProxy.Mode.BLACKHOLE, TcpProxy.Mode.DELAY, TcpProxy.Mode.RESET,
-                    TcpProxy.Mode.RESET_RESPONSES)) {
-                proxyFault(mode);
-            }
-            settle();
         } finally {
             for (NodeProcess node : nodes.values()) {
                 if (node.alive()) {
@@ -117,9 +120,35 @@ public final class ChaosRun {
             }
             proxy.close();
             s3.stop(true);
-            log.close();
         }
-        return finish(began);
+        try {
+            return finish(began);
+        } finally {
+            if (log != null) {
+                log.close();
+            }
+            if (table != null) {
+                table.close();
+            }
+        }
+    }
+
+    private void scenarios() throws Exception {
+        for (int i = 0; i < Integer.parseInt(a.getOrDefault("kills", "8")); i++) {
+            killLeader("kill -9 of the leader");
+        }
+        for (int i = 0; i < Integer.parseInt(a.getOrDefault("stops", "5")); i++) {
+            stopLeader();
+        }
+        int restarts = Integer.parseInt(a.getOrDefault("restarts", "2"));
+        for (int i = 0; i < restarts; i++) {
+            restartS3(i % 2 == 1);
+        }
+        for (TcpProxy.Mode mode : List.of(TcpProxy.Mode.BLACKHOLE, TcpProxy.Mode.DELAY, TcpProxy.Mode.RESET,
+                TcpProxy.Mode.RESET_RESPONSES)) {
+            proxyFault(mode);
+        }
+        settle();
     }
 
     // ------------------------------------------------------------------ scenarios
@@ -164,14 +193,14 @@ public final class ChaosRun {
         Event lost = events.await(e -> e.owner().equals(leader.owner) && e.type().equals("LOST") && e.nanos() > woke,
                 TimeUnit.SECONDS.toNanos(10));
         Event fenced = events.await(e -> e.owner().equals(leader.owner) && e.type().equals("FENCED") && e.nanos() > woke,
-                TimeUnit.MILLISECONDS.toNanos(200));
+                TimeUnit.SECONDS.toNanos(2));
         if (next == null) {
             failures.add("SIGSTOP: nobody took over while " + leader + " was stopped for " + ms(pause) + " ms");
         } else {
             timings.computeIfAbsent("takeover while the leader is stopped", k -> new ArrayList<>()).add(next.nanos() - t);
         }
         if (fenced != null) {
-            count("stale append refused by the log after SIGCONT");
+            count("stale append refused " + (log != null ? "by the log" : "by the database") + " after SIGCONT");
         }
         say("SIGSTOP " + leader + " for " + ms(pause) + " ms: " + (next == null ? "no takeover"
                 : next.owner() + " took over at generation " + next.generation() + " after " + ms(next.nanos() - t) + " ms")
@@ -253,8 +282,11 @@ public final class ChaosRun {
                 "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(),
                 "endpoint=" + endpoint, "bucket=" + S3MockProcess.BUCKET, "key=chaos/leader", "owner=" + owner,
                 "ttlMs=" + TimeUnit.NANOSECONDS.toMillis(ttl), "pollMs=" + TimeUnit.NANOSECONDS.toMillis(poll),
-                "logPort=" + log.port(), "workGapMs=" + a.getOrDefault("workGapMs", "50"), "maxRuntimeS=1800",
+                "logPort=" + (log != null ? log.port() : 0), "workGapMs=" + a.getOrDefault("workGapMs", "50"), "maxRuntimeS=1800",
                 "checkLeader=" + !slot.equals(a.getOrDefault("brokenSlot", "none"))));
+        if (table != null) {
+            command.addAll(table.nodeArguments(owner, Boolean.parseBoolean(a.getOrDefault("fenced", "true"))));
+        }
         NodeProcess node = NodeProcess.start(slot, owner, proxied, command, out.resolve(owner + ".log"), events);
         nodes.put(slot, node);
         Event started = events.await(e -> e.owner().equals(owner) && e.type().equals("STARTED"), TimeUnit.SECONDS.toNanos(60));
@@ -288,13 +320,12 @@ public final class ChaosRun {
                 && (notOwner == null || !e.owner().equals(notOwner)), timeout);
     }
 
-    private long awaitAcceptedAppend(long since, long timeout) {
+    private long awaitAcceptedAppend(long since, long timeout) throws Exception {
         long deadline = System.nanoTime() + timeout;
         while (System.nanoTime() < deadline) {
-            for (Attempt attempt : log.attempts()) {
-                if (attempt.accepted() && attempt.receivedNanos() > since) {
-                    return attempt.receivedNanos();
-                }
+            long first = history.firstAcceptedAfter(since);
+            if (first >= 0) {
+                return first;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
@@ -317,7 +348,7 @@ public final class ChaosRun {
     // ------------------------------------------------------------------ analysis
 
     private int finish(long began) throws Exception {
-        List<Attempt> attempts = log.attempts();
+        List<Attempt> attempts = history.attempts();
         List<Event> all = events.all();
 
         // Overlap: a lower generation's isLeader() was true after a higher generation's had been.
@@ -358,8 +389,10 @@ public final class ChaosRun {
             failures.add(shared + " generation(s) acquired by two owners: " + holders);
         }
 
-        // Stale appends accepted: received after a newer term had begun.
+        // Stale appends accepted: received after a newer term had begun. With a database sink these are late writes
+        // that the fence allowed because no newer token had been written yet; the fence's own verdict is below.
         int staleAccepted = 0;
+        int lateInTokenOrder = 0;
         int staleRefused = 0;
         for (Attempt attempt : attempts) {
             if (!attempt.accepted()) {
@@ -368,6 +401,10 @@ public final class ChaosRun {
             }
             for (Map.Entry<Long, Long> newer : termBegan.entrySet()) {
                 if (newer.getKey() > attempt.generation() && newer.getValue() < attempt.receivedNanos()) {
+                    if (table != null) {
+                        lateInTokenOrder++;
+                        break;
+                    }
                     staleAccepted++;
                     failures.add("STALE ACCEPTED: " + attempt.owner() + " generation " + attempt.generation()
                             + " accepted " + ms(attempt.receivedNanos() - newer.getValue()) + " ms after generation "
@@ -380,14 +417,33 @@ public final class ChaosRun {
         List<String> lines = new ArrayList<>();
         lines.add("hoplock chaos run: " + nodes.size() + " node JVMs over S3Mock 5.2.0, TTL " + ms(ttl) + " ms, poll "
                 + ms(poll) + " ms, " + ms(System.nanoTime() - began) / 1000 + " s; output in " + out.toAbsolutePath());
+        boolean fenced = Boolean.parseBoolean(a.getOrDefault("fenced", "true"));
+        lines.add("downstream store: " + (table == null ? "the fencing log" : (fenced
+                ? "fenced writes (JdbcFence check, then insert, in one transaction) to "
+                : "UNFENCED writes (negative control: no fence check) to ") + table.describe()));
         lines.add("faults injected:");
         faults.forEach((k, v) -> lines.add(String.format("  %-62s %d", k, v)));
-        lines.add("appends to the fencing log: " + attempts.size() + " (" + (attempts.size() - staleRefused)
-                + " accepted, " + staleRefused + " refused as stale)");
+        lines.add("appends to the " + (table != null ? "database" : "fencing log") + ": " + attempts.size() + " ("
+                + (attempts.size() - staleRefused) + " accepted, " + staleRefused + " refused as stale)");
         lines.add("terms (generations acquired): " + termBegan.size() + "; acquired by two owners: " + shared
                 + "; acquisitions seen out of generation order: " + outOfOrder);
         lines.add("overlaps (a lower generation leader after a higher one was): " + overlaps);
-        lines.add("stale appends accepted (after a newer term began): " + staleAccepted);
+        if (table == null) {
+            lines.add("stale appends accepted (after a newer term began): " + staleAccepted);
+        } else {
+            FencedTable.Verdict verdict = table.verify();
+            failures.addAll(verdict.problems());
+            long sinkErrors = all.stream().filter(e -> e.type().equals("SINK_ERROR")).count();
+            lines.add("fenced writes committed (rows in the write table): " + verdict.committed()
+                    + "; refused as stale (the nodes' refusal logs): " + verdict.refused()
+                    + "; failed for another reason (SINK_ERROR lines): " + sinkErrors);
+            lines.add("stale writes accepted (a row whose token is below that of a row committed before it): "
+                    + verdict.staleAccepted());
+            lines.add("legitimate writes refused (a refusal with no higher token written before it): "
+                    + verdict.legitimateRefused());
+            lines.add("late writes (committed after a newer term began; in token order, so allowed by the fence,"
+                    + " unless counted as stale above): " + lateInTokenOrder);
+        }
         timings.forEach((name, values) -> {
             List<Long> sorted = new ArrayList<>(values);
             Collections.sort(sorted);

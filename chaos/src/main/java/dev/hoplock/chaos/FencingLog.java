@@ -26,7 +26,7 @@ import java.util.List;
  * <p>Protocol, one line each way: {@code APPEND <owner> <generation> <beforeNanos> <afterNanos>} answered by
  * {@code OK} or {@code STALE <highest>}.
  */
-final class FencingLog implements AutoCloseable {
+final class FencingLog implements WriteHistory, AutoCloseable {
 
     /** One append attempt as the log saw it. */
     record Attempt(String owner, long generation, long beforeNanos, long afterNanos, long receivedNanos,
@@ -53,8 +53,15 @@ final class FencingLog implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    synchronized List<Attempt> attempts() {
+    @Override
+    public synchronized List<Attempt> attempts() {
         return List.copyOf(attempts);
+    }
+
+    @Override
+    public synchronized long firstAcceptedAfter(long sinceNanos) {
+        return attempts.stream().filter(a -> a.accepted() && a.receivedNanos() > sinceNanos)
+                .mapToLong(Attempt::receivedNanos).findFirst().orElse(-1);
     }
 
     private void acceptLoop() {

@@ -15,7 +15,9 @@ import java.time.Instant;
  * elector has seen the key present, an absence counts as a version of its own, free only when all three hold:
  * <ol>
  *   <li>it was observed absent for a whole TTL on the monotonic clock, counted from the answer of the <em>first</em>
- *       read that found it absent (the holder's last write took effect before the delete, so before that answer);</li>
+ *       read that found it absent (the holder's last write took effect before the delete, so before that answer).
+ *       The observation must be unbroken: a read that fails (an error, a timeout) may hide a version that came and
+ *       went, so the next read that finds the key absent starts the observation again;</li>
  *   <li>for as long, too, as the validity the last seen record showed when it was first seen ({@code expires_at}
  *       minus the wall time then): a holder with a longer TTL may have renewed it unseen just before the delete;</li>
  *   <li>the last seen {@code expires_at} has passed by the local wall clock, as for an unchanged version.</li>
@@ -32,7 +34,12 @@ final class DeletedRecordRule {
     private Instant lastExpiresAt;
     /** Rule 2: the validity the last seen record showed when first seen, never below zero. */
     private long lastValidityNanos;
-    /** Rule 1: the answer of the first read that found the key absent since it was last seen; null while present. */
+    /** Whether a read found the key absent since a version was last seen (the problem is reported once per absence). */
+    private boolean absenceSeen;
+    /**
+     * Rule 1: the answer of the first read that found the key absent since it was last seen or since the last failed
+     * read; null while present or after a failed read.
+     */
     private Long absentSinceNanos;
 
     DeletedRecordRule(Duration ttl) {
@@ -47,24 +54,35 @@ final class DeletedRecordRule {
         seenPresent = true;
         lastExpiresAt = record == null ? null : record.expiresAt();
         lastValidityNanos = record == null ? 0 : nanosUntil(wallNow, record.expiresAt());
+        absenceSeen = false;
         absentSinceNanos = null;
     }
 
     /** A read showed the version already seen: any absence observed before is over. */
     void sawSameVersion() {
+        absenceSeen = false;
+        absentSinceNanos = null;
+    }
+
+    /** A read failed: what the store held meanwhile is unknown, so the observation of an absence starts again. */
+    void lostSight() {
         absentSinceNanos = null;
     }
 
     /**
-     * A read answered "absent" at {@code nowNanos}. Returns true when this read starts an observation of absence (the
-     * key was seen present before and not absent since), false otherwise.
+     * A read answered "absent" at {@code nowNanos}. Returns true when this is the first read that found the key absent
+     * since a version was seen (the absence is new), false otherwise.
      */
     boolean sawAbsent(long nowNanos) {
-        if (!seenPresent || absentSinceNanos != null) {
+        if (!seenPresent) {
             return false;
         }
-        absentSinceNanos = nowNanos;
-        return true;
+        if (absentSinceNanos == null) {
+            absentSinceNanos = nowNanos;
+        }
+        boolean fresh = !absenceSeen;
+        absenceSeen = true;
+        return fresh;
     }
 
     /** How much longer the absent key counts as held; zero when it may be created now. */

@@ -63,7 +63,8 @@ public sealed interface ElectionEvent
         /**
          * A record seen held disappeared from the store without a release by this process: it was deleted outside
          * hoplock (an operator, a lifecycle rule, a sync tool) or released by a delete (Go hoplock, {@code
-         * releaseByDelete}). The key counts as held until it has stayed absent for a whole TTL.
+         * releaseByDelete}). The key counts as held until it has stayed absent for a whole TTL (at least), counted
+         * from the first read that found it absent, and the expiry it showed has passed.
          */
         RECORD_DELETED,
         /**

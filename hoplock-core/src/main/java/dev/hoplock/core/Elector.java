@@ -75,12 +75,13 @@ import java.util.function.Supplier;
  *       does not check what it replaces, and the holder may have renewed or re-created the key unseen after the last
  *       read that saw it. Once this elector has seen the key present, it creates it only after the absence was
  *       observed for a whole {@code ttl} on its monotonic clock, counted from the answer of the <em>first</em> read
- *       that found it absent (the holder's last write took effect before that), and for as long as the validity the
- *       last seen record showed when first seen (a longer-TTL holder may have renewed it unseen), and once that
- *       record's {@code expires_at} has passed by its wall clock. A {@link ElectionEvent.ProblemKind#RECORD_DELETED}
- *       problem names the key when the record was held by another owner. Deletion is detected, not prevented: a node
- *       that never saw the record (a fresh start) may still create it at once, and a second delete within one
- *       observation cannot be told from the first.</li>
+ *       that found it absent (the holder's last write took effect before that) with no failed read since (a failed
+ *       read may hide a version that came and went), and for as long as the validity the last seen record showed
+ *       when first seen (a longer-TTL holder may have renewed it unseen), and once that record's {@code expires_at}
+ *       has passed by its wall clock. A {@link ElectionEvent.ProblemKind#RECORD_DELETED} problem names the key when
+ *       the record was held by another owner. Deletion is detected, not prevented: a node that never saw the record
+ *       (a fresh start) may still create it at once, a create sent before the delete may land after it, and a second
+ *       delete between two reads cannot be told from the first.</li>
  *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
@@ -548,6 +549,7 @@ public final class Elector implements AutoCloseable {
     private void onRead(Optional<StoredObject> result, BackendException failure) {
         if (failure != null) {
             noteFailure("read", failure);
+            deletedRecord.lostSight();
             Term current = term;
             scheduleStep(current != null && current.isValid() ? retryDelay(current) : settings.pollInterval());
             return;
@@ -1339,9 +1341,10 @@ public final class Elector implements AutoCloseable {
         }
 
         /**
-         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. A
-         * follower that saw the lease held cannot tell such a release from a deletion outside hoplock, so it waits a
-         * TTL of observed absence before it takes the key: handover takes about a TTL instead of a poll.
+         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false.
+         * Handover then takes about a TTL instead of a poll: a follower that saw the lease held cannot tell such a
+         * release from a deletion outside hoplock, so it takes the key only after it stayed absent for a TTL from the
+         * first read that found it absent and after the last seen {@code expires_at} (rule 4 of the safety argument).
          */
         public Builder releaseByDelete(boolean releaseByDelete) {
             this.releaseByDelete = releaseByDelete;

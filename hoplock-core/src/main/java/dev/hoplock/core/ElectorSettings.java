@@ -26,7 +26,8 @@ import java.util.Objects;
  * @param releaseByDelete release by a conditional DELETE (as Go hoplock does) instead of writing an expired record;
  *                        a later create then restarts the generation at 1. A follower cannot tell such a release from
  *                        a deletion outside hoplock, so one that saw the lease held takes the key only after it has
- *                        stayed absent for a TTL: a handover then takes about a TTL instead of a poll
+ *                        stayed absent for a TTL and the last seen {@code expires_at} has passed: a handover then
+ *                        takes about a TTL instead of a poll
  */
 public record ElectorSettings(
         String key,

@@ -291,7 +291,35 @@ class ElectorHardeningTest {
     }
 
     @Test
-    void aKeyNeverSeenHeldOrSeenReleasedIsFreeAtOnceAfterADeletion() throws Exception {
+    void aFailedReadBreaksTheObservationOfAnAbsence() throws Exception {
+        // b finds a's record deleted at 2 s, then cannot read from 2.5 s to 39.5 s. Meanwhile c, a fresh node, creates
+        // the key at 20 s and renews it at 30 s (leading until 57 s), and the key is deleted again at 39 s. b's reads
+        // at 2 s and 40 s both say "absent", but b saw nothing in between: the observation starts again at 40 s.
+        Node a = started("a");
+        Node b = started("b");
+        cluster.advance(Duration.ofSeconds(1));
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+        cluster.advance(Duration.ofMillis(1_500));
+        assertThat(b.events(ElectionEvent.Problem.class)).singleElement()
+                .extracting(ElectionEvent.Problem::kind).isEqualTo(ElectionEvent.ProblemKind.RECORD_DELETED);
+        b.backend.mode = FaultyBackend.Mode.FAIL;
+        cluster.advance(Duration.ofMillis(17_500));
+        Node c = started("c");
+        assertThat(c.elector.isLeader()).isTrue();
+        cluster.advance(Duration.ofSeconds(19));
+        c.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+        cluster.advance(Duration.ofMillis(500));
+        b.backend.mode = FaultyBackend.Mode.NORMAL;
+
+        advanceWithAtMostOneLeader(Duration.ofSeconds(30));
+        assertThat(c.elector.isLeader()).isFalse();
+        cluster.advanceUntil(b.elector::isLeader, Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aNodeThatNeverSawTheKeyCreatesItAtOnceAfterADeletion() throws Exception {
         Node a = started("a");
         Node b = started("b");
         a.elector.close();

@@ -64,51 +64,102 @@ public final class ConditionalWriteProbe {
      *                          any other kind when the store could not be asked
      */
     public void run() throws BackendException {
+        Verdict verdict = check();
+        if (verdict.failure() != null) {
+            throw verdict.failure();
+        }
+    }
+
+    /** The checks of the probe, in the order it runs them. */
+    enum Check {
+        CREATE, SECOND_CREATE_REFUSED, SWAP_WITH_CURRENT_HANDLE, NEW_HANDLE_ON_SWAP, STALE_SWAP_REFUSED,
+        STALE_DELETE_REFUSED, OBJECT_KEPT_AFTER_STALE_DELETE
+    }
+
+    /**
+     * The outcome of a probe that could ask the store: passed ({@code failedCheck} and {@code failure} null), or the
+     * first check that failed and the exception {@link #run()} throws for it.
+     */
+    record Verdict(Check failedCheck, BackendException failure) {
+        static final Verdict PASSED = new Verdict(null, null);
+
+        boolean passed() {
+            return failedCheck == null;
+        }
+    }
+
+    /**
+     * Runs the checks like {@link #run()} but returns which one failed instead of throwing, so that a backend can
+     * react to one particular failure (see {@link S3Backend#verifyConditionalWrites()}).
+     *
+     * @throws BackendException when the store could not be asked (never for a failed check)
+     */
+    Verdict check() throws BackendException {
         String nonce = UUID.randomUUID().toString();
         String key = PROBE_DIRECTORY + "/" + nonce;
         try {
             Handle first = expectWritten(backend.write(key, Handle.NONE, body(nonce, 1), callTimeout), key,
-                    "refused to create a new object with If-None-Match: *");
+                    Check.CREATE, "refused to create a new object with If-None-Match: *");
 
             expectRefused(backend.write(key, Handle.NONE, body(nonce, 2), callTimeout), key,
+                    Check.SECOND_CREATE_REFUSED,
                     "accepted a second PUT with If-None-Match: * although the object already existed");
 
             Handle second = expectWritten(backend.write(key, first, body(nonce, 3), callTimeout), key,
-                    "refused a PUT with If-Match and the object's current ETag");
+                    Check.SWAP_WITH_CURRENT_HANDLE, "refused a PUT with If-Match and the object's current ETag");
             if (second.equals(first)) {
-                throw unsupported(key, "returned the same ETag for different contents, so a stale ETag cannot be told"
-                        + " from a current one");
+                throw failed(key, Check.NEW_HANDLE_ON_SWAP, "returned the same ETag for different contents, so a"
+                        + " stale ETag cannot be told from a current one");
             }
 
-            expectRefused(backend.write(key, first, body(nonce, 4), callTimeout), key,
+            expectRefused(backend.write(key, first, body(nonce, 4), callTimeout), key, Check.STALE_SWAP_REFUSED,
                     "accepted a PUT with If-Match and a stale ETag");
 
             DeleteResult staleDelete = backend.delete(key, first, callTimeout);
             if (staleDelete != DeleteResult.PRECONDITION_FAILED) {
-                throw unsupported(key, "answered " + staleDelete + " to a DELETE with If-Match and a stale ETag,"
-                        + " which it must refuse with 412");
+                throw failed(key, Check.STALE_DELETE_REFUSED, "answered " + staleDelete + " to a DELETE with"
+                        + " If-Match and a stale ETag, which it must refuse with 412");
             }
             Optional<StoredObject> kept = backend.read(key, callTimeout);
             if (kept.isEmpty() || !kept.get().handle().equals(second)) {
-                throw unsupported(key, "changed or removed the object on a DELETE with If-Match and a stale ETag");
+                throw failed(key, Check.OBJECT_KEPT_AFTER_STALE_DELETE,
+                        "changed or removed the object on a DELETE with If-Match and a stale ETag");
             }
             log.info("{} honours conditional writes (If-None-Match and If-Match on PUT, If-Match on DELETE)",
                     backend.describe());
+            return Verdict.PASSED;
+        } catch (CheckFailed e) {
+            return e.verdict;
         } finally {
             cleanUp(key);
         }
     }
 
-    private Handle expectWritten(WriteResult result, String key, String failure) throws BackendException {
+    private Handle expectWritten(WriteResult result, String key, Check check, String failure) throws CheckFailed {
         if (result instanceof WriteResult.Written written) {
             return written.handle();
         }
-        throw unsupported(key, failure + " (" + ((WriteResult.Refused) result).reason() + ")");
+        throw failed(key, check, failure + " (" + ((WriteResult.Refused) result).reason() + ")");
     }
 
-    private void expectRefused(WriteResult result, String key, String failure) throws BackendException {
+    private void expectRefused(WriteResult result, String key, Check check, String failure) throws CheckFailed {
         if (!(result instanceof WriteResult.Refused)) {
-            throw unsupported(key, failure);
+            throw failed(key, check, failure);
+        }
+    }
+
+    private CheckFailed failed(String key, Check check, String failure) {
+        return new CheckFailed(new Verdict(check, unsupported(key, failure)));
+    }
+
+    /** Leaves the checks at the first one that failed; never escapes {@link #check()}. */
+    private static final class CheckFailed extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient Verdict verdict;
+
+        CheckFailed(Verdict verdict) {
+            super(null, null, false, false);
+            this.verdict = verdict;
         }
     }
 

@@ -2,10 +2,7 @@ package dev.hoplock.s3;
 
 import java.time.Duration;
 
-/**
- * The end of one backend call's time budget on the monotonic clock, so that a second request in the same call (the
- * bare-ETag retry) only gets what is left.
- */
+/** The end of one backend call's time budget on the monotonic clock. */
 final class Deadline {
 
     private static final Duration MINIMUM = Duration.ofMillis(1);
@@ -31,9 +28,5 @@ final class Deadline {
     Duration remaining() {
         long left = endNanos - System.nanoTime();
         return left <= MINIMUM.toNanos() ? MINIMUM : Duration.ofNanos(left);
-    }
-
-    boolean hasTimeLeft() {
-        return endNanos - System.nanoTime() > MINIMUM.toNanos();
     }
 }

@@ -32,9 +32,11 @@ import java.util.Optional;
  *       without an ETag is an error); create is a PUT with {@code If-None-Match: *}; swap is a PUT with
  *       {@code If-Match: <etag>}; delete is a DELETE with {@code If-Match: <etag>}; bodies are sent as
  *       {@code application/json}.</li>
- *   <li>The ETag is the {@link Handle}, kept and sent back exactly as the store gave it. When a store refuses a
- *       quoted ETag with 412, the request is repeated once with the bare value (some stores compare only that); a
- *       real mismatch fails again.</li>
+ *   <li>The ETag is the {@link Handle}, kept exactly as the store gave it and sent back in one {@link IfMatchForm}
+ *       for the backend's life: as received (quoted) unless the builder asked for another form or the probe found
+ *       that the store compares only bare ETags (see {@link #verifyConditionalWrites()}). A refused request is never
+ *       repeated in another form: a store or proxy that ignores a malformed {@code If-Match} would turn that retry
+ *       into an unconditional write.</li>
  *   <li>412, and 409 (AWS's {@code ConditionalRequestConflict}: a concurrent write or delete won), are
  *       {@linkplain WriteResult#preconditionFailed() refusals}; 404 on a conditional write is
  *       {@linkplain WriteResult#notFound() not found}, on a delete {@link DeleteResult#NOT_FOUND}.</li>
@@ -62,13 +64,22 @@ public final class S3Backend implements Backend, AutoCloseable {
     private final S3Location location;
     private final Duration requestTimeout;
     private final S3ErrorTranslator errors;
+    /** The form the builder fixed, or null when the probe may choose. */
+    private final IfMatchForm fixedForm;
+    private volatile IfMatchForm ifMatchForm;
 
-    S3Backend(S3Client client, boolean ownsClient, S3Location location, Duration requestTimeout) {
+    /**
+     * @param fixedForm the {@code If-Match} form the builder fixed, or null: as received until the probe chooses
+     */
+    S3Backend(S3Client client, boolean ownsClient, S3Location location, Duration requestTimeout,
+            IfMatchForm fixedForm) {
         this.client = Objects.requireNonNull(client, "client");
         this.ownsClient = ownsClient;
         this.location = Objects.requireNonNull(location, "location");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.errors = new S3ErrorTranslator(location);
+        this.fixedForm = fixedForm;
+        this.ifMatchForm = fixedForm == null ? IfMatchForm.AS_RECEIVED : fixedForm;
     }
 
     /** Starts the configuration of an S3 backend. */
@@ -115,30 +126,29 @@ public final class S3Backend implements Backend, AutoCloseable {
 
     @Override
     public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
+        return write(key, expected, content, timeout, ifMatchForm);
+    }
+
+    private WriteResult write(String key, Handle expected, byte[] content, Duration timeout, IfMatchForm form)
+            throws BackendException {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(content, "content");
         String objectKey = location.objectKey(key);
         Deadline deadline = Deadline.after(budget(timeout));
         try {
-            return written(objectKey, put(objectKey, expected, expected.value(), content, deadline));
-        } catch (SdkException first) {
-            if (S3Responses.isPreconditionFailed(first) && !expected.isNone() && ETags.isQuoted(expected.value())
-                    && deadline.hasTimeLeft()) {
-                log.debug("{} refused the quoted ETag for {}; retrying once with the bare value",
-                        location.endpointDescription(), location.uri(objectKey));
-                try {
-                    String bare = ETags.bare(expected.value());
-                    return written(objectKey, put(objectKey, expected, bare, content, deadline));
-                } catch (SdkException second) {
-                    return writeRefusal(second, objectKey, deadline);
-                }
-            }
-            return writeRefusal(first, objectKey, deadline);
+            return written(objectKey, put(objectKey, expected, form.apply(expected.value()), content, deadline));
+        } catch (SdkException e) {
+            return writeRefusal(e, objectKey, deadline);
         }
     }
 
     @Override
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+        return delete(key, expected, timeout, ifMatchForm);
+    }
+
+    private DeleteResult delete(String key, Handle expected, Duration timeout, IfMatchForm form)
+            throws BackendException {
         Objects.requireNonNull(expected, "expected");
         String objectKey = location.objectKey(key);
         if (expected.isNone()) {
@@ -147,18 +157,9 @@ public final class S3Backend implements Backend, AutoCloseable {
         }
         Deadline deadline = Deadline.after(budget(timeout));
         try {
-            return delete(objectKey, expected.value(), deadline);
-        } catch (SdkException first) {
-            if (S3Responses.isPreconditionFailed(first) && ETags.isQuoted(expected.value()) && deadline.hasTimeLeft()) {
-                log.debug("{} refused the quoted ETag for {}; retrying the delete once with the bare value",
-                        location.endpointDescription(), location.uri(objectKey));
-                try {
-                    return delete(objectKey, ETags.bare(expected.value()), deadline);
-                } catch (SdkException second) {
-                    return deleteRefusal(second, objectKey, deadline);
-                }
-            }
-            return deleteRefusal(first, objectKey, deadline);
+            return delete(objectKey, form.apply(expected.value()), deadline);
+        } catch (SdkException e) {
+            return deleteRefusal(e, objectKey, deadline);
         }
     }
 
@@ -166,11 +167,43 @@ public final class S3Backend implements Backend, AutoCloseable {
      * Runs the {@link ConditionalWriteProbe} on a side key under the prefix and returns normally only if the store
      * refused every request that a store with working conditional writes refuses.
      *
+     * <p>This is also where the {@link IfMatchForm} is chosen, once, unless the builder fixed it: the probe runs with
+     * ETags as received; if the only thing the store got wrong was refusing the swap with the current (quoted) ETag,
+     * the probe runs again with bare ETags, and if that passes every check the backend sends bare ETags from then
+     * on. A store that ignores an unquoted {@code If-Match} fails that second run (its stale swap succeeds), so it is
+     * never given bare ETags.
+     *
      * @throws BackendException of kind {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} when the store
      *                          accepted one of them, or any other kind when the store could not be asked
      */
     public void verifyConditionalWrites() throws BackendException {
-        new ConditionalWriteProbe(this, requestTimeout).run();
+        if (fixedForm != null) {
+            new ConditionalWriteProbe(probing(fixedForm), requestTimeout).run();
+            return;
+        }
+        ConditionalWriteProbe.Verdict asReceived = new ConditionalWriteProbe(probing(IfMatchForm.AS_RECEIVED),
+                requestTimeout).check();
+        if (asReceived.passed()) {
+            ifMatchForm = IfMatchForm.AS_RECEIVED;
+            return;
+        }
+        if (asReceived.failedCheck() != ConditionalWriteProbe.Check.SWAP_WITH_CURRENT_HANDLE) {
+            throw asReceived.failure();
+        }
+        ConditionalWriteProbe.Verdict bare = new ConditionalWriteProbe(probing(IfMatchForm.BARE), requestTimeout)
+                .check();
+        if (!bare.passed()) {
+            throw new BackendException(bare.failure().kind(), bare.failure().getMessage() + " (The probe sent bare"
+                    + " ETags because the store had refused If-Match with the current ETag as it sent it, quoted.)");
+        }
+        ifMatchForm = IfMatchForm.BARE;
+        log.info("hoplock: {} refused If-Match with the current ETag as it sends it (quoted) and honours it bare, so"
+                + " this backend sends ETags bare from now on", location.endpointDescription());
+    }
+
+    /** The {@code If-Match} form this backend sends: fixed by the builder, or chosen by the probe. */
+    public IfMatchForm ifMatchForm() {
+        return ifMatchForm;
     }
 
     /** The object key that holds {@code leaseKey}: the prefix followed by the key. */
@@ -195,6 +228,33 @@ public final class S3Backend implements Backend, AutoCloseable {
     @Override
     public String toString() {
         return "S3Backend[" + location.describe() + "]";
+    }
+
+    /** This backend with the given {@code If-Match} form, for the probe. */
+    private Backend probing(IfMatchForm form) {
+        return new Backend() {
+            @Override
+            public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+                return S3Backend.this.read(key, timeout);
+            }
+
+            @Override
+            public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
+                    throws BackendException {
+                return S3Backend.this.write(key, expected, content, timeout, form);
+            }
+
+            @Override
+            public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+                return S3Backend.this.delete(key, expected, timeout, form);
+            }
+
+            @Override
+            public String describe() {
+                return form == IfMatchForm.BARE ? S3Backend.this.describe() + " (with If-Match ETags sent bare)"
+                        : S3Backend.this.describe();
+            }
+        };
     }
 
     /** Sends the conditional PUT and returns the ETag of the stored version (null or empty if the store sent none). */

@@ -49,6 +49,7 @@ public final class S3BackendBuilder {
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean verifyConditionalWrites = true;
+    private IfMatchForm ifMatchForm;
     private S3Client client;
 
     S3BackendBuilder() {
@@ -146,6 +147,17 @@ public final class S3BackendBuilder {
     }
 
     /**
+     * Fixes how ETags are written into {@code If-Match}. Default: unset, which sends them as received (quoted) unless
+     * the {@link ConditionalWriteProbe} finds that the store compares only bare ETags (Ceph RGW does); then the
+     * backend sends them bare. Set {@link IfMatchForm#BARE} for such a store when the probe is switched off. The
+     * form never changes per request: a refused request is not repeated in the other form.
+     */
+    public S3BackendBuilder ifMatchForm(IfMatchForm form) {
+        this.ifMatchForm = form;
+        return this;
+    }
+
+    /**
      * Uses an S3 client the application already has, with its region, endpoint, credentials and HTTP client. The
      * backend never closes it. The client settings of this builder (region, endpoint, path style, credentials,
      * connect timeout) must then be left unset.
@@ -192,7 +204,7 @@ public final class S3BackendBuilder {
         Optional<URI> clientEndpoint = configuration.endpointOverride();
         String clientRegion = configuration.region() == null ? "" : configuration.region().id();
         return new S3Backend(client, false, new S3Location(bucket, prefix, clientEndpoint, clientRegion),
-                requestTimeout);
+                requestTimeout, ifMatchForm);
     }
 
     private S3Backend withOwnClient() throws BackendException {
@@ -236,7 +248,8 @@ public final class S3BackendBuilder {
         String clientRegion = created.serviceClientConfiguration().region() == null ? ""
                 : created.serviceClientConfiguration().region().id();
         return new S3Backend(created, true,
-                new S3Location(bucket, prefix, Optional.ofNullable(endpoint), clientRegion), requestTimeout);
+                new S3Location(bucket, prefix, Optional.ofNullable(endpoint), clientRegion), requestTimeout,
+                ifMatchForm);
     }
 
     private static void validateEndpoint(URI endpoint) {

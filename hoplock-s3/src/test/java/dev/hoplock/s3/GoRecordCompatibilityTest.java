@@ -66,6 +66,7 @@ class GoRecordCompatibilityTest {
             owner omitted (released)   | {"generation":3,"expires_at":"0001-01-01T00:00:00Z"}                                 | 3 | 0001-01-01T00:00:00Z           | ''
             unknown fields             | {"generation":5,"expires_at":"2026-09-08T20:37:00.5Z","owner":"n","extra":{"a":[1,2]},"v":2} | 5 | 2026-09-08T20:37:00.500Z | n
             negative offset, millis    | {"generation":9,"expires_at":"2026-09-08T12:00:00.250-05:00","owner":"x"}            | 9 | 2026-09-08T17:00:00.250Z       | x
+            offset beyond +18:00       | {"generation":4,"expires_at":"2026-09-09T20:36:00.5+23:59","owner":"far"}            | 4 | 2026-09-08T20:37:00.500Z       | far
             """)
     void goWrittenRecordsReadThroughTheBackend(String name, String json, long generation, String expiresAt, String owner)
             throws Exception {

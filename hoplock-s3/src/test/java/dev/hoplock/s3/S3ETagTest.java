@@ -1,5 +1,6 @@
 package dev.hoplock.s3;
 
+import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.WriteResult;
@@ -18,11 +19,13 @@ import java.time.Duration;
 import static dev.hoplock.s3.S3BackendTest.bytes;
 import static dev.hoplock.s3.S3BackendTest.written;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * ETags are opaque handles sent back exactly as received; a store that refuses the quoted form gets one retry with
- * the bare value. The proxy in front of S3Mock plays a store that compares bare ETags only (412 for any quoted
- * If-Match, as Ceph and Hetzner reportedly do); S3Mock itself decides every request that reaches it.
+ * ETags are opaque handles sent back in one form per backend: as received (quoted), or bare when the probe found
+ * that the store compares only bare ETags; a refused request is never repeated in the other form. The proxy in front
+ * of S3Mock plays a store that compares bare ETags only (412 for any quoted If-Match, as Ceph RGW does) or one that
+ * ignores a malformed (unquoted) If-Match; S3Mock itself decides every request that reaches it.
  */
 @ExtendWith(S3MockExtension.class)
 class S3ETagTest {
@@ -71,36 +74,89 @@ class S3ETagTest {
     }
 
     @Test
-    void aSwapRefusedForItsQuotedETagIsRetriedOnceBare() throws Exception {
-        Handle first = written(backend.write("k", Handle.NONE, bytes("a"), TIMEOUT));
-        refuseQuotedIfMatch();
-
-        Handle second = written(backend.write("k", first, bytes("b"), TIMEOUT));
-
-        assertThat(proxy.requests("PUT")).extracting(r -> r.header("If-Match"))
-                .containsExactly(first.value(), first.value().substring(1, first.value().length() - 1));
-        assertThat(backend.read("k", TIMEOUT).orElseThrow().handle()).isEqualTo(second);
-    }
-
-    @Test
-    void aStaleQuotedETagIsRefusedAfterExactlyOneBareRetry() throws Exception {
+    void aStaleWriterNeverWinsThroughAProxyThatIgnoresAnUnquotedIfMatch() throws Exception {
+        ignoreUnquotedIfMatch();
         Handle first = written(backend.write("k", Handle.NONE, bytes("a"), TIMEOUT));
         written(backend.write("k", first, bytes("b"), TIMEOUT));
-        refuseQuotedIfMatch();
+        proxy.clearRequests();
 
-        assertThat(backend.write("k", first, bytes("c"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
-        assertThat(proxy.requests("PUT")).hasSize(2);
+        assertThat(backend.write("k", first, bytes("stale"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
+        assertThat(backend.delete("k", first, TIMEOUT)).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+
+        assertThat(proxy.requests()).as("one request each, never repeated in another form")
+                .extracting(Request::method).containsExactly("PUT", "DELETE");
         assertThat(backend.read("k", TIMEOUT).orElseThrow().content()).isEqualTo(bytes("b"));
     }
 
     @Test
-    void aDeleteRefusedForItsQuotedETagIsRetriedOnceBare() throws Exception {
+    void theProbeKeepsETagsAsReceivedWhenTheStoreComparesThemQuoted() throws Exception {
+        ignoreUnquotedIfMatch();
+        try (S3Backend verified = TestS3.builder(proxy.endpoint(), server.bucket(), TestS3.uniquePrefix("etag"))
+                .build()) {
+            assertThat(verified.ifMatchForm()).isEqualTo(IfMatchForm.AS_RECEIVED);
+            assertThat(proxy.requests()).extracting(r -> r.header("If-Match")).filteredOn(v -> v != null)
+                    .as("the probe never tried a bare ETag").allMatch(v -> v.startsWith("\""));
+        }
+    }
+
+    @Test
+    void theProbeChoosesBareETagsOnceForAStoreThatComparesOnlyThose() throws Exception {
+        refuseQuotedIfMatch();
+        try (S3Backend verified = TestS3.builder(proxy.endpoint(), server.bucket(), TestS3.uniquePrefix("etag"))
+                .build()) {
+            assertThat(verified.ifMatchForm()).isEqualTo(IfMatchForm.BARE);
+            Handle first = written(verified.write("k", Handle.NONE, bytes("a"), TIMEOUT));
+            proxy.clearRequests();
+
+            Handle second = written(verified.write("k", first, bytes("b"), TIMEOUT));
+            assertThat(verified.write("k", first, bytes("stale"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
+            assertThat(verified.delete("k", second, TIMEOUT)).isEqualTo(DeleteResult.DELETED);
+
+            String bareFirst = first.value().substring(1, first.value().length() - 1);
+            String bareSecond = second.value().substring(1, second.value().length() - 1);
+            assertThat(proxy.requests()).extracting(r -> r.method() + " " + r.header("If-Match"))
+                    .containsExactly("PUT " + bareFirst, "PUT " + bareFirst, "DELETE " + bareSecond);
+        }
+    }
+
+    @Test
+    void aStoreThatRefusesQuotedAndIgnoresBareETagsFailsTheProbe() {
+        refuseQuotedIfMatch();
+        ignoreUnquotedIfMatch();
+
+        BackendException e = catchThrowableOfType(BackendException.class, () -> TestS3.builder(proxy.endpoint(),
+                server.bucket(), TestS3.uniquePrefix("etag")).build());
+
+        assertThat(e).as("the build must fail").isNotNull();
+        assertThat(e.kind()).isEqualTo(BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED);
+        assertThat(e.getMessage()).contains("with If-Match ETags sent bare", "accepted a PUT with If-Match and a stale"
+                + " ETag", "refused If-Match with the current ETag as it sent it, quoted");
+    }
+
+    @Test
+    void withoutTheProbeAQuotedRefusalIsFinal() throws Exception {
         Handle first = written(backend.write("k", Handle.NONE, bytes("a"), TIMEOUT));
         refuseQuotedIfMatch();
 
-        assertThat(backend.delete("k", first, TIMEOUT)).isEqualTo(DeleteResult.DELETED);
-        assertThat(proxy.requests("DELETE")).hasSize(2);
-        assertThat(backend.read("k", TIMEOUT)).isEmpty();
+        assertThat(backend.write("k", first, bytes("b"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
+        assertThat(backend.delete("k", first, TIMEOUT)).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+
+        assertThat(proxy.requests()).extracting(r -> r.method() + " " + r.header("If-Match"))
+                .containsExactly("PUT " + first.value(), "DELETE " + first.value());
+    }
+
+    @Test
+    void aBareFormSetOnTheBuilderIsSentFromTheFirstRequest() throws Exception {
+        try (S3Backend bare = TestS3.builder(proxy.endpoint(), server.bucket(), TestS3.uniquePrefix("etag"))
+                .verifyConditionalWrites(false).ifMatchForm(IfMatchForm.BARE).build()) {
+            Handle first = written(bare.write("k", Handle.NONE, bytes("a"), TIMEOUT));
+            refuseQuotedIfMatch();
+
+            written(bare.write("k", first, bytes("b"), TIMEOUT));
+
+            assertThat(proxy.requests("PUT")).extracting(r -> r.header("If-Match"))
+                    .containsExactly(first.value().substring(1, first.value().length() - 1));
+        }
     }
 
     @Test
@@ -124,6 +180,17 @@ class S3ETagTest {
         assertThat(backend.write("k", first, bytes("c"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
         assertThat(proxy.requests("PUT")).extracting(r -> r.header("If-Match")).containsExactly(first.value());
         assertThat(backend.read("k", TIMEOUT).orElseThrow().handle()).isEqualTo(second);
+    }
+
+    /**
+     * From now on the proxy forwards a request whose If-Match is not quoted without that header, like a store or
+     * proxy that ignores a malformed If-Match: such a request becomes an unconditional write.
+     */
+    private void ignoreUnquotedIfMatch() {
+        proxy.mapRequest(request -> {
+            String ifMatch = request.header("If-Match");
+            return ifMatch != null && !ifMatch.startsWith("\"") ? request.withoutHeader("If-Match") : request;
+        });
     }
 
     /** From now on the proxy answers 412 to any quoted If-Match itself, like a store that compares bare ETags. */

@@ -11,9 +11,11 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.backend.WriteResult.Refusal;
+import dev.hoplock.core.record.LeaseRecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -359,6 +361,27 @@ public abstract class BackendContractTest {
 
         Handle second = written(store.write(key, first, bytes("short"), timeout()));
         assertStored(key, "short", second);
+    }
+
+    /**
+     * An object larger than a lease record may be read back cut to {@code MAX_SIZE + 1} bytes (so that a huge object
+     * under a lease key costs no more memory), but always with its real handle, so that it can still be replaced.
+     */
+    @Test
+    void anObjectLargerThanARecordReadsAsItsStartWithItsRealHandle() throws BackendException {
+        String key = newKey();
+        byte[] huge = new byte[4 * LeaseRecordCodec.MAX_SIZE];
+        new Random(7).nextBytes(huge);
+
+        Handle handle = written(store.write(key, Handle.NONE, huge, timeout()));
+        StoredObject stored = read(key);
+
+        assertThat(stored.content().length).as("bytes read").isGreaterThan(LeaseRecordCodec.MAX_SIZE)
+                .isLessThanOrEqualTo(huge.length);
+        assertThat(stored.content()).isEqualTo(Arrays.copyOf(huge, stored.content().length));
+        assertThat(stored.handle()).isEqualTo(handle);
+        Handle replaced = written(store.write(key, stored.handle(), bytes("small"), timeout()));
+        assertStored(key, "small", replaced);
     }
 
     @Test

@@ -39,9 +39,19 @@ final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code mainClass} with {@code args} in a new JVM, writing its stderr to {@code stderr}. */
     static ChildJvm start(String name, Class<?> mainClass, Path stderr, String... args) throws IOException {
+        return start(name, List.of(), mainClass, stderr, args);
+    }
+
+    /**
+     * Like {@link #start(String, Class, Path, String...)}, with {@code launcher} put before the {@code java} command
+     * (for example {@code setpriv} with its options).
+     */
+    static ChildJvm start(String name, List<String> launcher, Class<?> mainClass, Path stderr, String... args)
+            throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command)

@@ -8,6 +8,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.FilesystemBackend;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.record.LeaseRecordCodec;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -20,6 +21,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
@@ -90,6 +92,62 @@ class FilesystemBackendTest {
         } finally {
             Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
+    }
+
+    /**
+     * A directory the process may write but not open (mode {@code -wx}): the rename succeeds, the directory cannot be
+     * synced, and the write must say so instead of reporting a durable write. As root, the write runs in a child JVM
+     * without the capabilities that let root ignore the mode.
+     */
+    @Test
+    void aDirectoryThatCannotBeSyncedFailsTheWriteNamingTheFix() throws Exception {
+        assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
+        Path noRead = Files.createDirectory(directory.resolve("write-only"));
+        Files.setPosixFilePermissions(noRead, PosixFilePermissions.fromString("-wx------"));
+        try {
+            String outcome;
+            if (!Files.isReadable(noRead)) {
+                try {
+                    new FilesystemBackend(noRead).write("elections/a", Handle.NONE, bytes("x"), TIMEOUT);
+                    outcome = "WRITTEN";
+                } catch (BackendException e) {
+                    outcome = "FAILED " + e.kind() + " " + e.getMessage();
+                }
+            } else {
+                Path setpriv = Path.of("/usr/bin/setpriv");
+                assumeThat(Files.isExecutable(setpriv)).as("root without setpriv cannot drop CAP_DAC_OVERRIDE").isTrue();
+                try (ChildJvm child = ChildJvm.start("sync-child",
+                        List.of(setpriv.toString(), "--bounding-set=-dac_override,-dac_read_search"),
+                        DirectorySyncChild.class, directory.resolve("sync-child.err"), noRead.toString(),
+                        "elections/a")) {
+                    outcome = child.nextLine(Duration.ofSeconds(30));
+                }
+            }
+
+            assertThat(outcome).startsWith("FAILED ACCESS_DENIED ")
+                    .contains("was written, but syncing its directory to disk failed", "outcome counts as unknown",
+                            "grant the user running this process read permission on " + noRead);
+        } finally {
+            Files.setPosixFilePermissions(noRead, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    /** A lease file far larger than a record is read only up to the limit, with the handle of the whole file. */
+    @Test
+    void aHugeLeaseFileIsReadOnlyUpToTheRecordLimitWithItsRealHandle() throws Exception {
+        FilesystemBackend backend = new FilesystemBackend(directory);
+        byte[] huge = new byte[8 * 1024 * 1024];
+        Arrays.fill(huge, (byte) 'x');
+        Files.write(backend.fileFor("elections/a"), huge);
+
+        var stored = backend.read("elections/a", TIMEOUT).orElseThrow();
+
+        assertThat(stored.content()).hasSize(LeaseRecordCodec.MAX_SIZE + 1);
+        assertThat(stored.handle().value()).isEqualTo(sha256Hex(huge));
+        assertThatThrownBy(() -> LeaseRecordCodec.decode(stored.content()))
+                .as("the elector's view: a corrupt record").hasMessageContaining("larger than the limit");
+        assertThat(backend.write("elections/a", stored.handle(), bytes("replaced"), TIMEOUT))
+                .isInstanceOf(WriteResult.Written.class);
     }
 
     @Test

@@ -50,6 +50,8 @@ public final class Report {
         Properties hoplock = load("requests-hoplock.properties");
         Properties shedlock = load("requests-shedlock.properties");
         Properties startup = load("startup.properties");
+        Properties hoplockJdbc = load("jdbc-requests-hoplock-jdbc.properties");
+        Properties shedlockJdbc = load("jdbc-requests-shedlock.properties");
 
         line("# Benchmarks");
         line("");
@@ -67,12 +69,13 @@ public final class Report {
                 + " stage).");
         line("");
 
-        summary(failover, jmh, hoplock, shedlock, startup);
+        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc);
         machineSection();
         failoverSection(failover);
         gateSection(jmh, hoplock, shedlock);
         requestsSection(hoplock, shedlock);
         startupSection(startup);
+        jdbcSection(hoplockJdbc, shedlockJdbc);
         notMeasuredSection();
         settingsSection();
         Files.writeString(docs.resolve("BENCHMARKS.md"), md.toString(), StandardCharsets.UTF_8);
@@ -82,7 +85,7 @@ public final class Report {
     // ------------------------------------------------------------------ sections
 
     private void summary(Properties failover, Map<String, double[]> jmh, Properties hoplock, Properties shedlock,
-            Properties startup) {
+            Properties startup, Properties hoplockJdbc, Properties shedlockJdbc) {
         line("## Summary");
         line("");
         line("| figure | hoplock | ShedLock 7.10.1 (JDBC, PostgreSQL) | ratio | bound |");
@@ -130,6 +133,12 @@ public final class Report {
             String[] latency = scheduledLatency(hoplock, shedlock);
             line("| added latency per scheduled execution, p50 | " + latency[0] + " | "
                     + f0(d(shedlock, "added_latency_per_execution_us")) + " us | " + latency[1] + " | - |");
+        }
+        if (hoplockJdbc != null && shedlockJdbc != null) {
+            line("| store requests per hour, both on one PostgreSQL: hoplock's JDBC store / ShedLock's JDBC provider"
+                    + " (3 instances, see 5) | " + f0(d(hoplockJdbc, "requests_per_hour")) + " | "
+                    + f0(d(shedlockJdbc, "requests_per_hour")) + " | " + fx(d(shedlockJdbc, "requests_per_hour")
+                    / d(hoplockJdbc, "requests_per_hour")) + " | - |");
         }
         if (startup != null) {
             line("| start-up added by the starter (minimal Boot app, filesystem store), p50 | "
@@ -396,22 +405,7 @@ public final class Report {
         line("");
         line("| | hoplock (S3) | ShedLock (PostgreSQL) | ShedLock / hoplock |");
         line("|---|---|---|---|");
-        rowR("executions in the window (periods: " + (hoplock != null ? m(hoplock, "periods") : m(shedlock, "periods"))
-                + ")", hoplock, shedlock, "executions", 0);
-        rowR("executions closer than 50 ms to the previous one (double runs)", hoplock, shedlock,
-                "executions_closer_than_50ms", 0);
-        rowR("calls skipped on non-leaders / not locked", hoplock, shedlock, "skipped_calls", 0);
-        rowR("store requests in the window", hoplock, shedlock, "requests", 0);
-        line("| requests by kind | " + kinds(hoplock) + " | " + kinds(shedlock) + " | |");
-        line("| **requests per execution** (whole window) | " + v(hoplock, "requests_per_execution", 3) + " | "
-                + v(shedlock, "requests_per_execution", 2) + " | " + ratio(shedlock, hoplock, "requests_per_execution")
-                + " |");
-        line("| requests per execution, median (min to max) over " + (hoplock != null ? m(hoplock, "slices")
-                : m(shedlock, "slices")) + " slices of the window | " + slices(hoplock) + " | " + slices(shedlock)
-                + " | |");
-        line("| **requests per hour**, 3 instances (extrapolated from the window) | " + v(hoplock, "requests_per_hour", 0)
-                + " | " + v(shedlock, "requests_per_hour", 0) + " | " + ratio(shedlock, hoplock, "requests_per_hour")
-                + " |");
+        countRows(hoplock, shedlock);
         line("| requests before the window (start-up and warm-up: probe, first acquisition, first lock) | "
                 + v(hoplock, "startup_requests", 0) + " | " + v(shedlock, "startup_requests", 0) + " | |");
         String[] latency = hoplock == null ? new String[] {"-", "-"} : scheduledLatency(hoplock, shedlock);
@@ -472,6 +466,62 @@ public final class Report {
         line("");
     }
 
+    private void jdbcSection(Properties hoplock, Properties shedlock) {
+        line("## 5. One store, one database, two designs: hoplock's JDBC store and ShedLock's JDBC provider");
+        line("");
+        command("jdbc-hoplock", "hoplock-jdbc: ");
+        command("jdbc-shedlock", "ShedLock: ");
+        if (hoplock == null || shedlock == null) {
+            missing(hoplock == null ? "jdbc-hoplock" : "jdbc-shedlock", "the JDBC store comparison");
+            return;
+        }
+        line("The harness of section 3 (a job every 100 ms on three Spring Boot contexts in one JVM, after a "
+                + m(stages, "jdbc.warmup") + " s warm-up, counted for " + m(stages, "jdbc.window") + " s), with both"
+                + " libraries on the same PostgreSQL server, each instance with its own HikariCP pool of 2 over the"
+                + " same counting `DataSource` (every `execute*`, `commit`, `rollback` and `isValid` counted as one"
+                + " round trip), run one after the other in one run of the stage:");
+        line("");
+        line("- **hoplock-jdbc**: the real Spring Boot path. The application defines its store as a `Backend` bean, a"
+                + " `JdbcBackend` over the pool (table `hoplock_bench_lease`, created from the shipped PostgreSQL DDL);"
+                + " the starter's auto-configuration backs off from its own store (`@ConditionalOnMissingBean(Backend)`)"
+                + " and builds the election, the elector and the `@LeaderOnly` gate around it. TTL "
+                + m(hoplock, "ttl") + " (renew TTL/3, poll TTL/15), `@LeaderOnly` on the job.");
+        line("- **ShedLock 7.10.1**: exactly as in section 3 (`JdbcTemplateLockProvider`, `usingDbTime()`,"
+                + " `lockAtLeastFor = 90 ms`).");
+        line("");
+        line("| | hoplock-jdbc (PostgreSQL) | ShedLock (PostgreSQL) | ShedLock / hoplock-jdbc |");
+        line("|---|---|---|---|");
+        countRows(hoplock, shedlock);
+        line("| requests before the window (start-up and warm-up) | " + v(hoplock, "startup_requests", 0) + " | "
+                + v(shedlock, "startup_requests", 0) + " | |");
+        String[] latency = scheduledLatency(hoplock, shedlock);
+        line("| added latency per execution, p50 (executed run minus ungated control run) | " + latency[0] + " | "
+                + v(shedlock, "added_latency_per_execution_us", 0) + " us | " + latency[1] + " |");
+        line("| requests per hour by each instance (role) | " + perInstance("jdbc-requests-hoplock-jdbc.csv", hoplock)
+                + " | " + perInstance("jdbc-requests-shedlock.csv", shedlock) + " | |");
+        line("| leader at the start / end of the window | " + m(hoplock, "leaders_at_start") + " / "
+                + m(hoplock, "leaders_at_end") + " | - | |");
+        line("");
+        line("Each hoplock request is one single-statement transaction in autocommit (a `SELECT` for a follower's"
+                + " poll, an `UPDATE ... WHERE version = ?` for the leader's renewal), so the statements per hour"
+                + " follow the formula of section 3, 3600/renew + (n-1) x 3600/poll, 3,960 at TTL 30 s. On top of"
+                + " that comes HikariCP's liveness check: a connection idle for more than 500 ms is validated"
+                + " (`isValid`, one round trip) before it is lent, and at one request every 2 s or 10 s that is every"
+                + " borrow (`jdbc.isValid` above), which doubles the count; against S3 (section 3) there is no such"
+                + " check, hence half the requests there. ShedLock's count grows with executions x instances as in"
+                + " section 3; its connections are busy every 100 ms and are rarely validated. The gate itself reads"
+                + " local state, so hoplock's per-hour figure does not depend on the schedule, and its per-execution"
+                + " figure falls as the job runs more often. Raw data: `benchmarks/results/jdbc-requests-*.csv` and"
+                + " `.properties`.");
+        line("");
+        line("The machine was busy while this stage ran (1-minute load average " + m(stages, "jdbc-hoplock.load")
+                + " during hoplock-jdbc, " + m(stages, "jdbc-shedlock.load") + " during ShedLock, on 2 cores: other"
+                + " builds), so its latencies are not comparable with those of section 3; the request counts do not"
+                + " depend on the load (both libraries ran their 100 ms schedule; ShedLock ran " + m(shedlock,
+                "executions") + " of " + m(shedlock, "periods") + " periods).");
+        line("");
+    }
+
     private void notMeasuredSection() {
         line("## Not measured, and limits");
         line("");
@@ -505,8 +555,10 @@ public final class Report {
                 {"JMH_ITERATIONS", "5", "measured iterations per fork"}, {"JMH_TIME", "1s", "per iteration"},
                 {"REQUESTS_SECONDS", "60", "counting window per library"}, {"REQUESTS_WARMUP", "5", "seconds"},
                 {"REQUESTS_TTL", "30s", "hoplock's TTL in the requests stage"},
+                {"JDBC_SECONDS", "60", "counting window of the jdbc stage, per library"},
+                {"JDBC_WARMUP", "5", "seconds"}, {"JDBC_TTL", "30s", "hoplock's TTL in the jdbc stage"},
                 {"STARTUP_REPS", "10", "JVM starts per variant"},
-                {"STAGES", "failover jmh requests startup", "which stages run"}};
+                {"STAGES", "failover jmh requests jdbc startup", "which stages run"}};
         for (String[] row : defaults) {
             line("| `" + row[0] + "`" + (row[2].isEmpty() ? "" : " (" + row[2] + ")") + " | " + row[1] + " | "
                     + (row[0].equals("STAGES") ? "-" : m(stages, "env." + row[0])) + " |");
@@ -542,7 +594,8 @@ public final class Report {
 
     private String stageTimes() {
         List<String> parts = new ArrayList<>();
-        for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "startup")) {
+        for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
+                "jdbc-shedlock", "startup")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
                 String load = stages.getProperty(stage + ".load");
@@ -550,6 +603,25 @@ public final class Report {
             }
         }
         return parts.isEmpty() ? "-" : String.join(", ", parts);
+    }
+
+    /** The rows of a requests table that count executions and requests, with the ShedLock / hoplock ratios. */
+    private void countRows(Properties hoplock, Properties shedlock) {
+        Properties any = hoplock != null ? hoplock : shedlock;
+        rowR("executions in the window (periods: " + m(any, "periods") + ")", hoplock, shedlock, "executions", 0);
+        rowR("executions closer than 50 ms to the previous one (double runs)", hoplock, shedlock,
+                "executions_closer_than_50ms", 0);
+        rowR("calls skipped on non-leaders / not locked", hoplock, shedlock, "skipped_calls", 0);
+        rowR("store requests in the window", hoplock, shedlock, "requests", 0);
+        line("| requests by kind | " + kinds(hoplock) + " | " + kinds(shedlock) + " | |");
+        line("| **requests per execution** (whole window) | " + v(hoplock, "requests_per_execution", 3) + " | "
+                + v(shedlock, "requests_per_execution", 2) + " | " + ratio(shedlock, hoplock, "requests_per_execution")
+                + " |");
+        line("| requests per execution, median (min to max) over " + m(any, "slices") + " slices of the window | "
+                + slices(hoplock) + " | " + slices(shedlock) + " | |");
+        line("| **requests per hour**, 3 instances (extrapolated from the window) | " + v(hoplock, "requests_per_hour", 0)
+                + " | " + v(shedlock, "requests_per_hour", 0) + " | " + ratio(shedlock, hoplock, "requests_per_hour")
+                + " |");
     }
 
     private void rowR(String label, Properties hoplock, Properties shedlock, String key, int decimals) {

@@ -2,6 +2,9 @@ package dev.hoplock.bench.requests;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.jdbc.InitializeSchema;
+import dev.hoplock.jdbc.JdbcBackend;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
@@ -27,7 +30,7 @@ import javax.sql.DataSource;
 import java.net.URI;
 
 /**
- * The two applications of the backend-cost benchmark, as a user would write them: Spring Boot with auto-configuration
+ * The three applications of the backend-cost benchmark, as a user would write them: Spring Boot with auto-configuration
  * and {@code @Scheduled}, one instance per application context ({@code bench.instance} names it).
  */
 final class BenchApps {
@@ -99,17 +102,7 @@ final class BenchApps {
         @Bean(destroyMethod = "close")
         HikariDataSource dataSource(@Value("${bench.jdbc.url}") String url, @Value("${bench.jdbc.user}") String user,
                 @Value("${bench.jdbc.password:}") String password, @Value("${bench.instance}") String instance) {
-            PGSimpleDataSource driver = new PGSimpleDataSource();
-            driver.setUrl(url);
-            driver.setUser(user);
-            if (!password.isEmpty()) {
-                driver.setPassword(password);
-            }
-            HikariConfig config = new HikariConfig();
-            config.setDataSource(new CountingDataSource(driver, RequestsBench.counter(instance)));
-            config.setMaximumPoolSize(2);
-            config.setPoolName(instance + "-pool");
-            return new HikariDataSource(config);
+            return countedPool(url, user, password, instance);
         }
 
         @Bean
@@ -125,5 +118,50 @@ final class BenchApps {
         Jobs.ShedlockJob shedlockJob() {
             return new Jobs.ShedlockJob();
         }
+    }
+
+    /**
+     * hoplock over PostgreSQL: the application defines the store as a {@code Backend} bean, a {@link JdbcBackend} over
+     * the same kind of counted HikariCP pool as {@link ShedlockApp}; the starter's auto-configuration backs off from
+     * its own store and builds the election, the elector and the {@code @LeaderOnly} gate around it, as it does for
+     * S3. The table is created by the benchmark before the contexts start ({@code bench.hoplock.table}).
+     */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @EnableScheduling
+    @Import(TimedScheduling.class)
+    static class HoplockJdbcApp {
+
+        @Bean(destroyMethod = "close")
+        HikariDataSource dataSource(@Value("${bench.jdbc.url}") String url, @Value("${bench.jdbc.user}") String user,
+                @Value("${bench.jdbc.password:}") String password, @Value("${bench.instance}") String instance) {
+            return countedPool(url, user, password, instance);
+        }
+
+        @Bean
+        JdbcBackend hoplockBackend(DataSource dataSource, @Value("${bench.hoplock.table}") String table)
+                throws BackendException {
+            return JdbcBackend.builder(dataSource).table(table).initializeSchema(InitializeSchema.NEVER).build();
+        }
+
+        @Bean
+        Jobs.HoplockJob hoplockJob() {
+            return new Jobs.HoplockJob();
+        }
+    }
+
+    /** A HikariCP pool of 2 whose connections come from a {@link CountingDataSource} over PostgreSQL's driver. */
+    private static HikariDataSource countedPool(String url, String user, String password, String instance) {
+        PGSimpleDataSource driver = new PGSimpleDataSource();
+        driver.setUrl(url);
+        driver.setUser(user);
+        if (!password.isEmpty()) {
+            driver.setPassword(password);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(new CountingDataSource(driver, RequestsBench.counter(instance)));
+        config.setMaximumPoolSize(2);
+        config.setPoolName(instance + "-pool");
+        return new HikariDataSource(config);
     }
 }

@@ -2,6 +2,8 @@ package dev.hoplock.bench.requests;
 
 import dev.hoplock.bench.common.Results;
 import dev.hoplock.bench.common.Stats;
+import dev.hoplock.jdbc.Database;
+import dev.hoplock.jdbc.JdbcSchema;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.spring.HoplockElections;
 import org.springframework.boot.Banner;
@@ -24,13 +26,16 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Backend requests per gated execution and per hour: a job every 100 ms on three instances (three Spring Boot
  * application contexts in this JVM, each with its own store client and scheduler) for a fixed time, with hoplock over
- * the test S3 server ({@code hoplock}) or ShedLock over PostgreSQL ({@code shedlock}). Requests are counted at the
- * client: an SDK {@code ExecutionInterceptor} on the S3 client, a counting {@code DataSource} under the JDBC pool.
+ * the test S3 server ({@code hoplock}), hoplock's JDBC store over PostgreSQL ({@code hoplock-jdbc}) or ShedLock over
+ * PostgreSQL ({@code shedlock}). Requests are counted at the client: an SDK {@code ExecutionInterceptor} on the S3
+ * client, a counting {@code DataSource} under the JDBC pool.
  *
  * <p>Sequence: start the three contexts one after the other (so their 100 ms schedules are out of phase, as on
  * separate machines), wait for a leader (hoplock), warm up, then count for the window, then close.
  *
- * <p>Argument: {@code hoplock} or {@code shedlock}. System properties: {@code bench.requests.seconds} (window, default
+ * <p>Argument: {@code hoplock}, {@code hoplock-jdbc} or {@code shedlock}. System properties:
+ * {@code bench.requests.prefix} (the result files' prefix, default {@code requests-}: files
+ * {@code <prefix><variant>.properties} and {@code .csv}), {@code bench.requests.seconds} (window, default
  * 60), {@code bench.requests.warmup} (seconds, 5), {@code bench.requests.ttl} (hoplock TTL, default 30s: the
  * starter's default), {@code bench.jdbc.url} (default {@code jdbc:postgresql://127.0.0.1:5432/test}),
  * {@code bench.jdbc.user} ({@code postgres}), {@code bench.jdbc.password} (empty).
@@ -56,6 +61,8 @@ public final class RequestsBench {
         String jdbcUser = System.getProperty("bench.jdbc.user", "postgres");
         String jdbcPassword = System.getProperty("bench.jdbc.password", "");
         String table = "shedlock_bench";
+        String hoplockTable = "hoplock_bench_lease";
+        String prefix = System.getProperty("bench.requests.prefix", "requests-");
 
         Map<String, Object> common = new LinkedHashMap<>();
         common.put("spring.main.banner-mode", "off");
@@ -69,6 +76,14 @@ public final class RequestsBench {
             common.put("hoplock.s3.prefix", "bench/requests-" + UUID.randomUUID().toString().substring(0, 8) + "/");
             common.put("hoplock.ttl", ttl);
             common.put("bench.s3.endpoint", server.endpoint().toString());
+        } else if (variant.equals("hoplock-jdbc")) {
+            prepareLeaseTable(jdbcUrl, jdbcUser, jdbcPassword, hoplockTable);
+            app = BenchApps.HoplockJdbcApp.class;
+            common.put("hoplock.ttl", ttl);
+            common.put("bench.jdbc.url", jdbcUrl);
+            common.put("bench.jdbc.user", jdbcUser);
+            common.put("bench.jdbc.password", jdbcPassword);
+            common.put("bench.hoplock.table", hoplockTable);
         } else if (variant.equals("shedlock")) {
             prepareTable(jdbcUrl, jdbcUser, jdbcPassword, table);
             app = BenchApps.ShedlockApp.class;
@@ -78,7 +93,7 @@ public final class RequestsBench {
             common.put("bench.jdbc.password", jdbcPassword);
             common.put("bench.shedlock.table", table);
         } else {
-            throw new IllegalArgumentException("variant must be hoplock or shedlock, was " + variant);
+            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc or shedlock, was " + variant);
         }
 
         List<ConfigurableApplicationContext> contexts = new ArrayList<>();
@@ -90,7 +105,7 @@ public final class RequestsBench {
                 Map<String, Object> properties = new LinkedHashMap<>(common);
                 properties.put("bench.instance", instance);
                 properties.put("spring.application.name", "bench-" + variant + "-" + instance);
-                if (variant.equals("hoplock")) {
+                if (isHoplock(variant)) {
                     properties.put("hoplock.owner", instance);
                 }
                 contexts.add(new SpringApplicationBuilder(app)
@@ -100,7 +115,7 @@ public final class RequestsBench {
                         .run());
                 names.add(instance);
             }
-            if (variant.equals("hoplock")) {
+            if (isHoplock(variant)) {
                 awaitLeader(contexts, 60_000);
             }
             Thread.sleep(warmup * 1000L);
@@ -121,7 +136,7 @@ public final class RequestsBench {
             for (String name : names) {
                 counted.put(name, RequestCounter.difference(counter(name).snapshot(), before.get(name)));
             }
-            report(variant, names, counted, startupRequests, window, leadersBefore, leadersAfter, ttl, start,
+            report(prefix, variant, names, counted, startupRequests, window, leadersBefore, leadersAfter, ttl, start,
                     start + Math.round(window * 1e9));
         } finally {
             for (int i = contexts.size() - 1; i >= 0; i--) {
@@ -130,7 +145,11 @@ public final class RequestsBench {
         }
     }
 
-    private static void report(String variant, List<String> names, Map<String, Map<String, Long>> counted,
+    private static boolean isHoplock(String variant) {
+        return variant.startsWith("hoplock");
+    }
+
+    private static void report(String prefix, String variant, List<String> names, Map<String, Map<String, Long>> counted,
             Map<String, Long> startupRequests, double window, List<String> leadersBefore, List<String> leadersAfter,
             String ttl, long windowStart, long windowEnd) {
         List<List<?>> rows = new ArrayList<>();
@@ -174,7 +193,7 @@ public final class RequestsBench {
             totalExecutions += executed;
             totalSkipped += skipped;
             requests.forEach((kind, count) -> byKind.merge(kind, count, Long::sum));
-            String role = variant.equals("hoplock")
+            String role = isHoplock(variant)
                     ? (leadersBefore.contains(name) ? "leader" : "follower") : "lock per run";
             rows.add(List.of(name, role, executed, skipped, control, instanceTotal,
                     String.join(" ", requests.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).toList())));
@@ -209,7 +228,7 @@ public final class RequestsBench {
             }
             sliceRows.add(List.of(i, sliceNanos / 1e9, sliceExecutions[i], sliceRequests[i], ratio));
         }
-        Results.writeCsv("requests-" + variant + "-slices.csv", List.of("slice", "seconds", "executions", "requests",
+        Results.writeCsv(prefix + variant + "-slices.csv", List.of("slice", "seconds", "executions", "requests",
                 "requests_per_execution"), sliceRows);
         int closeRuns = 0;
         for (int i = 1; i < executionStarts.size(); i++) {
@@ -217,9 +236,9 @@ public final class RequestsBench {
                 closeRuns++;
             }
         }
-        Results.writeCsv("requests-" + variant + ".csv", List.of("instance", "role", "executed", "skipped",
+        Results.writeCsv(prefix + variant + ".csv", List.of("instance", "role", "executed", "skipped",
                 "control_runs", "requests", "requests_by_kind"), rows);
-        Results.writeCsv("requests-" + variant + "-runs.csv", List.of("instance", "kind", "overhead_ns",
+        Results.writeCsv(prefix + variant + "-runs.csv", List.of("instance", "kind", "overhead_ns",
                 "start_ms"), runRows);
 
         Stats executedStats = Stats.of(executedOverhead);
@@ -230,7 +249,7 @@ public final class RequestsBench {
         summary.put("instances", names.size());
         summary.put("window_s", window);
         summary.put("period_ms", 100);
-        summary.put("ttl", variant.equals("hoplock") ? ttl : "-");
+        summary.put("ttl", isHoplock(variant) ? ttl : "-");
         summary.put("executions", totalExecutions);
         summary.put("skipped_calls", totalSkipped);
         summary.put("periods", Math.round(window * 10));
@@ -253,7 +272,7 @@ public final class RequestsBench {
         putStats(summary, "control_overhead_us", controlStats);
         summary.put("added_latency_per_execution_us", executedStats.median() - controlStats.median());
         summary.put("added_latency_per_skip_us", skippedStats.median() - controlStats.median());
-        Results.writeSummary("requests-" + variant + ".properties", summary);
+        Results.writeSummary(prefix + variant + ".properties", summary);
         System.out.printf("%s: %d executions, %d skipped calls, %d requests in %.1f s: %.2f requests/execution,"
                         + " %.0f requests/hour; added latency per execution %.1f us (p50), per skipped call %.1f us%n",
                 variant, totalExecutions, totalSkipped, totalRequests, window,
@@ -289,7 +308,7 @@ public final class RequestsBench {
     private static List<String> leaders(String variant, List<ConfigurableApplicationContext> contexts,
             List<String> names) {
         List<String> leaders = new ArrayList<>();
-        if (!variant.equals("hoplock")) {
+        if (!isHoplock(variant)) {
             return leaders;
         }
         for (int i = 0; i < contexts.size(); i++) {
@@ -312,6 +331,16 @@ public final class RequestsBench {
             Thread.sleep(50);
         }
         throw new IllegalStateException("no leader within " + timeoutMs + " ms");
+    }
+
+    /** hoplock's lease table, from the DDL the hoplock-jdbc jar ships for PostgreSQL, emptied. */
+    private static void prepareLeaseTable(String url, String user, String password, String table)
+            throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+             Statement statement = connection.createStatement()) {
+            statement.execute(JdbcSchema.leaseTableDdl(Database.POSTGRESQL, table));
+            statement.execute("DELETE FROM " + table);
+        }
     }
 
     private static void prepareTable(String url, String user, String password, String table) throws SQLException {

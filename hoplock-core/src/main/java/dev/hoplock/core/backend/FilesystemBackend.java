@@ -1,6 +1,9 @@
 package dev.hoplock.core.backend;
 
+import dev.hoplock.core.record.LeaseRecordCodec;
+
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -34,8 +37,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *       the new bytes to a temporary file, forces it to disk, and renames it over the lease file with
  *       {@link StandardCopyOption#ATOMIC_MOVE}. A read takes no lock: it opens either the old or the new file,
  *       never a half-written one.</li>
- *   <li><b>Durable</b>: a write returns {@link WriteResult.Written} only after the file and (where the platform
- *       allows it) the directory entry were forced to disk.</li>
+ *   <li><b>Durable</b>: a write returns {@link WriteResult.Written} only after the file and the directory entry
+ *       were forced to disk. Only where syncing a directory is known to be unsupported (Windows; a file system that
+ *       answers {@code EINVAL}) is the directory not synced; any other failure to sync it is a
+ *       {@link BackendException} (the write is then in place but its outcome counts as unknown, because a crash
+ *       could undo it).</li>
+ *   <li><b>Bounded reads</b>: a read keeps at most {@link LeaseRecordCodec#MAX_SIZE}{@code + 1} bytes of a lease
+ *       file in memory (the handle is still the hash of the whole file); a larger file is no lease record and the
+ *       elector treats it as a corrupt one, as the {@link Backend#read} contract says.</li>
  *   <li><b>Handles</b> are the lower-case hex SHA-256 of the stored bytes, so they behave like S3 ETags (the MD5 of
  *       the body): different bytes give a different handle; rewriting identical bytes gives the same handle again,
  *       which is harmless because every lease record the elector writes carries a fresh nonce.</li>
@@ -161,7 +170,7 @@ public final class FilesystemBackend implements Backend {
             } catch (IOException e) {
                 throw failure("delete", lease, e);
             }
-            forceDirectory();
+            forceDirectory(lease, "deleted");
             return DeleteResult.DELETED;
         });
     }
@@ -238,17 +247,28 @@ public final class FilesystemBackend implements Backend {
         }
     }
 
+    /**
+     * The lease file's first {@code MAX_SIZE + 1} bytes (all of a lease record, and enough to tell that a larger
+     * file is none) and the handle of the whole file, hashing the rest without keeping it.
+     */
     private Optional<StoredObject> readCurrent(Path lease) throws BackendException {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(lease);
+        try (InputStream in = Files.newInputStream(lease)) {
+            byte[] start = in.readNBytes(LeaseRecordCodec.MAX_SIZE + 1);
+            MessageDigest digest = sha256();
+            digest.update(start);
+            if (start.length > LeaseRecordCodec.MAX_SIZE) {
+                byte[] chunk = new byte[8192];
+                for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
+                    digest.update(chunk, 0, n);
+                }
+            }
+            return Optional.of(new StoredObject(start, Handle.of(HexFormat.of().formatHex(digest.digest()))));
         } catch (NoSuchFileException e) {
             checkedDirectory();
             return Optional.empty();
         } catch (IOException e) {
             throw failure("read", lease, e);
         }
-        return Optional.of(new StoredObject(bytes, handleOf(bytes)));
     }
 
     private void replace(Path lease, Path temp, byte[] bytes) throws BackendException {
@@ -270,15 +290,23 @@ public final class FilesystemBackend implements Backend {
             }
             throw failure("write", lease, e);
         }
-        forceDirectory();
+        forceDirectory(lease, "written");
     }
 
-    /** Makes a rename or delete durable where the platform can open a directory for syncing (Linux, macOS). */
-    private void forceDirectory() {
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException unsupported) {
-            // Windows cannot open a directory as a channel; the rename itself is still atomic there.
+    /** Makes the rename or delete of {@code lease} durable; see {@link DirectorySync} for where it cannot. */
+    private void forceDirectory(Path lease, String done) throws BackendException {
+        Path dir = lease.getParent();
+        try {
+            DirectorySync.force(dir);
+        } catch (IOException e) {
+            String what = lease + " was " + done + ", but syncing its directory to disk failed, so a crash could undo"
+                    + " it (the outcome counts as unknown): ";
+            if (e instanceof AccessDeniedException || isNotPermitted(e)) {
+                throw new BackendException(BackendException.Kind.ACCESS_DENIED, what + "permission denied to open "
+                        + dir + " for syncing; grant the user running this process read permission on " + dir, e);
+            }
+            throw new BackendException(BackendException.Kind.TRANSIENT, what + e + "; check the device that holds "
+                    + dir + " (an I/O error here usually means it is failing, full or read-only)", e);
         }
     }
 
@@ -350,8 +378,12 @@ public final class FilesystemBackend implements Backend {
     }
 
     private static String sha256Hex(byte[] bytes) {
+        return HexFormat.of().formatHex(sha256().digest(bytes));
+    }
+
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform must provide SHA-256", e);
         }

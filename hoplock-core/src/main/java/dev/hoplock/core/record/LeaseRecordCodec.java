@@ -6,7 +6,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.ResolverStyle;
@@ -18,23 +19,28 @@ import java.util.Map;
  *
  * <p>Guarantees on write: keys {@code generation}, {@code expires_at}, {@code owner} (omitted when empty, as Go's
  * {@code omitempty}) and {@code nonce}, in that order; {@code expires_at} in UTC with seconds always present, which
- * Go's RFC 3339 parser accepts. On read: every form Go writes (any zone offset, 0 to 9 fraction digits, omitted
- * owner, unknown fields of any shape, keys in any case); missing fields take Go's zero values. Anything else
- * (not JSON, a non-integer or negative generation, a time without seconds, more than {@link #MAX_SIZE} bytes,
- * invalid UTF-8) is a {@link MalformedLeaseRecordException} that says what is wrong.
+ * Go's RFC 3339 parser accepts. On read: every form Go writes (any zone offset Go can write, {@code Z} or
+ * {@code ±hh:mm} up to {@code ±23:59}, beyond the {@code ±18:00} of Java's {@code ZoneOffset}; 0 to 9 fraction
+ * digits; omitted owner; unknown fields of any shape; keys in any case); missing fields take Go's zero values.
+ * Anything else (not JSON, a non-integer or negative generation, a time without seconds, more than
+ * {@link #MAX_SIZE} bytes, invalid UTF-8) is a {@link MalformedLeaseRecordException} that says what is wrong.
  */
 public final class LeaseRecordCodec {
 
     /** Records larger than this are refused unread. Real records are under 200 bytes. */
     public static final int MAX_SIZE = 64 * 1024;
 
-    private static final DateTimeFormatter RFC_3339 = new DateTimeFormatterBuilder()
+    /** The date and time of an RFC 3339 timestamp, before its zone offset (parsed by {@link #offsetSeconds}). */
+    private static final DateTimeFormatter RFC_3339_LOCAL = new DateTimeFormatterBuilder()
             .parseCaseInsensitive()
             .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
             .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
-            .appendOffset("+HH:MM", "Z")
             .toFormatter()
             .withResolverStyle(ResolverStyle.STRICT);
+    /** {@code ±hh:mm}: the only numeric offset form of RFC 3339. */
+    private static final int NUMERIC_OFFSET_LENGTH = 6;
+    /** Go writes and reads offsets up to 23:59 either way (Java's {@code ZoneOffset} only up to 18:00). */
+    private static final int MAX_OFFSET_HOURS = 23;
 
     private LeaseRecordCodec() {
     }
@@ -81,12 +87,55 @@ public final class LeaseRecordCodec {
 
     /** Parses an RFC 3339 timestamp with seconds, as Go's {@code time.RFC3339Nano} accepts it. */
     public static Instant parseTime(String text) throws MalformedLeaseRecordException {
-        try {
-            return OffsetDateTime.parse(text, RFC_3339).toInstant();
-        } catch (DateTimeException e) {
-            throw new MalformedLeaseRecordException("expires_at '" + abbreviate(text)
-                    + "' is not an RFC 3339 time with seconds (for example 2026-09-08T20:37:00.123Z)");
+        boolean utc = text.endsWith("Z") || text.endsWith("z");
+        int offsetStart = utc ? text.length() - 1 : text.length() - NUMERIC_OFFSET_LENGTH;
+        Integer offset = offsetStart < 1 ? null : offsetSeconds(text.substring(offsetStart));
+        if (offset == null) {
+            throw notRfc3339(text);
         }
+        try {
+            // Offsets beyond ±18:00 have no ZoneOffset, so shift the local time by hand.
+            return LocalDateTime.parse(text.substring(0, offsetStart), RFC_3339_LOCAL).toInstant(ZoneOffset.UTC)
+                    .minusSeconds(offset);
+        } catch (DateTimeException | ArithmeticException e) {
+            throw notRfc3339(text);
+        }
+    }
+
+    /**
+     * The seconds east of UTC of an RFC 3339 offset: {@code Z} (either case), or {@code ±hh:mm} with hours 00 to 23 and
+     * minutes 00 to 59, as Go's parser takes it; null for anything else.
+     */
+    private static Integer offsetSeconds(String offset) {
+        if (offset.equalsIgnoreCase("Z")) {
+            return 0;
+        }
+        if (offset.length() != NUMERIC_OFFSET_LENGTH || offset.charAt(3) != ':') {
+            return null;
+        }
+        char sign = offset.charAt(0);
+        int hours = twoDigits(offset, 1);
+        int minutes = twoDigits(offset, 4);
+        if (sign != '+' && sign != '-' || hours < 0 || hours > MAX_OFFSET_HOURS || minutes < 0 || minutes > 59) {
+            return null;
+        }
+        int seconds = hours * 3600 + minutes * 60;
+        return sign == '-' ? -seconds : seconds;
+    }
+
+    /** The two-digit number at {@code at}, or -1 when either character is not an ASCII digit. */
+    private static int twoDigits(String text, int at) {
+        char tens = text.charAt(at);
+        char units = text.charAt(at + 1);
+        if (tens < '0' || tens > '9' || units < '0' || units > '9') {
+            return -1;
+        }
+        return (tens - '0') * 10 + (units - '0');
+    }
+
+    private static MalformedLeaseRecordException notRfc3339(String text) {
+        return new MalformedLeaseRecordException("expires_at '" + abbreviate(text) + "' is not an RFC 3339 time with"
+                + " seconds and a zone (Z or ±hh:mm up to ±23:59; for example 2026-09-08T20:37:00.123Z)");
     }
 
     private static long generation(JsonReader.Value value) throws MalformedLeaseRecordException {

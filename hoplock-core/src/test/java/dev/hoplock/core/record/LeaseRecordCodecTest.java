@@ -2,6 +2,7 @@ package dev.hoplock.core.record;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,34 @@ class LeaseRecordCodecTest {
     void readsEveryFractionLengthAndOffset(String time) throws Exception {
         LeaseRecord record = decode("{\"generation\":1,\"expires_at\":\"" + time + "\",\"owner\":\"a\"}");
         assertThat(record.expiresAt()).isBetween(Instant.parse("2026-09-08T20:37:00Z"), Instant.parse("2026-09-08T20:37:01Z"));
+    }
+
+    /**
+     * Go writes any zone offset its time zone database has, as {@code ±hh:mm} with hours 00 to 23 (Go's RFC 3339
+     * parser accepts the same range), while Java's {@code ZoneOffset} stops at ±18:00.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "2026-09-09T20:36:00+23:59, 2026-09-08T20:37:00Z",
+            "2026-09-07T20:38:00-23:59, 2026-09-08T20:37:00Z",
+            "2026-09-09T14:37:00+18:00, 2026-09-08T20:37:00Z",
+            "2026-09-09T14:38:00+18:01, 2026-09-08T20:37:00Z",
+            "2026-09-09T15:37:00+19:00, 2026-09-08T20:37:00Z",
+            "2026-09-08T00:07:00.5-20:30, 2026-09-08T20:37:00.5Z",
+            "2026-09-08T20:37:00-00:00, 2026-09-08T20:37:00Z",
+            "0001-01-01T00:00:00Z, 0001-01-01T00:00:00Z"})
+    void readsEveryZoneOffsetGoCanWrite(String written, String instant) throws Exception {
+        assertThat(LeaseRecordCodec.parseTime(written)).isEqualTo(Instant.parse(instant));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-09-08T20:37:00+24:00", "2026-09-08T20:37:00-24:00", "2026-09-08T20:37:00+12:60",
+            "2026-09-08T20:37:00+5:00", "2026-09-08T20:37:00+0500", "2026-09-08T20:37:00+05", "2026-09-08T20:37:00+05:00:00",
+            "2026-09-08T20:37:00 05:00", "2026-09-08T20:37:00", "2026-09-08T20:37:00+ab:cd", "2026-09-08T24:00:00Z",
+            "2026-02-30T20:37:00Z", "+05:00", "Z", ""})
+    void refusesOffsetsAndTimesGoWouldRefuse(String written) {
+        assertThatThrownBy(() -> LeaseRecordCodec.parseTime(written)).isInstanceOf(MalformedLeaseRecordException.class)
+                .hasMessageContaining("RFC 3339");
     }
 
     @Test

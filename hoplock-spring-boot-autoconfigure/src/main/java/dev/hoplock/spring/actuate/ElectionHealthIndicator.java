@@ -5,6 +5,7 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorStatus;
 import dev.hoplock.core.Role;
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.StoreWriteWatch;
 import dev.hoplock.spring.autoconfigure.StoreVerification;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -16,16 +17,23 @@ import java.util.Optional;
  * The health of one election on this instance.
  *
  * <ul>
- *   <li><b>UP</b>: leader or follower, and the store answered within the last TTL.</li>
- *   <li><b>DOWN</b>: the store has not answered for longer than one TTL (or not at all, more than one TTL after the
- *       elector started); or the store refused the conditional-write probe (nothing is campaigned on it); or the
- *       probe could not reach the store for longer than one TTL.</li>
+ *   <li><b>UP</b>: leader or follower, the store answered within the last TTL, and writes get answers.</li>
+ *   <li><b>DOWN</b>: the store answers reads but every write and delete has failed for longer than one TTL (no
+ *       instance can lead: a directory without write permission, a bucket policy without {@code s3:PutObject}); or
+ *       the store refused the conditional-write probe (nothing is campaigned on it). Both are configuration errors
+ *       that do not go away by waiting.</li>
+ *   <li><b>Store outage</b>: the store has not answered for longer than one TTL (or not at all, more than one TTL
+ *       after the elector started), or the probe could not reach it for longer than one TTL. <b>UNKNOWN</b> by
+ *       default, so that the application's aggregate health stays UP (HTTP 200): every instance sees the same
+ *       outage, and a load balancer would otherwise drop the whole fleet. <b>DOWN</b> with
+ *       {@code hoplock.health.down-on-store-outage=true}.</li>
  *   <li><b>UNKNOWN</b>: starting (the elector waits for the probe or the store's first answer, for less than a
  *       TTL).</li>
  *   <li><b>OUT_OF_SERVICE</b>: the elector is stopped (shutdown).</li>
  * </ul>
  * Details: election, key, role, owner, backend (its description, never credentials), holder, generation, expiresAt
- * (the holder's), timeLeft (leader only), sinceStoreAnswered, lastError. Computing it reads local state only.
+ * (the holder's), timeLeft (leader only), sinceStoreAnswered, lastError, failingWrites and lastWriteError (while
+ * writes fail, the latest failure within a TTL), reason. Computing it reads local state only.
  */
 public final class ElectionHealthIndicator implements HealthIndicator {
 
@@ -33,20 +41,30 @@ public final class ElectionHealthIndicator implements HealthIndicator {
     private final Elector elector;
     private final HoplockElections elections;
     private final StoreVerification verification;
+    private final StoreWriteWatch writes;
+    private final boolean downOnStoreOutage;
 
+    /**
+     * @param verification      the store check's state; null when there is none
+     * @param writes            the write watch; null when there is none
+     * @param downOnStoreOutage whether a store outage is DOWN (else UNKNOWN)
+     */
     public ElectionHealthIndicator(String name, Elector elector, HoplockElections elections,
-            StoreVerification verification) {
+            StoreVerification verification, StoreWriteWatch writes, boolean downOnStoreOutage) {
         this.name = name;
         this.elector = elector;
         this.elections = elections;
         this.verification = verification;
+        this.writes = writes;
+        this.downOnStoreOutage = downOnStoreOutage;
     }
 
     @Override
     public Health health() {
         ElectorStatus status = elector.status();
         Duration ttl = elector.settings().ttl();
-        Health.Builder health = decide(status, ttl);
+        Optional<StoreWriteWatch.Streak> failingWrites = writes == null ? Optional.empty() : writes.failing(name);
+        Health.Builder health = decide(status, ttl, failingWrites);
         health.withDetail("election", name)
                 .withDetail("key", status.key())
                 .withDetail("role", status.role().name().toLowerCase(java.util.Locale.ROOT))
@@ -60,12 +78,16 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         if (status.isLeader()) {
             health.withDetail("timeLeft", HumanDurations.format(status.timeLeft()));
         }
-        status.sinceStoreAnswered().ifPresent(since -> health.withDetail("sinceStoreAnswered", HumanDurations.format(since)));
+        status.sinceStoreAnswered().ifPresent(since -> health.withDetail("sinceStoreAnswered",
+                HumanDurations.format(since)));
         status.lastError().ifPresent(error -> health.withDetail("lastError", error));
+        failingWrites.filter(streak -> streak.sinceLastFailure().compareTo(ttl) <= 0)
+                .ifPresent(streak -> health.withDetail("failingWrites", streak.attempts())
+                        .withDetail("lastWriteError", streak.lastError()));
         return health.build();
     }
 
-    private Health.Builder decide(ElectorStatus status, Duration ttl) {
+    private Health.Builder decide(ElectorStatus status, Duration ttl, Optional<StoreWriteWatch.Streak> failingWrites) {
         StoreVerification.Snapshot check = verification == null ? null : verification.snapshot();
         if (check != null && check.state() == StoreVerification.State.REFUSED) {
             return Health.down().withDetail("reason", "the store refused the conditional-write probe, so it could let"
@@ -76,8 +98,8 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         }
         if (status.role() == Role.NEW) {
             if (check != null && check.state() == StoreVerification.State.PENDING && check.age().compareTo(ttl) > 0) {
-                return Health.down().withDetail("reason", "the store could not be checked for "
-                        + HumanDurations.format(check.age()) + ", longer than the TTL (" + HumanDurations.format(ttl) + ")"
+                return outage("the store could not be checked for " + HumanDurations.format(check.age())
+                        + ", longer than the TTL (" + HumanDurations.format(ttl) + ")"
                         + check.message().map(m -> ": " + m).orElse(""));
             }
             return Health.unknown().withDetail("reason", "starting");
@@ -85,16 +107,37 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         Optional<Duration> sinceAnswer = status.sinceStoreAnswered();
         if (sinceAnswer.isPresent()) {
             if (sinceAnswer.get().compareTo(ttl) > 0) {
-                return Health.down().withDetail("reason", "the store has not answered for "
-                        + HumanDurations.format(sinceAnswer.get()) + ", longer than the TTL (" + HumanDurations.format(ttl) + ")");
+                return outage("the store has not answered for " + HumanDurations.format(sinceAnswer.get())
+                        + ", longer than the TTL (" + HumanDurations.format(ttl) + ")");
+            }
+            if (failingWrites.isPresent() && writesKeepFailing(failingWrites.get(), ttl)) {
+                StoreWriteWatch.Streak streak = failingWrites.get();
+                return Health.down().withDetail("reason", "the store answers reads but every write has failed for "
+                        + HumanDurations.format(streak.failingFor()) + " (" + streak.attempts() + " in a row), longer"
+                        + " than the TTL (" + HumanDurations.format(ttl) + "), so no instance can lead: "
+                        + streak.lastError());
             }
             return Health.up();
         }
         Duration sinceStart = elections.sinceStarted(name).orElse(Duration.ZERO);
         if (sinceStart.compareTo(ttl) > 0) {
-            return Health.down().withDetail("reason", "the store has not answered since the start, "
-                    + HumanDurations.format(sinceStart) + " ago, longer than the TTL (" + HumanDurations.format(ttl) + ")");
+            return outage("the store has not answered since the start, " + HumanDurations.format(sinceStart)
+                    + " ago, longer than the TTL (" + HumanDurations.format(ttl) + ")");
         }
         return Health.unknown().withDetail("reason", "waiting for the store's first answer");
+    }
+
+    /** Failing for longer than a TTL, and still failing recently (not one old failure of a follower). */
+    private static boolean writesKeepFailing(StoreWriteWatch.Streak streak, Duration ttl) {
+        return streak.failingFor().compareTo(ttl) > 0 && streak.sinceLastFailure().compareTo(ttl) <= 0;
+    }
+
+    /** A store outage: DOWN only when {@code hoplock.health.down-on-store-outage=true}. */
+    private Health.Builder outage(String reason) {
+        if (downOnStoreOutage) {
+            return Health.down().withDetail("reason", reason);
+        }
+        return Health.unknown().withDetail("reason", reason + "; reported as UNKNOWN, not DOWN, so that the"
+                + " application's health stays UP (hoplock.health.down-on-store-outage=false)");
     }
 }

@@ -4,8 +4,10 @@ import dev.hoplock.spring.HoplockElections;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,13 +33,36 @@ public class HoplockEndpoint {
         return result;
     }
 
-    /** One election's state; null (404) when there is no such election. */
+    /**
+     * One election's state; over HTTP a 404 whose body names the elections that exist when there is no such
+     * election.
+     */
     @ReadOperation
-    public ElectionDescriptor election(@Selector String name) {
-        return elections.find(name).map(elector -> ElectionDescriptor.of(name, elector)).orElse(null);
+    public WebEndpointResponse<Object> election(@Selector String name) {
+        return elections.find(name)
+                .<WebEndpointResponse<Object>>map(elector -> new WebEndpointResponse<>(ElectionDescriptor.of(name,
+                        elector)))
+                .orElseGet(() -> noSuchElection(name));
+    }
+
+    /** The 404 answer for an election name that is not configured: says which ones are. */
+    protected WebEndpointResponse<Object> noSuchElection(String name) {
+        return new WebEndpointResponse<>(new NoSuchElection(name, List.copyOf(elections.names()),
+                "no election '" + name + "' is configured here; configured: " + elections.names()),
+                WebEndpointResponse.STATUS_NOT_FOUND);
     }
 
     protected HoplockElections electionsRegistry() {
         return elections;
+    }
+
+    /**
+     * The body of a 404: the name asked for and the elections that exist.
+     *
+     * @param election  the name asked for
+     * @param elections the configured election names
+     * @param message   what went wrong, for people
+     */
+    public record NoSuchElection(String election, List<String> elections, String message) {
     }
 }

@@ -5,6 +5,7 @@ import dev.hoplock.spring.HoplockElections;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import java.util.Optional;
 
@@ -21,16 +22,20 @@ public class HoplockStepDownEndpoint extends HoplockEndpoint {
         super(elections);
     }
 
-    /** Steps down from {@code name}; null (404) when there is no such election. */
+    /**
+     * Steps down from {@code name}; over HTTP a 404 whose body names the elections that exist when there is no such
+     * election (never a 204 that would look like success).
+     */
     @WriteOperation
-    public StepDownResult stepDown(@Selector String name) {
+    public WebEndpointResponse<Object> stepDown(@Selector String name) {
         Optional<Elector> elector = electionsRegistry().find(name);
         if (elector.isEmpty()) {
-            return null;
+            return noSuchElection(name);
         }
         boolean stepped = elector.get().stepDown();
-        return new StepDownResult(name, stepped, stepped ? "stepped down; the lease is released"
-                : "this instance does not lead '" + name + "'; nothing to do");
+        return new WebEndpointResponse<>(new StepDownResult(name, stepped, stepped
+                ? "stepped down; the lease is released"
+                : "this instance does not lead '" + name + "'; nothing to do"));
     }
 
     /**

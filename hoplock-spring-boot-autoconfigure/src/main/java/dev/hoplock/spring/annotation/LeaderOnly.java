@@ -21,11 +21,16 @@ import java.lang.annotation.Target;
  *       generation is the fencing token to stamp downstream writes with.</li>
  *   <li>When the term ends during the call (lost lease, deadline, step-down, shutdown), the calling thread is
  *       interrupted once, unless {@link #interruptOnLoss()} is false; that interrupt does not leak out of the
- *       call: the flag is cleared when the method returns or throws.</li>
+ *       call: the flag is cleared when the method returns or throws, but only if the call's own scope set it, the
+ *       flag was clear when the call began (an interrupt the caller already had, for example from
+ *       {@code shutdownNow()}, stays), and no enclosing {@code @LeaderOnly} call on the thread was interrupted too
+ *       (a nested call never swallows the outer call's interrupt).</li>
  *   <li>On a non-leader the method does not run: it is skipped or {@link NotLeaderException} is thrown, see
  *       {@link #onNonLeader()}. Each such call increments the {@code hoplock.leader-only.skipped} counter.</li>
  *   <li>Mistakes fail the start, not the first call: a method with a primitive return type and SKIP, an unknown
- *       election, a private, static or final method, or a bean that Spring AOP did not proxy.</li>
+ *       election, a private, static or final method, a bean that Spring AOP did not proxy, or a method whose work
+ *       would run outside the gate (a deferred reactive return type such as {@code Mono} or {@code Flux}, or a
+ *       Kotlin {@code suspend} function).</li>
  * </ul>
  *
  * <p>On a class: every public method of the class is leader-only, except those declared by {@code java.*},

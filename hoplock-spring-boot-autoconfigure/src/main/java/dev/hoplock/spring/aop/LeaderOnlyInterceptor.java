@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * {@link Elector#enterLeaderScope(boolean)}, which reads local state only (no store request) and refuses once the
  * self-fencing deadline has passed. While it runs, {@link LeaderContextHolder} holds the scope. When the term ends
  * during the call the thread is interrupted once (if asked); after the call the scope is closed, the previous
- * context restored and that interrupt cleared, so it never leaks to the caller. A call that does not run is
+ * context restored and that interrupt cleared as {@link GateInterrupts} rules (only an interrupt this scope
+ * delivered, never one the caller already had, never one an enclosing call needs). A call that does not run is
  * reported to every {@link LeaderOnlyListener}, then skipped (see {@link SkipValues}) or refused with
  * {@link NotLeaderException}.
  */
@@ -69,14 +70,12 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             return notRun(election, elector, method, gate);
         }
         LeaderScope scope = opened.get();
+        GateInterrupts interrupts = GateInterrupts.enter(scope, gate.interruptOnLoss());
         try (LeaderContextHolder.Restorer restore = LeaderContextHolder.push(scope)) {
             return invocation.proceed();
         } finally {
             scope.close();
-            if (scope.wasLost() && gate.interruptOnLoss()) {
-                // The interrupt was ours (the term ended); it must not leak to the caller or the pool thread.
-                Thread.interrupted();
-            }
+            interrupts.exit();
         }
     }
 

@@ -25,6 +25,9 @@ import java.util.Objects;
  * Fails the start, instead of the first call or never, when a leader-only method cannot work as declared:
  * <ul>
  *   <li>it would be skipped on non-leaders but returns a primitive value, which has no "skipped" value;</li>
+ *   <li>its work would run outside the gate: it returns a deferred reactive type ({@code Mono}, {@code Flux},
+ *       {@code Publisher}, ...), whose work runs at subscription, or it is a Kotlin {@code suspend} function (see
+ *       {@link CallStyle});</li>
  *   <li>it is private or static (no proxy can intercept it), or final in a class-based proxy;</li>
  *   <li>the bean was not proxied with the {@code @LeaderOnly} advisor (so the gate would silently not apply), or its
  *       JDK proxy does not expose the method;</li>
@@ -35,6 +38,14 @@ import java.util.Objects;
  * election names once all singletons exist, and immediately for beans created later.
  */
 public final class LeaderOnlyMethodValidator implements BeanPostProcessor, SmartInitializingSingleton, Ordered {
+
+    /** Why a deferred reactive method cannot be gated by a call-scoped gate. */
+    private static final String UNGATED_DEFERRED = "the gate would cover only assembling it, while the work runs later, when"
+            + " it is subscribed, outside the gate and after leadership may have ended (and a skipped call would"
+            + " return null instead of an empty publisher)";
+    /** Why a Kotlin suspend function cannot be gated by a call-scoped gate. */
+    private static final String UNGATED_SUSPEND = "the gate would cover only starting the coroutine, which returns at its"
+            + " first suspension and resumes later outside the gate, after leadership may have ended";
 
     private final LeaderOnlyAttributeSource source;
     private final ObjectProvider<HoplockElections> elections;
@@ -112,6 +123,13 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
         if (gate.onNonLeader() == OnNonLeader.SKIP && !SkipValues.canSkip(method.getReturnType())) {
             problems.add(where + " returns " + method.getReturnType() + ", which has no value for a skipped call");
         }
+        switch (CallStyle.of(method)) {
+            case DEFERRED_PUBLISHER -> problems.add(where + " returns " + method.getReturnType().getName()
+                    + ", a deferred reactive type: " + UNGATED_DEFERRED);
+            case KOTLIN_SUSPEND -> problems.add(where + " is a Kotlin suspend function: " + UNGATED_SUSPEND);
+            case DIRECT -> {
+            }
+        }
         if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers)) {
             problems.add(where + " is " + (Modifier.isPrivate(modifiers) ? "private" : "static")
                     + ", so no Spring proxy can intercept it");
@@ -130,6 +148,12 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
     private static String actionFor(List<String> problems) {
         String all = String.join(" ", problems);
         List<String> actions = new ArrayList<>();
+        if (all.contains(UNGATED_DEFERRED) || all.contains(UNGATED_SUSPEND)) {
+            actions.add("gate the side that does the work: call the method from a @LeaderOnly method that blocks until"
+                    + " the work is done (for example block() on the Mono, or runBlocking), or open"
+                    + " Elector.enterLeaderScope(true) around the subscription yourself and close it when the work ends;"
+                    + " then remove @LeaderOnly from this method");
+        }
         if (all.contains("no value for a skipped call")) {
             actions.add("return void or an object type (the skipped call returns null, Optional.empty() or an empty"
                     + " collection), or use @LeaderOnly(onNonLeader = OnNonLeader.THROW)");

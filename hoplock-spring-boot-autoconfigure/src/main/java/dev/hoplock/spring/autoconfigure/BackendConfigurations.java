@@ -56,7 +56,36 @@ final class BackendConfigurations {
                                 + " exist, and hoplock.filesystem.create-directory is false.",
                         "Create the directory, or set hoplock.filesystem.create-directory=true.");
             }
+            checkWritable(directory);
             return new FilesystemBackend(directory);
+        }
+
+        /**
+         * Creates and deletes a probe file in {@code directory}: an existing directory that this process cannot
+         * write would otherwise give a started application on which nobody ever leads.
+         */
+        static void checkWritable(Path directory) {
+            Path probe = null;
+            try {
+                probe = Files.createTempFile(directory, ".hoplock-write-check-", ".tmp");
+            } catch (IOException | SecurityException e) {
+                String user = System.getProperty("user.name");
+                throw new HoplockConfigurationException("hoplock.filesystem.directory",
+                        "The lease directory " + directory.toAbsolutePath() + " (hoplock.filesystem.directory) is not"
+                                + " writable by the user '" + user + "' this application runs as: creating a file"
+                                + " in it failed (" + e + "). No instance could ever lead.",
+                        "Grant the user '" + user + "' read and write access to " + directory.toAbsolutePath()
+                                + " (for example: chown " + user + " " + directory.toAbsolutePath() + "), or point"
+                                + " hoplock.filesystem.directory at a writable directory on a local disk.", e);
+            } finally {
+                if (probe != null) {
+                    try {
+                        Files.deleteIfExists(probe);
+                    } catch (IOException ignored) {
+                        // The probe file is empty and hidden; the next start's probe uses another name.
+                    }
+                }
+            }
         }
     }
 
@@ -106,6 +135,8 @@ final class BackendConfigurations {
                 "Set hoplock.backend=s3 with hoplock.s3.bucket (and add dev.hoplock:hoplock-s3), or"
                         + " hoplock.backend=filesystem with hoplock.filesystem.directory (processes on one host), or"
                         + " hoplock.backend=memory (one process only); or define a dev.hoplock.core.backend.Backend bean;"
-                        + " or set hoplock.enabled=false.");
+                        + " or set hoplock.enabled=false. For tests (@SpringBootTest), put hoplock.backend=memory in"
+                        + " src/test/resources/application.properties: each test context then leads alone, in"
+                        + " memory.");
     }
 }

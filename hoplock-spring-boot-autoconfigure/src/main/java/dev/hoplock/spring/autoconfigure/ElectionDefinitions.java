@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.HoplockConfigurationException;
 
 import java.time.Duration;
@@ -21,6 +22,13 @@ import java.util.regex.Pattern;
 final class ElectionDefinitions {
 
     private static final Pattern PLAIN_NAME = Pattern.compile("[a-z0-9-]+");
+
+    /**
+     * The shortest TTL accepted. Below it a lease expires before a store request (tens to hundreds of milliseconds
+     * on S3) has returned, so the leader changes at almost every renewal; a value such as {@code 6} read as
+     * milliseconds would be the usual cause.
+     */
+    static final Duration MINIMUM_TTL = Duration.ofSeconds(1);
 
     private ElectionDefinitions() {
     }
@@ -76,6 +84,7 @@ final class ElectionDefinitions {
         String owner = pick(own.getOwner(), global.getOwner(), generatedOwner, "owner", prefix + "owner",
                 "hoplock.owner", sources);
         Duration ttl = pick(own.getTtl(), global.getTtl(), null, "ttl", prefix + "ttl", "hoplock.ttl", sources);
+        checkMinimumTtl(ttl, sources.get("ttl"), name);
         Duration renew = pick(own.getRenew(), global.getRenew(), null, "renewInterval", prefix + "renew",
                 "hoplock.renew", sources);
         Duration poll = pick(own.getPoll(), global.getPoll(), null, "pollInterval", prefix + "poll",
@@ -90,6 +99,17 @@ final class ElectionDefinitions {
                 : global.isReleaseByDelete();
         return new ElectionDefinition(name, key, owner, ttl, renew, poll, requestTimeout, safetyMargin, releaseTimeout,
                 releaseByDelete, Map.copyOf(sources));
+    }
+
+    private static void checkMinimumTtl(Duration ttl, String property, String election) {
+        if (ttl != null && ttl.compareTo(MINIMUM_TTL) < 0) {
+            throw new HoplockConfigurationException(property, "Invalid hoplock setting " + property + " (election '"
+                    + election + "'): the TTL is " + HumanDurations.format(ttl) + ", below the minimum of "
+                    + HumanDurations.format(MINIMUM_TTL) + ". A lease that short expires before a store request"
+                    + " returns, so the leader would change at almost every renewal.",
+                    "Set " + property + " to at least " + HumanDurations.format(MINIMUM_TTL) + ", for example 30s"
+                            + " (the default). A value without a unit is in seconds: " + property + "=30 means 30s.");
+        }
     }
 
     private static <T> T pick(T own, T global, T fallback, String setting, String ownProperty, String globalProperty,

@@ -5,6 +5,7 @@ import dev.hoplock.spring.BackendDecorator;
 import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.StoreWriteWatch;
 import dev.hoplock.spring.event.LeadershipEventPublisher;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * The core of the starter: the store, one elector per election ({@link HoplockElections}), their lifecycle and the
@@ -30,12 +32,24 @@ import org.springframework.context.annotation.Import;
         BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
+    /** Reports misspelled and ignored hoplock.* settings before any bean is created. */
+    @Bean
+    static HoplockPropertyCheck hoplockPropertyCheck(Environment environment) {
+        return new HoplockPropertyCheck(environment);
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     HoplockElections hoplockElections(HoplockProperties properties, Backend backend,
             ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers) {
         return new HoplockElectionsFactory(properties, decorators.orderedStream().toList(),
                 customizers.orderedStream().toList()).create(backend);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StoreWriteWatch hoplockStoreWriteWatch() {
+        return new StoreWriteWatch();
     }
 
     @Bean

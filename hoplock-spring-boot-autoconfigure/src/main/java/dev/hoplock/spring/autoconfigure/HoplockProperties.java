@@ -2,9 +2,11 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -48,28 +50,40 @@ public class HoplockProperties {
      */
     private String key = DEFAULT_ELECTION;
 
-    /** How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. */
+    /**
+     * How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. At
+     * least 1s. A value without a unit is in seconds.
+     */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration ttl = Duration.ofSeconds(30);
 
-    /** How often the leader renews its lease. Default: ttl/3. */
+    /** How often the leader renews its lease. Default: ttl/3. Without a unit: seconds. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration renew;
 
     /**
      * How often a follower reads the lease, and the retry delay after a failed request. A released lease is taken
-     * over within about one poll interval. Default: ttl/15.
+     * over within about one poll interval. Default: ttl/15. A value without a unit is in seconds.
      */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration poll;
 
-    /** The longest wait for one request to the store. Default: the renew interval. */
+    /** The longest wait for one request to the store. Default: the renew interval. Without a unit: seconds. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration requestTimeout;
 
-    /** How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default: ttl/10. */
+    /**
+     * How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default:
+     * ttl/10. A value without a unit is in seconds.
+     */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration safetyMargin;
 
     /**
      * On shutdown, the longest wait for leader-only work to stop and then for the release of the lease. Negative:
-     * never release (the lease then expires after a TTL).
+     * never release (the lease then expires after a TTL). A value without a unit is in seconds.
      */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration releaseTimeout = Duration.ofSeconds(2);
 
     /**
@@ -97,6 +111,14 @@ public class HoplockProperties {
     private final Scheduling scheduling = new Scheduling();
 
     private final Endpoint endpoint = new Endpoint();
+
+    private final Health health = new Health();
+
+    /**
+     * What to do at start-up with a hoplock.* key that is not a known property (a misspelling such as hoplock.tll):
+     * warn (log it with the closest known name and where it was set), fail (refuse to start) or ignore.
+     */
+    private UnknownProperties unknownProperties = UnknownProperties.WARN;
 
     private final S3 s3 = new S3();
 
@@ -225,6 +247,18 @@ public class HoplockProperties {
         return endpoint;
     }
 
+    public Health getHealth() {
+        return health;
+    }
+
+    public UnknownProperties getUnknownProperties() {
+        return unknownProperties;
+    }
+
+    public void setUnknownProperties(UnknownProperties unknownProperties) {
+        this.unknownProperties = unknownProperties;
+    }
+
     public S3 getS3() {
         return s3;
     }
@@ -255,22 +289,28 @@ public class HoplockProperties {
         /** Owner id for this election. Default: hoplock.owner. */
         private String owner;
 
-        /** Lease duration. Default: hoplock.ttl. */
+        /** Lease duration. Default: hoplock.ttl. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration ttl;
 
-        /** Renew interval. Default: hoplock.renew, else this election's ttl/3. */
+        /** Renew interval. Default: hoplock.renew, else this election's ttl/3. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration renew;
 
-        /** Poll interval. Default: hoplock.poll, else this election's ttl/15. */
+        /** Poll interval. Default: hoplock.poll, else this election's ttl/15. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration poll;
 
-        /** Request timeout. Default: hoplock.request-timeout, else the renew interval. */
+        /** Request timeout. Default: hoplock.request-timeout, else the renew interval. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration requestTimeout;
 
-        /** Safety margin. Default: hoplock.safety-margin, else this election's ttl/10. */
+        /** Safety margin. Default: hoplock.safety-margin, else this election's ttl/10. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration safetyMargin;
 
-        /** Release timeout. Default: hoplock.release-timeout. */
+        /** Release timeout. Default: hoplock.release-timeout. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration releaseTimeout;
 
         /** Release by conditional delete. Default: hoplock.release-by-delete. */
@@ -408,6 +448,37 @@ public class HoplockProperties {
         }
     }
 
+    /** What {@code hoplock.unknown-properties} does with a {@code hoplock.*} key that is not a known property. */
+    public enum UnknownProperties {
+        /** Log a warning naming the key, the closest known property and where the key was set. */
+        WARN,
+        /** Fail the start with the same explanation. */
+        FAIL,
+        /** Say nothing. */
+        IGNORE
+    }
+
+    /** The {@code hoplock} health contributor. */
+    public static class Health {
+
+        /**
+         * Whether a store outage (the store has not answered for longer than one TTL) makes the hoplock health
+         * contributor DOWN, and with it the application's aggregate health (HTTP 503). Off by default: every
+         * instance sees the same outage, and a load balancer probing /actuator/health would drop the whole fleet
+         * although the application could serve; the contributor then reports UNKNOWN with the reason. A store that
+         * answers reads but refuses every write, or that fails the conditional-write probe, is DOWN either way.
+         */
+        private boolean downOnStoreOutage = false;
+
+        public boolean isDownOnStoreOutage() {
+            return downOnStoreOutage;
+        }
+
+        public void setDownOnStoreOutage(boolean downOnStoreOutage) {
+            this.downOnStoreOutage = downOnStoreOutage;
+        }
+    }
+
     /** The S3 store (needs {@code dev.hoplock:hoplock-s3}). */
     public static class S3 {
 
@@ -438,10 +509,12 @@ public class HoplockProperties {
         /** Session token of temporary credentials, used with access-key and secret-key. Never logged or shown. */
         private String sessionToken;
 
-        /** The longest one S3 call may take, SDK retries included. */
+        /** The longest one S3 call may take, SDK retries included. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration apiCallTimeout = Duration.ofSeconds(10);
 
-        /** TCP connect timeout of the S3 client hoplock creates. */
+        /** TCP connect timeout of the S3 client hoplock creates. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration connectTimeout = Duration.ofSeconds(3);
 
         public String getBucket() {

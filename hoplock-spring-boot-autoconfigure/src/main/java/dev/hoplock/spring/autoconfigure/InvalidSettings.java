@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.InvalidSettingException;
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.HoplockConfigurationException;
 
 import java.time.Duration;
@@ -12,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * Translates the core's {@link InvalidSettingException} (which names elector builder settings such as
  * {@code renewInterval}) into a {@link HoplockConfigurationException} that names the {@code hoplock.*} property and
- * speaks in property names and Boot's duration style ({@code 10s}, not {@code PT10S}).
+ * speaks in property names and human durations ({@code 10s}, {@code 500ms}, not {@code PT10S}).
  */
 final class InvalidSettings {
 
@@ -66,23 +67,16 @@ final class InvalidSettings {
         Matcher matcher = ISO_DURATION.matcher(result);
         StringBuilder out = new StringBuilder();
         while (matcher.find()) {
-            matcher.appendReplacement(out, Matcher.quoteReplacement(bootStyle(matcher.group())));
+            matcher.appendReplacement(out, Matcher.quoteReplacement(humanForm(matcher.group())));
         }
         matcher.appendTail(out);
         return out.toString();
     }
 
-    /** {@code PT10S} as {@code 10s}, {@code PT0.5S} as {@code 500ms}; anything unparsable unchanged. */
-    static String bootStyle(String iso) {
+    /** {@code PT10S} as {@code 10s}, {@code PT0.5S} as {@code 500ms} ({@link HumanDurations}); else unchanged. */
+    static String humanForm(String iso) {
         try {
-            Duration duration = Duration.parse(iso);
-            if (duration.toNanos() % 1_000_000_000L == 0) {
-                return duration.toSeconds() + "s";
-            }
-            if (duration.toNanos() % 1_000_000L == 0) {
-                return duration.toMillis() + "ms";
-            }
-            return duration.toNanos() + "ns";
+            return HumanDurations.format(Duration.parse(iso));
         } catch (DateTimeParseException | ArithmeticException e) {
             return iso;
         }

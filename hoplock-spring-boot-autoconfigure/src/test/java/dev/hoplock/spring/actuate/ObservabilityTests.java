@@ -15,6 +15,7 @@ import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.support.SwitchableBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
@@ -49,7 +50,7 @@ class ObservabilityTests {
                     "hoplock.renew=1s", "hoplock.poll=100ms");
 
     /** A short TTL, for the tests that wait for a TTL to pass. */
-    private static final String[] SHORT_TTL = {"hoplock.ttl=600ms", "hoplock.renew=200ms"};
+    private static final String[] SHORT_TTL = {"hoplock.ttl=1s", "hoplock.renew=300ms"};
 
     // ------------------------------------------------------------------ metrics
 
@@ -109,8 +110,21 @@ class ObservabilityTests {
     }
 
     @Test
-    void healthIsDownWhenTheStoreNeverAnswers() {
+    void aStoreThatNeverAnswersIsUnknownByDefaultSoTheApplicationStaysUp() {
         runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL).run(context -> {
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getDetails().get("reason")
+                    .toString().contains("has not answered since the start"));
+            Health health = health(context, "default");
+            assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health.getDetails().get("reason").toString())
+                    .contains("hoplock.health.down-on-store-outage=false");
+        });
+    }
+
+    @Test
+    void healthIsDownWhenTheStoreNeverAnswersAndOutagesCountAsDown() {
+        runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL)
+                .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             assertThat(health(context, "default").getStatus()).isIn(Status.UNKNOWN, Status.DOWN);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
             assertThat(health(context, "default").getDetails()).containsEntry("role", "follower")
@@ -121,15 +135,16 @@ class ObservabilityTests {
     }
 
     @Test
-    void healthGoesDownOneTtlAfterTheStoreStopsAnswering() {
-        runner.withUserConfiguration(Reachable.class).withPropertyValues(SHORT_TTL).run(context -> {
+    void healthGoesDownOneTtlAfterTheStoreStopsAnsweringWhenOutagesCountAsDown() {
+        runner.withUserConfiguration(Reachable.class).withPropertyValues(SHORT_TTL)
+                .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             Elector elector = awaitLeader(context);
             assertThat(health(context, "default").getStatus()).isEqualTo(Status.UP);
             context.getBean(SwitchableBackend.class).setUnreachable(true);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
             assertThat(elector.isLeader()).as("the leader fenced itself: %s", elector.status()).isFalse();
             assertThat(health(context, "default").getDetails().get("reason").toString())
-                    .contains("has not answered for", "longer than the TTL (600ms)");
+                    .contains("has not answered for", "longer than the TTL (1s)");
             context.getBean(SwitchableBackend.class).setUnreachable(false);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.UP));
         });
@@ -166,8 +181,9 @@ class ObservabilityTests {
             assertThat(state.generation()).isEqualTo(1L);
             assertThat(state.ttl()).isEqualTo("3s");
             assertThat(state.backend()).isEqualTo("memory");
-            assertThat(endpoint.election("default")).isNotNull();
-            assertThat(endpoint.election("nope")).isNull();
+            assertThat(endpoint.election("default").getStatus()).isEqualTo(200);
+            assertThat(endpoint.election("default").getBody()).isInstanceOf(ElectionDescriptor.class);
+            assertNoSuchElection(endpoint.election("nope"), "nope");
         });
     }
 
@@ -178,12 +194,24 @@ class ObservabilityTests {
                     assertThat(context).hasSingleBean(HoplockStepDownEndpoint.class);
                     Elector elector = awaitLeader(context);
                     HoplockStepDownEndpoint endpoint = context.getBean(HoplockStepDownEndpoint.class);
-                    HoplockStepDownEndpoint.StepDownResult result = endpoint.stepDown("default");
-                    assertThat(result.steppedDown()).isTrue();
+                    WebEndpointResponse<Object> first = endpoint.stepDown("default");
+                    assertThat(first.getStatus()).isEqualTo(200);
+                    assertThat(((HoplockStepDownEndpoint.StepDownResult) first.getBody()).steppedDown()).isTrue();
                     assertThat(elector.isLeader()).isFalse();
-                    assertThat(endpoint.stepDown("default").steppedDown()).isFalse();
-                    assertThat(endpoint.stepDown("nope")).isNull();
+                    assertThat(((HoplockStepDownEndpoint.StepDownResult) endpoint.stepDown("default").getBody())
+                            .steppedDown()).isFalse();
+                    assertNoSuchElection(endpoint.stepDown("nope"), "nope");
+                    assertNoSuchElection(endpoint.election("nope"), "nope");
                 });
+    }
+
+    private static void assertNoSuchElection(WebEndpointResponse<Object> response, String name) {
+        assertThat(response.getStatus()).isEqualTo(404);
+        assertThat(response.getBody()).isInstanceOfSatisfying(HoplockEndpoint.NoSuchElection.class, body -> {
+            assertThat(body.election()).isEqualTo(name);
+            assertThat(body.elections()).containsExactly("default");
+            assertThat(body.message()).contains("'" + name + "'", "[default]");
+        });
     }
 
     // ------------------------------------------------------------------ events

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.aop;
 
+import dev.hoplock.core.LeaderScope;
 import dev.hoplock.core.Lease;
 import dev.hoplock.spring.annotation.LeaderContextHolder;
 import dev.hoplock.spring.annotation.LeaderOnly;
@@ -13,7 +14,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /** A bean with every kind of leader-only method the tests call. */
@@ -113,6 +116,16 @@ public class GatedService {
         } catch (InterruptedException e) {
             return "interrupted";
         }
+    }
+
+    /**
+     * Publishes its scope, then waits for {@code release} without reacting to interrupts, so that an interrupt flag
+     * set before or during the call is still set when it returns.
+     */
+    @LeaderOnly
+    public void holdUninterruptibly(AtomicReference<LeaderScope> scope, Semaphore release) {
+        scope.set((LeaderScope) LeaderContextHolder.require());
+        release.acquireUninterruptibly();
     }
 
     /** Waits for {@code release}; says whether it was interrupted and whether it still leads. */

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.aop;
 
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.LeaderScope;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.HoplockElections;
@@ -15,9 +16,11 @@ import dev.hoplock.spring.support.CountingBackend;
 import dev.hoplock.spring.support.Failures;
 import dev.hoplock.spring.support.Records;
 import io.micrometer.core.instrument.MeterRegistry;
+import kotlin.coroutines.Continuation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
@@ -31,14 +34,19 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -195,6 +203,53 @@ class LeaderOnlyTests {
         });
     }
 
+    @Test
+    void aNestedCallLeavesTheOuterCallsInterruptStanding() {
+        leader().withUserConfiguration(NestedConfig.class).run(context -> {
+            Elector elector = awaitLeader(context);
+            Outer outer = context.getBean(Outer.class);
+            Inner inner = context.getBean(Inner.class);
+            AtomicBoolean flagAfterOuterCall = new AtomicBoolean(true);
+            FutureTask<String> call = new FutureTask<>(() -> {
+                String outcome = outer.callInnerThenWaitForInterrupt();
+                flagAfterOuterCall.set(Thread.currentThread().isInterrupted());
+                return outcome;
+            });
+            Thread caller = new Thread(call, "nested-gate-caller");
+            caller.start();
+            assertThat(inner.entered().await(5, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture.runAsync(elector::stepDown);
+            assertThat(call.get(10, TimeUnit.SECONDS))
+                    .as("the outer call, after the inner call returned").isEqualTo("interrupted");
+            caller.join(5_000);
+            assertThat(flagAfterOuterCall).as("interrupt flag after the outer call").isFalse();
+        });
+    }
+
+    @Test
+    void anInterruptTheCallerAlreadyHadIsLeftStanding() {
+        leader().run(context -> {
+            GatedService service = context.getBean(GatedService.class);
+            Elector elector = awaitLeader(context);
+            AtomicReference<LeaderScope> scope = new AtomicReference<>();
+            Semaphore release = new Semaphore(0);
+            AtomicBoolean flagAfterCall = new AtomicBoolean();
+            Thread caller = new Thread(() -> {
+                Thread.currentThread().interrupt(); // as ExecutorService.shutdownNow() does
+                service.holdUninterruptibly(scope, release);
+                flagAfterCall.set(Thread.currentThread().isInterrupted());
+            }, "pre-interrupted-caller");
+            caller.start();
+            await().atMost(Duration.ofSeconds(5)).until(() -> scope.get() != null);
+            CompletableFuture.runAsync(elector::stepDown);
+            await().atMost(Duration.ofSeconds(5)).until(() -> scope.get().wasLost());
+            release.release();
+            caller.join(5_000);
+            assertThat(caller.isAlive()).isFalse();
+            assertThat(flagAfterCall).as("the caller's own interrupt after the call").isTrue();
+        });
+    }
+
     // ------------------------------------------------------------------ start-up refusals
 
     @Test
@@ -241,6 +296,31 @@ class LeaderOnlyTests {
                     assertThat(analysis.getDescription()).contains("extra()", "JDK proxy");
                     assertThat(analysis.getAction()).contains("spring.aop.proxy-target-class=true");
                 });
+    }
+
+    @Test
+    void reactiveMethodsAreRefusedAtStartupBecauseTheirWorkRunsAtSubscription() {
+        leader().withUserConfiguration(ReactiveConfig.class).run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("bean 'reactive'",
+                    "ReactiveJob.mono() returns reactor.core.publisher.Mono, a deferred reactive type",
+                    "ReactiveJob.flux() returns reactor.core.publisher.Flux",
+                    "ReactiveJob.publisher() returns org.reactivestreams.Publisher",
+                    "when it is subscribed, outside the gate");
+            assertThat(analysis.getDescription()).doesNotContain("ReactiveJob.future()");
+            assertThat(analysis.getAction()).contains("@LeaderOnly method that blocks until the work is done",
+                    "Elector.enterLeaderScope(true) around the subscription");
+        });
+    }
+
+    @Test
+    void kotlinSuspendFunctionsAreRefusedAtStartup() {
+        leader().withUserConfiguration(SuspendConfig.class).run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("SuspendingJob.work(Continuation) is a Kotlin suspend"
+                    + " function", "returns at its first suspension and resumes later outside the gate");
+            assertThat(analysis.getAction()).contains("@LeaderOnly method that blocks until the work is done");
+        });
     }
 
     // ------------------------------------------------------------------ scope of the annotation
@@ -404,6 +484,53 @@ class LeaderOnlyTests {
         }
     }
 
+    static class ReactiveJob {
+        @LeaderOnly
+        public Mono<String> mono() {
+            return Mono.fromSupplier(() -> "work");
+        }
+
+        @LeaderOnly
+        public Flux<String> flux() {
+            return Flux.just("work");
+        }
+
+        @LeaderOnly
+        public Publisher<String> publisher() {
+            return Mono.just("work");
+        }
+
+        /** Started, not deferred: stays allowed. */
+        @LeaderOnly
+        public CompletableFuture<String> future() {
+            return CompletableFuture.completedFuture("work");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ReactiveConfig {
+        @Bean
+        ReactiveJob reactive() {
+            return new ReactiveJob();
+        }
+    }
+
+    /** What the Kotlin compiler makes of {@code @LeaderOnly suspend fun work(): String}. */
+    static class SuspendingJob {
+        @LeaderOnly
+        public Object work(Continuation<? super String> continuation) {
+            return "work";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SuspendConfig {
+        @Bean
+        SuspendingJob suspending() {
+            return new SuspendingJob();
+        }
+    }
+
     static class PrivateMethod {
         @LeaderOnly
         private void hidden() {
@@ -507,6 +634,68 @@ class LeaderOnlyTests {
         @Bean
         Named named() {
             return new Named();
+        }
+    }
+
+    /** Calls {@link Inner} from inside its own gate and then waits for the interrupt its own term ending sends. */
+    public static class Outer {
+        private final Inner inner;
+
+        public Outer(Inner inner) {
+            this.inner = inner;
+        }
+
+        @LeaderOnly
+        public String callInnerThenWaitForInterrupt() {
+            inner.waitUntilBothScopesAreLost((LeaderScope) LeaderContextHolder.require());
+            try {
+                // Both scopes were told; the outer one's interrupt must still be pending.
+                return new CountDownLatch(1).await(0, TimeUnit.SECONDS) ? "released" : "not interrupted";
+            } catch (InterruptedException e) {
+                return "interrupted";
+            }
+        }
+    }
+
+    /** Consumes its own interrupt and returns only once its scope and the enclosing one were both told of the loss. */
+    public static class Inner {
+        private final CountDownLatch entered = new CountDownLatch(1);
+
+        /** Read through the proxy (a class-based proxy's own fields are empty). */
+        public CountDownLatch entered() {
+            return entered;
+        }
+
+        @LeaderOnly
+        public void waitUntilBothScopesAreLost(LeaderScope outer) {
+            LeaderScope own = (LeaderScope) LeaderContextHolder.require();
+            entered.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                // consumed here, as most blocking code does
+            }
+            // Not Awaitility: the outer scope's interrupt may arrive while we wait, and must stay on the flag.
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!(own.wasLost() && outer.wasLost())) {
+                if (System.nanoTime() - giveUp > 0) {
+                    throw new AssertionError("the scopes were not told of the loss within 5 s");
+                }
+                Thread.yield();
+            }
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NestedConfig {
+        @Bean
+        Inner inner() {
+            return new Inner();
+        }
+
+        @Bean
+        Outer outer(Inner inner) {
+            return new Outer(inner);
         }
     }
 

@@ -65,6 +65,50 @@ class HoplockAutoConfigurationTests {
     }
 
     @Test
+    void anExistingDirectoryThatIsNotWritableFailsTheStartNamingItTheUserAndTheFix(@TempDir Path temp)
+            throws Exception {
+        Path directory = notWritableDirectory(temp);
+        runner.withPropertyValues("hoplock.backend=filesystem", "hoplock.filesystem.directory=" + directory)
+                .run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    String user = System.getProperty("user.name");
+                    assertThat(analysis.getDescription()).contains(directory.toAbsolutePath().toString(),
+                            "hoplock.filesystem.directory", "is not writable by the user '" + user + "'",
+                            "No instance could ever lead");
+                    assertThat(analysis.getAction()).contains("Grant the user '" + user + "' read and write access",
+                            "chown", "or point hoplock.filesystem.directory at a writable directory");
+                });
+    }
+
+    /**
+     * A directory this process cannot create files in. Root may write anywhere a permission applies, so as root
+     * this is /sys (a kernel file system that refuses new files to everyone); otherwise a directory of mode 0555.
+     */
+    private static Path notWritableDirectory(Path temp) throws Exception {
+        Path directory;
+        if ("root".equals(System.getProperty("user.name"))) {
+            directory = Path.of("/sys");
+        } else {
+            directory = java.nio.file.Files.createDirectory(temp.resolve("read-only"));
+            java.nio.file.Files.setPosixFilePermissions(directory,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+        }
+        Path target = directory;
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(target)
+                && !canCreateAFileIn(target), () -> target + " is writable here, so it cannot stand for one that is not");
+        return directory;
+    }
+
+    private static boolean canCreateAFileIn(Path directory) {
+        try {
+            java.nio.file.Files.delete(java.nio.file.Files.createTempFile(directory, "probe", ".tmp"));
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    @Test
     void filesystemIsChosenWhenOnlyADirectoryIsSet(@TempDir Path temp) {
         runner.withPropertyValues("hoplock.filesystem.directory=" + temp).run(context ->
                 assertThat(context).hasSingleBean(FilesystemBackend.class));
@@ -150,6 +194,41 @@ class HoplockAutoConfigurationTests {
     }
 
     @Test
+    void durationsWithoutAUnitAreSeconds() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=6", "hoplock.renew=2", "hoplock.poll=1",
+                "hoplock.release-timeout=3", "hoplock.elections.jobs.ttl=9", "hoplock.elections.jobs.safety-margin=1",
+                "hoplock.elections.reports.request-timeout=1").run(context -> {
+                    HoplockElections elections = context.getBean(HoplockElections.class);
+                    Elector jobs = elections.get("jobs");
+                    assertThat(jobs.settings().ttl()).isEqualTo(Duration.ofSeconds(9));
+                    assertThat(jobs.settings().renewInterval()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(jobs.settings().pollInterval()).isEqualTo(Duration.ofSeconds(1));
+                    assertThat(jobs.settings().safetyMargin()).isEqualTo(Duration.ofSeconds(1));
+                    assertThat(jobs.settings().releaseTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    Elector reports = elections.get("reports");
+                    assertThat(reports.settings().ttl()).isEqualTo(Duration.ofSeconds(6));
+                    assertThat(reports.settings().requestTimeout()).isEqualTo(Duration.ofSeconds(1));
+                });
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=6").run(context ->
+                assertThat(context.getBean(HoplockElections.class).getDefault().settings().ttl())
+                        .isEqualTo(Duration.ofSeconds(6)));
+    }
+
+    @Test
+    void aTtlBelowOneSecondFailsNamingTheProperty() {
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=5ms").run(context -> {
+            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).startsWith("Invalid hoplock setting hoplock.ttl (election 'default')")
+                    .contains("5ms", "below the minimum of 1s");
+            assertThat(analysis.getAction()).contains("Set hoplock.ttl to at least 1s",
+                    "A value without a unit is in seconds");
+        });
+        runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.jobs.ttl=999ms").run(context ->
+                assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
+                        .contains("hoplock.elections.jobs.ttl", "999ms"));
+    }
+
+    @Test
     void electionsShareOneGeneratedOwnerPerContext() {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.elections.a.ttl=5s", "hoplock.elections.b.ttl=5s")
                 .run(context -> {
@@ -180,7 +259,7 @@ class HoplockAutoConfigurationTests {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=10s", "hoplock.renew=9500ms").run(context -> {
             FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).startsWith("Invalid hoplock setting hoplock.renew (election 'default')")
-                    .contains("renew (9500ms) must be shorter than ttl (10s) minus safety-margin (1s)")
+                    .contains("renew (9.5s) must be shorter than ttl (10s) minus safety-margin (1s)")
                     .doesNotContain("renewInterval").doesNotContain("PT");
             assertThat(analysis.getAction()).contains("Set hoplock.renew below", "hoplock.ttl");
         });

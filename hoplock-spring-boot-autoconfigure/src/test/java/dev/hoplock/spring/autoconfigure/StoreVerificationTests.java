@@ -10,12 +10,15 @@ import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.actuate.HoplockHealthAutoConfiguration;
 import dev.hoplock.spring.support.CountingBackend;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -29,12 +32,13 @@ import static org.awaitility.Awaitility.await;
  * The store check before campaigning ({@link BackendVerifier}, the S3 conditional-write probe in production): a
  * refused store is never campaigned on and reports DOWN; a store that cannot be asked yet is asked again.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class StoreVerificationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class,
                     HoplockHealthAutoConfiguration.class))
-            .withPropertyValues("hoplock.ttl=600ms", "hoplock.renew=200ms", "hoplock.poll=50ms");
+            .withPropertyValues("hoplock.ttl=1s", "hoplock.renew=300ms", "hoplock.poll=50ms");
 
     @Test
     void aRefusedStoreIsNeverCampaignedOnAndHealthSaysWhy() {
@@ -67,8 +71,35 @@ class StoreVerificationTests {
     }
 
     @Test
-    void aStoreThatCannotBeAskedForATtlIsDown() {
+    void aFailingCheckIsLoggedOncePerKindOfFailureInHumanDurations(CapturedOutput output) {
+        runner.withUserConfiguration(ChangingVerifier.class).run(context -> {
+            Elector elector = context.getBean(HoplockElections.class).getDefault();
+            await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
+            assertThat(context.getBean(ChangingVerifier.class).attempts).hasValue(9);
+            await().atMost(Duration.ofSeconds(5)).until(() -> output.getOut().contains("answered after 8 failed"));
+            String log = output.getOut();
+            assertThat(log.lines().filter(line -> line.contains("cannot check")).toList())
+                    .as("one line for the 5 unreachable attempts, one for the 3 access-denied ones")
+                    .hasSize(2)
+                    .allSatisfy(line -> assertThat(line).contains("retrying every 50ms").doesNotContain("PT0"));
+            assertThat(log).contains("connection refused (attempt 1)").doesNotContain("(attempt 2)")
+                    .contains("access denied (attempt 6)").doesNotContain("(attempt 7)");
+        });
+    }
+
+    @Test
+    void aStoreThatCannotBeAskedForATtlIsUnknownByDefault() {
         runner.withUserConfiguration(UnreachableVerifier.class).run(context -> {
+            await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getDetails().get("reason").toString()
+                    .contains("could not be checked"));
+            assertThat(health(context).getStatus()).isEqualTo(Status.UNKNOWN);
+        });
+    }
+
+    @Test
+    void aStoreThatCannotBeAskedForATtlIsDownWhenOutagesCountAsDown() {
+        runner.withUserConfiguration(UnreachableVerifier.class)
+                .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getStatus().equals(Status.DOWN));
             assertThat(health(context).getDetails().get("reason").toString())
                     .contains("could not be checked", "connection refused");
@@ -134,6 +165,34 @@ class StoreVerificationTests {
         public void verify(Backend backend) throws BackendException {
             if (attempts.incrementAndGet() < 3) {
                 throw new BackendException(BackendException.Kind.UNREACHABLE, "connection refused");
+            }
+        }
+    }
+
+    /** Fails 5 times as unreachable, then 3 times as access denied, each time with another message; then passes. */
+    @Configuration(proxyBeanMethods = false)
+    static class ChangingVerifier implements BackendVerifier {
+        final AtomicInteger attempts = new AtomicInteger();
+
+        @Bean
+        InMemoryBackend backend() {
+            return new InMemoryBackend();
+        }
+
+        @Override
+        public boolean appliesTo(Backend backend) {
+            return true;
+        }
+
+        @Override
+        public void verify(Backend backend) throws BackendException {
+            int attempt = attempts.incrementAndGet();
+            if (attempt <= 5) {
+                throw new BackendException(BackendException.Kind.UNREACHABLE,
+                        "connection refused (attempt " + attempt + ")");
+            }
+            if (attempt <= 8) {
+                throw new BackendException(BackendException.Kind.ACCESS_DENIED, "access denied (attempt " + attempt + ")");
             }
         }
     }

@@ -5,10 +5,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -20,7 +23,7 @@ class LeaderDemoApplicationTests {
     void leadsAndReportsOverHttp(@TempDir Path directory) {
         try (ConfigurableApplicationContext context = SpringApplication.run(LeaderDemoApplication.class,
                 "--hoplock.filesystem.directory=" + directory, "--hoplock.owner=sample-test", "--server.port=0",
-                "--spring.main.banner-mode=off")) {
+                "--spring.main.banner-mode=off", "--hoplock.endpoint.step-down-enabled=true")) {
             HoplockElections elections = context.getBean(HoplockElections.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> elections.getDefault().isLeader());
             HeartbeatJob job = context.getBean(HeartbeatJob.class);
@@ -34,6 +37,16 @@ class LeaderDemoApplicationTests {
             assertThat(hoplock).contains("\"default\"", "\"leader\":true");
             String metric = http.get().uri("/actuator/metrics/hoplock.leader").retrieve().body(String.class);
             assertThat(metric).contains("\"value\":1.0");
+
+            // A misspelled election answers 404 naming the elections that exist, for GET and for POST (step-down).
+            for (HttpMethod method : List.of(HttpMethod.GET, HttpMethod.POST)) {
+                ResponseEntity<String> answer = http.method(method).uri("/actuator/hoplock/nosuch").retrieve()
+                        .onStatus(status -> true, (request, response) -> { })
+                        .toEntity(String.class);
+                assertThat(answer.getStatusCode().value()).as("%s /actuator/hoplock/nosuch", method).isEqualTo(404);
+                assertThat(answer.getBody()).contains("\"election\":\"nosuch\"", "\"elections\":[\"default\"]");
+            }
+            assertThat(elections.getDefault().isLeader()).as("a misspelled step-down changes nothing").isTrue();
         }
     }
 }

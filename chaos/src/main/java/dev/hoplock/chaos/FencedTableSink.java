@@ -1,0 +1,114 @@
+package dev.hoplock.chaos;
+
+import dev.hoplock.core.fencing.FencingException;
+import dev.hoplock.core.fencing.StaleTokenException;
+import dev.hoplock.jdbc.JdbcFence;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * The node's side of the fenced database run: each append is one transaction on PostgreSQL or MariaDB that first runs
+ * {@link JdbcFence#check} with the lease generation as the token, then inserts one row into the write table, then
+ * commits. A {@link StaleTokenException} rolls the transaction back, is answered {@code STALE <current>} and is
+ * appended to this node's refusal log ({@code refused_nanos,owner,token,current_token,check_before_nanos,
+ * check_after_nanos}), flushed before the answer returns. Any other failure rolls back, drops the connection (a new
+ * one is opened at the next append) and is answered {@code ERROR <SQLState or exception>}.
+ *
+ * <p>{@code fenced = false} skips the check: the negative control, whose stale writes the orchestrator must catch.
+ *
+ * <p>The inserted row carries {@code written_nanos}: this JVM's {@link System#nanoTime()} after the check passed and
+ * before the commit, so a row's commit lies after its {@code written_nanos}. Not thread-safe (one work loop).
+ */
+final class FencedTableSink implements ChaosNode.Downstream {
+
+    static final String RESOURCE = "chaos-writes";
+
+    private final String url;
+    private final String user;
+    private final String fenceTable;
+    private final String writeTable;
+    private final PrintWriter refusals;
+    private final boolean fenced;
+    private Connection connection;
+
+    FencedTableSink(String url, String user, String fenceTable, String writeTable, Path refusalLog, boolean fenced)
+            throws IOException {
+        this.fenced = fenced;
+        this.url = url;
+        this.user = user;
+        this.fenceTable = fenceTable;
+        this.writeTable = writeTable;
+        this.refusals = new PrintWriter(Files.newBufferedWriter(refusalLog, StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+    }
+
+    @Override
+    public String append(String owner, long generation, long before, long after) {
+        try {
+            if (connection == null) {
+                connection = DriverManager.getConnection(url, user, "");
+                connection.setAutoCommit(false);
+            }
+        } catch (SQLException e) {
+            connection = null;
+            return "ERROR connect:" + e.getSQLState();
+        }
+        try {
+            if (fenced) {
+                JdbcFence.forConnection(connection).table(fenceTable).check(RESOURCE, generation);
+            }
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + writeTable
+                    + " (owner, token, check_before_nanos, check_after_nanos, written_nanos) VALUES (?, ?, ?, ?, ?)")) {
+                insert.setString(1, owner);
+                insert.setLong(2, generation);
+                insert.setLong(3, before);
+                insert.setLong(4, after);
+                insert.setLong(5, System.nanoTime());
+                insert.executeUpdate();
+            }
+            connection.commit();
+            return "OK";
+        } catch (StaleTokenException e) {
+            long refused = System.nanoTime();
+            rollback();
+            refusals.println(refused + "," + owner + "," + e.staleToken() + "," + e.currentToken() + "," + before + ","
+                    + after);
+            refusals.flush();
+            return "STALE " + e.currentToken();
+        } catch (SQLException | FencingException e) {
+            rollback();
+            close();
+            String state = e instanceof SQLException sql ? sql.getSQLState()
+                    : e.getCause() instanceof SQLException sql ? sql.getSQLState() : null;
+            return "ERROR " + (state != null ? state : e.getClass().getSimpleName());
+        }
+    }
+
+    private void rollback() {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            close();
+        }
+    }
+
+    private void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            connection = null;
+        }
+    }
+}

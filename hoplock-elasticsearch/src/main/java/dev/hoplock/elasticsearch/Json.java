@@ -1,0 +1,315 @@
+package dev.hoplock.elasticsearch;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The small part of JSON this module needs, without a JSON library: a strict parser of whole answers into
+ * {@link Map} (objects, member order kept), {@link List}, {@link String}, {@link BigDecimal}, {@link Boolean} and
+ * {@code null}, and a writer of JSON strings.
+ *
+ * <p>Guarantees: {@link #parse} accepts only one complete JSON value (RFC 8259) and throws
+ * {@link IllegalArgumentException} naming the position otherwise; nesting deeper than {@value #MAX_DEPTH} is refused.
+ * {@link #write} writes such values back; {@link #quote} writes any Java string (all code points, lone surrogates as {@code \\u} escapes) so that
+ * {@link #parse} returns it unchanged.
+ */
+final class Json {
+
+    static final int MAX_DEPTH = 64;
+
+    private final String in;
+    private int pos;
+
+    private Json(String in) {
+        this.in = in;
+    }
+
+    /** Parses one JSON value. */
+    static Object parse(String text) {
+        Json json = new Json(text);
+        json.whitespace();
+        Object value = json.value(0);
+        json.whitespace();
+        if (json.pos != text.length()) {
+            throw json.error("unexpected content after the JSON value");
+        }
+        return value;
+    }
+
+    /** Parses one JSON object. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> parseObject(String text) {
+        Object value = parse(text);
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException("not a JSON object");
+        }
+        return (Map<String, Object>) value;
+    }
+
+    /** Appends {@code value} as a JSON string literal. */
+    static StringBuilder quote(StringBuilder out, String value) {
+        out.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || Character.isSurrogate(c) && !isPairedSurrogate(value, i)) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"');
+    }
+
+    /** Writes a value of the types {@link #parse} returns as JSON text. */
+    static String write(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(out, value);
+        return out.toString();
+    }
+
+    private static void write(StringBuilder out, Object value) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof String string) {
+            quote(out, string);
+        } else if (value instanceof Map<?, ?> map) {
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> member : map.entrySet()) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                quote(out, String.valueOf(member.getKey())).append(':');
+                write(out, member.getValue());
+            }
+            out.append('}');
+        } else if (value instanceof List<?> list) {
+            out.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                write(out, list.get(i));
+            }
+            out.append(']');
+        } else if (value instanceof BigDecimal || value instanceof Boolean) {
+            out.append(value);
+        } else {
+            throw new IllegalArgumentException("not a JSON value: " + value.getClass().getName());
+        }
+    }
+
+    private static boolean isPairedSurrogate(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+    }
+
+    private Object value(int depth) {
+        if (depth > MAX_DEPTH) {
+            throw error("nested too deeply");
+        }
+        char c = peek();
+        switch (c) {
+            case '{':
+                return object(depth);
+            case '[':
+                return array(depth);
+            case '"':
+                return string();
+            case 't':
+                literal("true");
+                return Boolean.TRUE;
+            case 'f':
+                literal("false");
+                return Boolean.FALSE;
+            case 'n':
+                literal("null");
+                return null;
+            default:
+                if (c == '-' || c >= '0' && c <= '9') {
+                    return number();
+                }
+                throw error("unexpected character");
+        }
+    }
+
+    private Map<String, Object> object(int depth) {
+        pos++;
+        Map<String, Object> members = new LinkedHashMap<>();
+        whitespace();
+        if (peek() == '}') {
+            pos++;
+            return members;
+        }
+        while (true) {
+            whitespace();
+            if (peek() != '"') {
+                throw error("expected a member name");
+            }
+            String name = string();
+            whitespace();
+            expect(':');
+            whitespace();
+            members.put(name, value(depth + 1));
+            whitespace();
+            char c = next();
+            if (c == '}') {
+                return members;
+            }
+            if (c != ',') {
+                throw error("expected ',' or '}'");
+            }
+        }
+    }
+
+    private List<Object> array(int depth) {
+        pos++;
+        List<Object> items = new ArrayList<>();
+        whitespace();
+        if (peek() == ']') {
+            pos++;
+            return items;
+        }
+        while (true) {
+            whitespace();
+            items.add(value(depth + 1));
+            whitespace();
+            char c = next();
+            if (c == ']') {
+                return items;
+            }
+            if (c != ',') {
+                throw error("expected ',' or ']'");
+            }
+        }
+    }
+
+    private String string() {
+        expect('"');
+        StringBuilder out = new StringBuilder();
+        while (true) {
+            char c = next();
+            if (c == '"') {
+                return out.toString();
+            }
+            if (c < 0x20) {
+                throw error("control character in a string");
+            }
+            if (c != '\\') {
+                out.append(c);
+                continue;
+            }
+            char escape = next();
+            switch (escape) {
+                case '"', '\\', '/' -> out.append(escape);
+                case 'b' -> out.append('\b');
+                case 'f' -> out.append('\f');
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                case 'u' -> {
+                    if (pos + 4 > in.length()) {
+                        throw error("incomplete \\u escape");
+                    }
+                    try {
+                        out.append((char) Integer.parseInt(in.substring(pos, pos + 4), 16));
+                    } catch (NumberFormatException e) {
+                        throw error("invalid \\u escape");
+                    }
+                    pos += 4;
+                }
+                default -> throw error("invalid escape");
+            }
+        }
+    }
+
+    private BigDecimal number() {
+        int start = pos;
+        if (peek() == '-') {
+            pos++;
+        }
+        if (peek() == '0') {
+            pos++;
+        } else {
+            digits();
+        }
+        if (pos < in.length() && in.charAt(pos) == '.') {
+            pos++;
+            digits();
+        }
+        if (pos < in.length() && (in.charAt(pos) == 'e' || in.charAt(pos) == 'E')) {
+            pos++;
+            if (pos < in.length() && (in.charAt(pos) == '+' || in.charAt(pos) == '-')) {
+                pos++;
+            }
+            digits();
+        }
+        return new BigDecimal(in.substring(start, pos));
+    }
+
+    private void digits() {
+        int start = pos;
+        while (pos < in.length() && in.charAt(pos) >= '0' && in.charAt(pos) <= '9') {
+            pos++;
+        }
+        if (pos == start) {
+            throw error("expected a digit");
+        }
+    }
+
+    private void literal(String word) {
+        if (!in.startsWith(word, pos)) {
+            throw error("unexpected character");
+        }
+        pos += word.length();
+    }
+
+    private void whitespace() {
+        while (pos < in.length()) {
+            char c = in.charAt(pos);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return;
+            }
+            pos++;
+        }
+    }
+
+    private void expect(char c) {
+        if (next() != c) {
+            throw error("expected '" + c + "'");
+        }
+    }
+
+    private char peek() {
+        if (pos >= in.length()) {
+            throw error("unexpected end of input");
+        }
+        return in.charAt(pos);
+    }
+
+    private char next() {
+        char c = peek();
+        pos++;
+        return c;
+    }
+
+    private IllegalArgumentException error(String what) {
+        return new IllegalArgumentException("invalid JSON at character " + pos + ": " + what);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.hoplock.elasticsearch;
+
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.BackendException.Kind;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import javax.net.ssl.SSLException;
+
+/**
+ * Turns an answer that is not what a request wanted, or a request without an answer, into a
+ * {@link BackendException} whose kind says whether to retry and whose message names the endpoint (never with
+ * credentials), the index, what happened and the fix.
+ */
+final class SearchErrors {
+
+    /** The privileges the backend needs on its index, in Elasticsearch's names. */
+    static final String PRIVILEGES = "read, index, delete and (to let hoplock create the index) create_index";
+
+    private final String endpoint;
+    private final String index;
+    private final Redaction redaction;
+
+    SearchErrors(String endpoint, String index, Redaction redaction) {
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+        this.index = Objects.requireNonNull(index, "index");
+        this.redaction = Objects.requireNonNull(redaction, "redaction");
+    }
+
+    /** {@code "index <index> at <endpoint>"}. */
+    String where() {
+        return "index " + index + " at " + endpoint;
+    }
+
+    /** A request that got no answer. */
+    BackendException noAnswer(String action, IOException e, Duration timeout) {
+        String prefix = "cannot " + action + " (" + where() + "): ";
+        if (e instanceof HttpConnectTimeoutException) {
+            return new BackendException(Kind.UNREACHABLE, prefix + "no connection within the connect timeout; check"
+                    + " the endpoint and that the cluster is running and reachable from here", e);
+        }
+        if (e instanceof HttpTimeoutException) {
+            return new BackendException(Kind.TRANSIENT, prefix + "no answer within " + timeout.toMillis() + " ms;"
+                    + " nothing is known about the outcome", e);
+        }
+        if (e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
+                || e.getCause() instanceof UnresolvedAddressException || e.getCause() instanceof ConnectException) {
+            return new BackendException(Kind.UNREACHABLE, prefix + "the cluster cannot be reached ("
+                    + describe(e) + "); check the endpoint (host, port, http or https) and that the cluster is"
+                    + " running", e);
+        }
+        if (e instanceof SSLException) {
+            return new BackendException(Kind.MISCONFIGURED, prefix + "the TLS handshake failed (" + describe(e)
+                    + "); use https only if the cluster serves TLS, and make its certificate trusted (for a"
+                    + " self-signed one, pass an SSLContext that trusts the cluster's CA)", e);
+        }
+        return new BackendException(Kind.TRANSIENT, prefix + describe(e), e);
+    }
+
+    /** An answer with a status the request does not expect. */
+    BackendException unexpected(String action, HttpTransport.Response response) {
+        int status = response.status();
+        String prefix = "cannot " + action + " (" + where() + "): HTTP " + status + summary(response);
+        if (status == 401) {
+            return new BackendException(Kind.ACCESS_DENIED, prefix + "; the cluster refused the credentials: check"
+                    + " the user name and password, or the API key, configured for hoplock");
+        }
+        if (status == 403) {
+            return new BackendException(Kind.ACCESS_DENIED, prefix + "; the credentials lack a permission: grant the"
+                    + " index privileges " + PRIVILEGES + " on " + index);
+        }
+        if (isIndexMissing(response)) {
+            return new BackendException(Kind.MISSING_CONTAINER, prefix + "; the index does not exist: let hoplock"
+                    + " create it at start (createIndex(true), the default) or create it with the mapping in the"
+                    + " hoplock README");
+        }
+        if (status == 429 || status >= 500) {
+            return new BackendException(Kind.TRANSIENT, prefix + "; the cluster is overloaded or failing, try again;"
+                    + " for a write nothing is known about the outcome");
+        }
+        if (status == 400 && errorType(response).contains("mapping")) {
+            return new BackendException(Kind.MISCONFIGURED, prefix + "; the index has a mapping hoplock did not"
+                    + " create: point hoplock at a new index name (it creates the index with its own mapping) or"
+                    + " re-create " + index + " with the mapping in the hoplock README");
+        }
+        return new BackendException(Kind.MISCONFIGURED, prefix + "; this is not an answer hoplock expects from"
+                + " Elasticsearch or OpenSearch: check the endpoint (port 9200 by default, and any path prefix)");
+    }
+
+    /** True for the answer to a request on an index that does not exist. */
+    static boolean isIndexMissing(HttpTransport.Response response) {
+        return response.status() == 404 && errorType(response).equals("index_not_found_exception");
+    }
+
+    /** The {@code error.type} of an error answer, or empty. */
+    static String errorType(HttpTransport.Response response) {
+        Object error = errorObject(response);
+        if (error instanceof Map<?, ?> map && map.get("type") instanceof String type) {
+            return type;
+        }
+        return "";
+    }
+
+    private static Object errorObject(HttpTransport.Response response) {
+        try {
+            return Json.parseObject(response.text()).get("error");
+        } catch (IllegalArgumentException notJson) {
+            return null;
+        }
+    }
+
+    /** {@code ": <type>: <reason>"} of an error answer, or the start of a body that is no error object. */
+    private String summary(HttpTransport.Response response) {
+        Object error = errorObject(response);
+        if (error instanceof Map<?, ?> map) {
+            Object reason = map.get("reason");
+            if (reason == null && map.get("root_cause") instanceof List<?> causes && !causes.isEmpty()
+                    && causes.get(0) instanceof Map<?, ?> first) {
+                reason = first.get("reason");
+            }
+            return " " + redaction.clean(map.get("type") + ": " + reason);
+        }
+        if (error instanceof String text) {
+            return " " + redaction.clean(text);
+        }
+        String body = redaction.clean(response.text());
+        return body.isEmpty() ? "" : " (" + body + ")";
+    }
+
+    private String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + redaction.clean(message));
+    }
+}

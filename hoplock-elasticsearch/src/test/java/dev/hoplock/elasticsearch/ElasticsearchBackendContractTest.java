@@ -1,0 +1,49 @@
+package dev.hoplock.elasticsearch;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.elasticsearch.node.OpenSearchExtension;
+import dev.hoplock.elasticsearch.node.OpenSearchNode;
+import dev.hoplock.test.BackendContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+
+/**
+ * The whole backend contract, races included, for {@link ElasticsearchBackend} over the JDK transport against a
+ * real OpenSearch 2.19.6 node. All tests share one backend and one index; the contract gives every test its own keys.
+ */
+@ExtendWith(OpenSearchExtension.class)
+class ElasticsearchBackendContractTest extends BackendContractTest {
+
+    private static ElasticsearchBackend shared;
+
+    private final OpenSearchNode node;
+
+    ElasticsearchBackendContractTest(OpenSearchNode node) {
+        this.node = node;
+    }
+
+    @Override
+    protected Backend backend() throws Exception {
+        synchronized (ElasticsearchBackendContractTest.class) {
+            if (shared == null) {
+                shared = TestSearch.backend(node, TestSearch.uniqueIndex("contract"));
+            }
+            return shared;
+        }
+    }
+
+    @AfterAll
+    static void closeBackend() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
+    @Override
+    protected Duration timeout() {
+        return TestSearch.TIMEOUT;
+    }
+}

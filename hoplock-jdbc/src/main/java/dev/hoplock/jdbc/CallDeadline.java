@@ -1,0 +1,95 @@
+package dev.hoplock.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+/**
+ * The end of one backend call's time budget on the monotonic clock, and the one place that bounds JDBC work by it.
+ *
+ * <p>Two bounds, because neither is enough alone:
+ * <ul>
+ *   <li>{@link Connection#setNetworkTimeout} with the milliseconds left: the driver stops waiting for the server at
+ *       the deadline, to the millisecond, and closes the connection (PostgreSQL and MariaDB drivers: a socket read
+ *       timeout, reported as SQLState class 08). This is what keeps a call within a sub-second budget;
+ *       {@code JdbcBackendTest} shows it ending a statement stuck on a row lock after 600 ms.</li>
+ *   <li>{@link Statement#setQueryTimeout} with the seconds left, rounded <em>up</em> (JDBC counts whole seconds): the
+ *       bound for a driver without network timeouts (H2 in process), and on MariaDB a server-side
+ *       {@code max_statement_time}, so that a statement stuck on a lock stops on the server too.</li>
+ * </ul>
+ * We chose the network timeout over running each call on an extra thread and abandoning it at the deadline: the
+ * elector already abandons calls at its deadline, so the backend's job is to free its thread and connection
+ * promptly, which only the driver can do; an extra thread per call would add a hand-off to every request and leave
+ * the abandoned statement running on a connection still counted as busy.
+ *
+ * <p>What no client-side bound can do: stop the server. PostgreSQL's driver implements the query timeout by sending
+ * a cancel request from the client, which does not happen once the network timeout has closed the connection; a
+ * write that waited on a lock may then still commit after the client gave up. That is why a timed-out write is an
+ * <em>unknown</em> outcome: the elector anchors a term's validity before sending the write and settles the outcome
+ * by a later read, so a late commit never extends a term. Borrowing a connection from a pool is bounded by the
+ * pool's own connection timeout: set it no longer than the elector's request timeout. Work that finds no time left
+ * sends nothing.
+ */
+final class CallDeadline {
+
+    /** The driver needs an executor for network timeouts; none of the supported drivers runs anything on it. */
+    private static final Executor DIRECT = Runnable::run;
+
+    private final Duration budget;
+    private final long endNanos;
+
+    private CallDeadline(Duration budget) {
+        this.budget = budget;
+        this.endNanos = System.nanoTime() + budget.toNanos();
+    }
+
+    static CallDeadline after(Duration budget) {
+        return new CallDeadline(budget);
+    }
+
+    /** The whole budget of the call. */
+    Duration budget() {
+        return budget;
+    }
+
+    /** Milliseconds left, rounded up; 0 when the deadline has passed. */
+    long millisLeft() {
+        long left = endNanos - System.nanoTime();
+        return left <= 0 ? 0 : (left + 999_999) / 1_000_000;
+    }
+
+    boolean hasTimeLeft() {
+        return endNanos - System.nanoTime() > 0;
+    }
+
+    /**
+     * Bounds the driver's waits on {@code connection} by the time left and returns the previous network timeout (to
+     * restore), or -1 when the driver has no network timeout.
+     */
+    int boundNetwork(Connection connection) throws SQLException {
+        int previous;
+        try {
+            previous = connection.getNetworkTimeout();
+        } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
+            return -1;
+        }
+        connection.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, Math.max(1, millisLeft())));
+        return previous;
+    }
+
+    /** Restores a network timeout saved by {@link #boundNetwork}. */
+    static void restoreNetwork(Connection connection, int previous) throws SQLException {
+        if (previous >= 0) {
+            connection.setNetworkTimeout(DIRECT, previous);
+        }
+    }
+
+    /** Bounds {@code statement} on the server by the time left, rounded up to whole seconds (at least 1). */
+    void boundStatement(Statement statement) throws SQLException {
+        long seconds = Math.max(1, (millisLeft() + 999) / 1000);
+        statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, seconds));
+    }
+}

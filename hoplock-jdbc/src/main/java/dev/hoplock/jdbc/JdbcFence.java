@@ -1,0 +1,221 @@
+package dev.hoplock.jdbc;
+
+import dev.hoplock.core.fencing.Fence;
+import dev.hoplock.core.fencing.FencingException;
+import dev.hoplock.core.fencing.StaleTokenException;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Objects;
+
+/**
+ * A {@link Fence} in a table of the application's own database that runs inside the <em>caller's</em> transaction,
+ * so that the check and the caller's writes commit or roll back together.
+ *
+ * <h2>How it refuses a stale write</h2>
+ * {@link #check} runs one upsert on the fence table ({@value JdbcSchema#DEFAULT_FENCE_TABLE} by default) that creates
+ * the resource's row the first time and otherwise raises its token only if the stored one is not higher:
+ * <pre>
+ *   PostgreSQL  INSERT INTO t AS f (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)
+ *               ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = EXCLUDED.updated_at
+ *               WHERE f.token &lt;= EXCLUDED.token                         -- 1 row: recorded, 0 rows: refused
+ *   MariaDB     INSERT INTO t (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP(3))
+ *               ON DUPLICATE KEY UPDATE updated_at = IF(token &lt;= VALUES(token), VALUES(updated_at), updated_at),
+ *                                       token = IF(token &lt;= VALUES(token), VALUES(token), token)
+ *               then SELECT token FROM t WHERE resource = ? FOR UPDATE  -- stored &gt; ours: refused
+ *   H2          MERGE INTO t ... WHEN MATCHED AND f.token &lt;= s.token THEN UPDATE ... WHEN NOT MATCHED THEN INSERT
+ * </pre>
+ * On a refusal it reads the stored token and throws {@link StaleTokenException}, naming the resource, the stale token
+ * and the stored one; the caller's transaction must then roll back (Spring's {@code @Transactional} does so for this
+ * unchecked exception). MariaDB/MySQL reports "rows affected" differently depending on the driver's
+ * {@code useAffectedRows} setting, and an equal token leaves the row unchanged, so there the stored token is always
+ * read back with a locking read instead of trusting the row count.
+ *
+ * <h2>Why a stale transaction cannot interleave with a newer one</h2>
+ * The upsert takes the resource row's exclusive lock (PostgreSQL locks the row even when the {@code WHERE} of
+ * {@code DO UPDATE} is false; InnoDB locks the duplicate row for {@code ON DUPLICATE KEY UPDATE}), and the lock is
+ * held until the caller's transaction ends. Every upsert compares with the latest <em>committed</em> token (the
+ * conflict path of an upsert is never answered from an older snapshot), so:
+ * <ul>
+ *   <li>if the newer leader (token 5) checked first, the stale one (token 4) waits on the lock until 5 commits, then
+ *       sees 5 and is refused; if 5 rolls back instead, 4 is legitimately the highest and passes;</li>
+ *   <li>if the stale one checked first, the newer one waits until the stale transaction ends: the stale writes
+ *       commit before anything the newer leader writes in its fenced transaction, which is the order the tokens
+ *       say.</li>
+ * </ul>
+ * Hence the guarantee of {@link Fence}: among committed transactions that passed a check for one resource, tokens
+ * never decrease in commit order. It covers exactly the writes made in the same transaction as the check, on the
+ * same database; run the check first, so that waiting happens before the work.
+ *
+ * <h2>Use</h2>
+ * The connection comes from the caller: {@link #forConnection} for a transaction you manage, or
+ * {@link #forCurrentConnection} with a supplier of the transaction's current connection (for example Spring's
+ * {@code () -> DataSourceUtils.getConnection(dataSource)}). A connection in autocommit mode is refused with
+ * {@link FencingException}: the lock would end with the statement and protect nothing. The fence never commits,
+ * rolls back or closes the connection. Waiting for a concurrent fenced transaction is bounded only by the
+ * transaction's own timeout (lock timeout, statement timeout) as the application configured it.
+ *
+ * <p>Thread-safe if the connection source is (each thread's transaction its own connection).
+ */
+public final class JdbcFence implements Fence {
+
+    /** Supplies the connection of the caller's current transaction; the fence does not close it. */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection current() throws SQLException;
+    }
+
+    private final ConnectionSource connections;
+    private final TableName table;
+    private volatile Database database;
+
+    private JdbcFence(ConnectionSource connections, TableName table, Database database) {
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.table = table;
+        this.database = database;
+    }
+
+    /** A fence that checks inside the transaction of {@code connection} (which must not be in autocommit mode). */
+    public static JdbcFence forConnection(Connection connection) {
+        Objects.requireNonNull(connection, "connection");
+        return new JdbcFence(() -> connection, new TableName(JdbcSchema.DEFAULT_FENCE_TABLE), null);
+    }
+
+    /** A fence that asks {@code source} for the current transaction's connection at every check. */
+    public static JdbcFence forCurrentConnection(ConnectionSource source) {
+        return new JdbcFence(source, new TableName(JdbcSchema.DEFAULT_FENCE_TABLE), null);
+    }
+
+    /** This fence over another table (default {@value JdbcSchema#DEFAULT_FENCE_TABLE}). */
+    public JdbcFence table(String table) {
+        return new JdbcFence(connections, new TableName(table), database);
+    }
+
+    /** The fence table, as used in SQL. */
+    public String table() {
+        return table.value();
+    }
+
+    @Override
+    public void check(String resource, long token) {
+        Fence.validateResource(resource);
+        Connection connection;
+        try {
+            connection = Objects.requireNonNull(connections.current(), "the connection source returned null");
+            if (connection.getAutoCommit()) {
+                throw new FencingException(resource, "the fence check for '" + resource + "' must run inside a"
+                        + " transaction (the connection is in autocommit mode, so the fence row's lock would end with"
+                        + " the statement and protect nothing); start a transaction or use @Transactional", null);
+            }
+        } catch (SQLException e) {
+            throw failure(resource, e);
+        }
+        try {
+            Database db = database(connection, resource);
+            long stored = switch (db) {
+                case POSTGRESQL -> recordByRowCount(connection, resource, token, postgresqlUpsert());
+                case MARIADB -> recordAndReadBack(connection, resource, token);
+                case H2 -> recordH2(connection, resource, token);
+            };
+            if (stored > token) {
+                throw new StaleTokenException(resource, token, stored);
+            }
+        } catch (SQLException e) {
+            throw failure(resource, e);
+        }
+    }
+
+    /** Runs an upsert whose row count is 1 when it recorded the token; otherwise returns the stored token. */
+    private long recordByRowCount(Connection connection, String resource, long token, String sql) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement(sql)) {
+            upsert.setString(1, resource);
+            upsert.setLong(2, token);
+            if (upsert.executeUpdate() == 1) {
+                return token;
+            }
+        }
+        return storedToken(connection, resource, "");
+    }
+
+    private long recordAndReadBack(Connection connection, String resource, long token) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
+                + " (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP(3)) ON DUPLICATE KEY UPDATE"
+                + " updated_at = IF(token <= VALUES(token), VALUES(updated_at), updated_at),"
+                + " token = IF(token <= VALUES(token), VALUES(token), token)")) {
+            upsert.setString(1, resource);
+            upsert.setLong(2, token);
+            upsert.executeUpdate();
+        }
+        return storedToken(connection, resource, " FOR UPDATE");
+    }
+
+    /**
+     * H2's MERGE inserts when no row matched; two transactions creating the row at once meet a unique-key violation,
+     * after which the row exists and the second attempt takes the update path.
+     */
+    private long recordH2(Connection connection, String resource, long token) throws SQLException {
+        String merge = "MERGE INTO " + table + " AS f USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS BIGINT)))"
+                + " AS s(resource, token) ON f.resource = s.resource"
+                + " WHEN MATCHED AND f.token <= s.token THEN UPDATE SET token = s.token, updated_at = CURRENT_TIMESTAMP"
+                + " WHEN NOT MATCHED THEN INSERT (resource, token, updated_at)"
+                + " VALUES (s.resource, s.token, CURRENT_TIMESTAMP)";
+        try {
+            return recordByRowCount(connection, resource, token, merge);
+        } catch (SQLException e) {
+            if (!SqlErrors.isDuplicateKey(e)) {
+                throw e;
+            }
+            return recordByRowCount(connection, resource, token, merge);
+        }
+    }
+
+    private String postgresqlUpsert() {
+        return "INSERT INTO " + table + " AS f (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)"
+                + " ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = EXCLUDED.updated_at"
+                + " WHERE f.token <= EXCLUDED.token";
+    }
+
+    private long storedToken(Connection connection, String resource, String lockClause) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT token FROM " + table
+                + " WHERE resource = ?" + lockClause)) {
+            select.setString(1, resource);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new FencingException(resource, "the fence row of '" + resource + "' in table " + table
+                            + " vanished inside the transaction; was it deleted by hand?", null);
+                }
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private Database database(Connection connection, String resource) throws SQLException {
+        Database known = database;
+        if (known == null) {
+            try {
+                known = JdbcSchema.supported(connection);
+            } catch (IllegalStateException e) {
+                throw new FencingException(resource, "the JDBC fence supports PostgreSQL, MariaDB/MySQL and H2: "
+                        + e.getMessage(), e);
+            }
+            database = known;
+        }
+        return known;
+    }
+
+    private FencingException failure(String resource, SQLException e) {
+        String state = e.getSQLState() == null ? "none" : e.getSQLState();
+        if (state.equals("42P01") || state.equals("42S02")) {
+            Database db = database;
+            String ddl = db != null ? db.fenceSchemaResource() : Database.RESOURCE_DIRECTORY + "fence-<database>.sql";
+            return new FencingException(resource, "hoplock fence table " + table + " does not exist; create it with"
+                    + " the DDL in " + ddl + " (inside the hoplock-jdbc jar), or with"
+                    + " JdbcSchema.initializeFenceTable(...); the write to '" + resource + "' was not checked", e);
+        }
+        return new FencingException(resource, "the fence check for '" + resource + "' in table " + table
+                + " failed (SQLState " + state + "): " + SqlErrors.clean(e) + "; the write must not proceed and the"
+                + " transaction must roll back", e);
+    }
+}

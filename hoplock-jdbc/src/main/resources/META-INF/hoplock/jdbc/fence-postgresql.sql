@@ -1,0 +1,9 @@
+-- hoplock fence table for PostgreSQL (9.5 and later): the highest fencing token accepted per resource.
+--   resource    the name the application gave the fenced resource (at most 255 characters)
+--   token       the highest token accepted so far; a check with a lower token is refused
+--   updated_at  when the token was last recorded, by the database clock (for operators only)
+CREATE TABLE IF NOT EXISTS hoplock_fence (
+    resource   VARCHAR(255) NOT NULL PRIMARY KEY,
+    token      BIGINT       NOT NULL,
+    updated_at TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
