@@ -24,7 +24,8 @@ import java.util.Optional;
  *       it will keep ({@code status().timeLeft()}) is not later. In true (shared) time, it is less than a TTL after
  *       it sent that write, whatever its monotonic clock says (a suspend stops that clock).</li>
  *   <li><b>Agreement</b>: a process that answers true is the owner, at its lease's generation, of the record the store
- *       holds at that instant (or of the record deleted from outside since its last write).</li>
+ *       holds at that instant, or of the record deleted from outside since it last wrote (whether anyone else leads
+ *       meanwhile is for the one-leader check to say).</li>
  *   <li><b>Fencing tokens</b>: every successful write either renews the current term (same owner and generation as
  *       the record it replaced) or starts a term with a generation above every generation written before (a
  *       release keeps the generation; after a delete the count restarts, as documented).</li>
@@ -89,7 +90,11 @@ final class Checker implements SimStore.Listener {
         }
         maxGeneration = Math.max(maxGeneration, record.generation());
         current = record;
-        deletedFromOutside = null;
+        if (deletedFromOutside != null && deletedFromOutside.owner().equals(writer.owner)) {
+            // Its holder wrote again: from now on it leads on what the store holds, or not at all. (A write of
+            // another process, such as a create that was in flight, does not end the deleted holder's term.)
+            deletedFromOutside = null;
+        }
         sim.trace(writer, "STORE now " + handle.value() + " " + describe(record));
     }
 
@@ -165,12 +170,15 @@ final class Checker implements SimStore.Listener {
                     + ": it was suspended)");
         }
         Optional<Lease> lease = p.elector.currentLease();
-        LeaseRecord held = current != null ? current : deletedFromOutside;
-        if (held == null || !held.owner().equals(p.owner) || lease.isEmpty()
-                || held.generation() != lease.get().generation()) {
+        if (!holds(current, p, lease) && !holds(deletedFromOutside, p, lease)) {
             sim.violation(p, "leads at generation " + lease.map(Lease::generation).orElse(-1L)
                     + " but the store holds " + describe(current));
         }
+    }
+
+    private static boolean holds(LeaseRecord record, SimProcess p, Optional<Lease> lease) {
+        return record != null && record.owner().equals(p.owner) && lease.isPresent()
+                && record.generation() == lease.get().generation();
     }
 
     /**

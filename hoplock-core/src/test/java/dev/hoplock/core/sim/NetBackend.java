@@ -39,7 +39,12 @@ final class NetBackend implements AsyncBackend {
 
     @Override
     public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
-        return send("read", false, () -> sim.store.read());
+        CompletionStage<Optional<StoredObject>> answer = send("read", false, () -> sim.store.read());
+        return answer.thenApply(read -> {
+            LeaseRecord seen = read.map(o -> decode(o.content())).orElse(null);
+            process.lastSeenOwner = seen == null ? "" : seen.owner();
+            return read;
+        });
     }
 
     @Override
@@ -57,7 +62,14 @@ final class NetBackend implements AsyncBackend {
             fate = process.stepDownAtRenewal;
             process.stepDownAtRenewal = null;
         }
-        return send(what, true, fate, () -> sim.store.write(process, t0, sharedT0, expected, content));
+        CompletionStage<WriteResult> answer = send(what, true, fate,
+                () -> sim.store.write(process, t0, sharedT0, expected, content));
+        return answer.thenApply(result -> {
+            if (result instanceof WriteResult.Written && record != null) {
+                process.lastSeenOwner = record.owner();
+            }
+            return result;
+        });
     }
 
     @Override
@@ -158,7 +170,6 @@ final class NetBackend implements AsyncBackend {
             sim.stats.count("net.answered-synchronously");
             Object result = apply.get();
             sim.trace(process, "applied " + what + " -> " + result + ", answered synchronously");
-            noteRead(result);
             ((CompletableFuture<Object>) answer).complete(result);
             return answer;
         }
@@ -227,17 +238,8 @@ final class NetBackend implements AsyncBackend {
         }
         process.clock.scheduleShared(() -> {
             sim.trace(process, "answer " + value + (note == null ? "" : " [" + note + "]"));
-            noteRead(value);
             answer.complete(value);
         }, latency);
-    }
-
-    /** Remembers whether the last read answer this process got showed a record held by someone. */
-    private void noteRead(Object value) {
-        if (value instanceof Optional<?> read) {
-            LeaseRecord record = read.map(o -> decode(((StoredObject) o).content())).orElse(null);
-            process.lastReadSawHolder = record != null && !record.isReleased();
-        }
     }
 
     private void fail(CompletableFuture<?> answer, BackendException.Kind kind, String message, long latency) {

@@ -42,8 +42,11 @@ final class SimProcess {
     boolean closed;
     /** Set by a fault: the next renewal this process sends meets this fate, and it steps down while it is in flight. */
     RenewalFate stepDownAtRenewal;
-    /** The last read answer this process got showed a record held by someone (not free, not released). */
-    boolean lastReadSawHolder;
+    /**
+     * The owner of the record this process last saw, by a read or by a write of its own that the store confirmed:
+     * "" when that showed no record or a released one.
+     */
+    String lastSeenOwner = "";
     /** Shared time of the last step-down injected during a renewal, or -1. */
     long steppedDownDuringRenewalAt = -1;
     private boolean leadingByEvents;

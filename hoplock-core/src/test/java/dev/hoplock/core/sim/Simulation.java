@@ -500,7 +500,9 @@ final class Simulation {
             }
             stats.count("fault.step-down");
             target.clock.scheduleShared(() -> target.stepDown(""), 0);
-        } else if (!config.mixedTtl()) {
+        } else if (!config.mixedTtl() && time.nanoTime() < config.chaos().toNanos() - 2 * config.ttl().toNanos()) {
+            // (Not just before the heal: a forward step ends the term early, and the new term would fall into the
+            // calm after the heal.)
             Machine m = target == null ? machines.get(random.nextInt(machines.size())) : target.machine;
             if (m.suspended() || time.nanoTime() - m.wokeAt() < m.timing.ttl().toNanos()) {
                 // A step during a suspend (or just after it, before the term it interrupted has ended) would make both
@@ -556,8 +558,8 @@ final class Simulation {
             }
             case EXTERNAL_DELETE -> {
                 // Detected, not prevented: only a process that saw the record held can know that it disappeared.
-                // So the delete comes only when every other living process last saw it held, and no process starts
-                // for a TTL after it (a new one would take the free key at once, as documented).
+                // So the delete comes only when every other living process last saw it held by its holder now, and
+                // no process starts for a TTL after it (a new one would take the free key at once, as documented).
                 String holder = checker.holder();
                 if (holder == null || time.nanoTime() > config.chaos().toNanos() - 2 * config.ttl().toNanos()) {
                     // (Not just before the heal: the holder's loss and new term would fall into the calm after it.)
@@ -565,7 +567,8 @@ final class Simulation {
                 }
                 for (Machine other : machines) {
                     SimProcess p = other.process;
-                    if (p != null && p.alive() && !p.closing && !p.owner.equals(holder) && !p.lastReadSawHolder) {
+                    if (p != null && p.alive() && !p.closing && !p.owner.equals(holder)
+                            && !p.lastSeenOwner.equals(holder)) {
                         return;
                     }
                 }
