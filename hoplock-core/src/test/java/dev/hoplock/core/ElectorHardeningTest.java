@@ -206,8 +206,7 @@ class ElectorHardeningTest {
         Node b = started("b");
         assertThat(b.elector.holder()).get().extracting(Holder::owner).isEqualTo("a");
         // a's process hangs (it may still lead until its deadline, as far as b can know); an operator deletes the key.
-        a.backend.mode = FaultyBackend.Mode.HANG;
-        deleteOutsideHoplock();
+        hangAndDelete(a);
         long deletedAt = cluster.time.nanoTime();
 
         cluster.advance(Cluster.POLL.plusMillis(100));
@@ -228,6 +227,22 @@ class ElectorHardeningTest {
             cluster.advance(Duration.ofMillis(100));
             assertThat(cluster.leaders()).as("leaders at %s", cluster.time.elapsed()).isLessThanOrEqualTo(1);
         }
+    }
+
+    /** {@code holder}'s process hangs (as far as others can know, it leads until its deadline); the key is deleted. */
+    private void hangAndDelete(Node holder) throws Exception {
+        holder.backend.mode = FaultyBackend.Mode.HANG;
+        deleteOutsideHoplock();
+    }
+
+    /**
+     * For {@code duration}, at most one node leads at every step; then {@code holder} no longer leads and
+     * {@code follower} takes over within 5 s.
+     */
+    private void takesOverOnlyAfter(Node holder, Node follower, Duration duration) {
+        advanceWithAtMostOneLeader(duration);
+        assertThat(holder.elector.isLeader()).isFalse();
+        cluster.advanceUntil(follower.elector::isLeader, Duration.ofSeconds(5));
     }
 
     @Test
@@ -259,12 +274,9 @@ class ElectorHardeningTest {
         cluster.time.runDue();
         Node b = started("b");
         cluster.advance(Duration.ofSeconds(1));
-        a.backend.mode = FaultyBackend.Mode.HANG;
-        deleteOutsideHoplock();
+        hangAndDelete(a);
 
-        advanceWithAtMostOneLeader(Duration.ofSeconds(60));
-        assertThat(a.elector.isLeader()).isFalse();
-        cluster.advanceUntil(b.elector::isLeader, Duration.ofSeconds(5));
+        takesOverOnlyAfter(a, b, Duration.ofSeconds(60));
     }
 
     @Test
@@ -280,14 +292,11 @@ class ElectorHardeningTest {
         cluster.advance(Duration.ofMillis(9_200));
         assertThat(cluster.stored().expiresAt()).as("a renewed at 10 s")
                 .isEqualTo(cluster.time.wallNow().minusMillis(200).plusSeconds(60));
-        a.backend.mode = FaultyBackend.Mode.HANG;
-        deleteOutsideHoplock();
+        hangAndDelete(a);
         cluster.advance(Duration.ofMillis(300));
         b.backend.mode = FaultyBackend.Mode.NORMAL;
 
-        advanceWithAtMostOneLeader(Duration.ofSeconds(60));
-        assertThat(a.elector.isLeader()).isFalse();
-        cluster.advanceUntil(b.elector::isLeader, Duration.ofSeconds(5));
+        takesOverOnlyAfter(a, b, Duration.ofSeconds(60));
     }
 
     @Test
@@ -298,8 +307,7 @@ class ElectorHardeningTest {
         Node a = started("a");
         Node b = started("b");
         cluster.advance(Duration.ofSeconds(1));
-        a.backend.mode = FaultyBackend.Mode.HANG;
-        deleteOutsideHoplock();
+        hangAndDelete(a);
         cluster.advance(Duration.ofMillis(1_500));
         assertThat(b.events(ElectionEvent.Problem.class)).singleElement()
                 .extracting(ElectionEvent.Problem::kind).isEqualTo(ElectionEvent.ProblemKind.RECORD_DELETED);
@@ -308,14 +316,11 @@ class ElectorHardeningTest {
         Node c = started("c");
         assertThat(c.elector.isLeader()).isTrue();
         cluster.advance(Duration.ofSeconds(19));
-        c.backend.mode = FaultyBackend.Mode.HANG;
-        deleteOutsideHoplock();
+        hangAndDelete(c);
         cluster.advance(Duration.ofMillis(500));
         b.backend.mode = FaultyBackend.Mode.NORMAL;
 
-        advanceWithAtMostOneLeader(Duration.ofSeconds(30));
-        assertThat(c.elector.isLeader()).isFalse();
-        cluster.advanceUntil(b.elector::isLeader, Duration.ofSeconds(5));
+        takesOverOnlyAfter(c, b, Duration.ofSeconds(30));
     }
 
     @Test
