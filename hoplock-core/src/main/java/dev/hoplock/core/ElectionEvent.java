@@ -7,9 +7,11 @@ import java.util.Optional;
 /**
  * Something that happened to an election, as seen by one elector.
  *
- * <p>Delivery guarantees: each subscriber sees events in the order they happened. {@link Acquired} and
- * {@link Lost} are never dropped, and they alternate (no two Acquired without a Lost in between).
- * {@link Renewed} may be dropped for a subscriber that falls behind. Events are delivered after the state
+ * <p>Delivery guarantees: each subscriber sees events in the order they happened, and {@link Acquired} and
+ * {@link Lost} alternate (no two Acquired without a Lost in between). A subscriber that falls behind has a bounded
+ * queue: {@link Renewed} and {@link LeaderObserved} are dropped first, then other events except Acquired and Lost;
+ * Acquired and Lost are dropped only as a pair (a whole missed term), so what it sees still alternates. Every drop is
+ * announced by one {@link Problem} of kind {@link ProblemKind#EVENTS_DROPPED}. Events are delivered after the state
  * change: when a subscriber sees {@link Lost}, {@link Elector#isLeader()} already answers false.
  */
 public sealed interface ElectionEvent
@@ -57,6 +59,23 @@ public sealed interface ElectionEvent
         /** The stored generation went down: someone deleted or rewrote the record outside the protocol. */
         GENERATION_REGRESSED,
         /** A backend request failed; see the message. */
-        BACKEND_ERROR
+        BACKEND_ERROR,
+        /**
+         * A record seen held disappeared from the store without a release by this process: it was deleted outside
+         * hoplock (an operator, a lifecycle rule, a sync tool) or released by a delete (Go hoplock, {@code
+         * releaseByDelete}). The key counts as held until it has stayed absent for a whole TTL (at least), counted
+         * from the first read that found it absent, and the expiry it showed has passed.
+         */
+        RECORD_DELETED,
+        /**
+         * The elector's {@code Scheduler} threw when given a timer; the elector ran that timer on its fallback timer
+         * thread instead. Fix the scheduler (shut down too early? a bounded queue?) or leave it unset.
+         */
+        SCHEDULER_ERROR,
+        /**
+         * This subscriber fell so far behind that its queue overflowed and events were dropped (the message says how
+         * many); see {@code EventHub} for what is kept. Delivered in place of the first dropped event.
+         */
+        EVENTS_DROPPED
     }
 }

@@ -11,6 +11,7 @@ import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
 import dev.hoplock.core.time.ExecutorScheduler;
+import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -46,12 +49,20 @@ import java.util.function.Supplier;
  * work at any instant" follow from that, assuming only that monotonic clocks on different machines advance at
  * nearly the same rate (the {@code safetyMargin} absorbs the difference):
  * <ol>
- *   <li><b>Validity is anchored before the write.</b> The monotonic time {@code t0} is taken before a write is
- *       sent; the record says {@code expires_at = wall(t0) + ttl}, and this elector leads only until
- *       {@code t0 + ttl - safetyMargin} on its monotonic clock, whether or not a renewal is in flight.</li>
- *   <li><b>Self-fencing.</b> {@link #isLeader()} compares the monotonic clock with that deadline on every call, so
- *       leader work stops on time even if the thread that would notice is late; open {@link LeaderScope}s are told
- *       and their threads interrupted when the term ends.</li>
+ *   <li><b>Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
+ *       it the wall time {@code wall(t0)}, are taken before a write is sent; the record says
+ *       {@code expires_at = wall(t0) + ttl}, and this elector leads only until {@code t0 + ttl - safetyMargin} on its
+ *       monotonic clock <em>and</em> until {@code wall(t0) + ttl - safetyMargin} on its wall clock, whichever comes
+ *       first, whether or not a renewal is in flight. The monotonic deadline bounds a backward wall step; the wall
+ *       deadline catches time the monotonic clock did not count (a suspended VM or laptop, a checkpoint restore), so a
+ *       machine never wakes as leader on a lease that expired while it slept. A forward wall step ends the term early,
+ *       which is safe.</li>
+ *   <li><b>Self-fencing; every term ends.</b> {@link #isLeader()} compares both clocks with both deadlines on every
+ *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
+ *       before anything else happens to the election and before the next term begins ({@code endTerm}, the one place
+ *       that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
+ *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
+ *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended.</li>
  *   <li><b>Takeover only after local observation.</b> A record held by another owner is taken over only when it is
@@ -59,7 +70,18 @@ import java.util.function.Supplier;
  *       {@code ttl} on this machine's monotonic clock, counted from the answer of the first read that saw it. The
  *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
  *       whatever the wall clocks say. A record written by a graceful release (no owner, expired) may be taken at
- *       once: its writer has already stopped.</li>
+ *       once: its writer has already stopped. A record that disappears (deleted outside hoplock, or released by a
+ *       delete, which a reader cannot tell apart) counts as a version of its own ({@code DeletedRecordRule}): a create
+ *       does not check what it replaces, and the holder may have renewed or re-created the key unseen after the last
+ *       read that saw it. Once this elector has seen the key present, it creates it only after the absence was
+ *       observed for a whole {@code ttl} on its monotonic clock, counted from the answer of the <em>first</em> read
+ *       that found it absent (the holder's last write took effect before that) with no failed read since (a failed
+ *       read may hide a version that came and went), and for as long as the validity the last seen record showed
+ *       when first seen (a longer-TTL holder may have renewed it unseen), and once that record's {@code expires_at}
+ *       has passed by its wall clock. A {@link ElectionEvent.ProblemKind#RECORD_DELETED} problem names the key when
+ *       the record was held by another owner. Deletion is detected, not prevented: a node that never saw the record
+ *       (a fresh start) may still create it at once, a create sent before the delete may land after it, and a second
+ *       delete between two reads cannot be told from the first.</li>
  *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
@@ -68,6 +90,11 @@ import java.util.function.Supplier;
  *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation.</li>
  *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
  *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
+ *   <li><b>Release only after leader work stopped.</b> {@link #close()} and {@link #stepDown()} (so also
+ *       {@link #lead} when its task returns, and the actuator) release the lease only once every scope of every term
+ *       of this process has closed, waiting up to the release timeout; otherwise they keep the lease and let it
+ *       expire, so no successor starts while this process still works. A release requested while the outcome of a
+ *       write is unknown (a refused renewal) is kept until a read proves the record ours (then released) or not.</li>
  * </ol>
  * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
  * observation; a record at generation {@code Long.MAX_VALUE} is never taken over (no higher token exists).
@@ -75,7 +102,9 @@ import java.util.function.Supplier;
  * <h2>Liveness</h2>
  * A leader retries a failed request after a poll, but never later than halfway to its deadline, so that the last
  * retry can still land. An unexpected exception in the loop is reported as a {@link ElectionEvent.Problem} and the
- * loop goes on after a poll. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
+ * loop goes on after a poll; every timer goes through {@code LoopTimers}, so a scheduler that throws is reported
+ * ({@link ElectionEvent.ProblemKind#SCHEDULER_ERROR}) and the timer runs on a fallback thread: the loop never stops
+ * silently. Problems are reported once per kind and cause ({@code ProblemReporter}), again only after recovery. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
  * whose wall clock runs ahead by {@code s} delays that by up to {@code s}.
  *
  * <p>What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
@@ -95,8 +124,9 @@ public final class Elector implements AutoCloseable {
     private final ElectorSettings settings;
     private final AsyncBackend backend;
     private final TimeSource time;
-    private final Scheduler scheduler;
+    private final LoopTimers timers;
     private final EventHub events;
+    private final ProblemReporter problems;
     private final Runnable releaseResources;
     private final long ttlNanos;
     private final long safetyNanos;
@@ -113,12 +143,15 @@ public final class Elector implements AutoCloseable {
     private Observation observed;
     private Owned owned;
     private final Deque<Pending> pending = new ArrayDeque<>();
+    /** Terms of this process whose scopes may still be open: the release waits for all of them, not only the last. */
+    private final List<Term> undrainedTerms = new ArrayList<>();
     private long highestGeneration;
     private long lastTermGeneration = -1;
     private long campaignPausedUntil;
     private boolean campaignPaused;
     private boolean releaseRequested;
     private Long lastAnswerNanos;
+    private final DeletedRecordRule deletedRecord;
     private String lastError;
 
     // ---- read without lock ----
@@ -131,15 +164,19 @@ public final class Elector implements AutoCloseable {
         this.time = builder.time;
         this.ttlNanos = settings.ttl().toNanos();
         this.safetyNanos = settings.safetyMargin().toNanos();
+        this.deletedRecord = new DeletedRecordRule(settings.ttl());
         String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
 
         ExecutorScheduler ownScheduler = null;
+        Scheduler scheduler;
         if (builder.scheduler != null) {
-            this.scheduler = builder.scheduler;
+            scheduler = builder.scheduler;
         } else {
             ownScheduler = new ExecutorScheduler("hoplock-elector-" + threadSuffix);
-            this.scheduler = ownScheduler;
+            scheduler = ownScheduler;
         }
+        this.timers = new LoopTimers(scheduler, builder.fallbackScheduler, "hoplock-fallback-timer-" + threadSuffix,
+                this::schedulerFailed);
         ExecutorService ownIo = null;
         if (builder.asyncBackend != null) {
             this.backend = builder.asyncBackend;
@@ -157,11 +194,13 @@ public final class Elector implements AutoCloseable {
             ownEvents = Executors.newSingleThreadExecutor(daemonThreads("hoplock-events-" + threadSuffix));
             eventExecutor = ownEvents;
         }
-        this.events = new EventHub(eventExecutor);
+        this.events = new EventHub(settings.key(), time::wallNow, eventExecutor);
+        this.problems = new ProblemReporter(settings.key(), time, this::publish);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
         ExecutorService eventsToClose = ownEvents;
         this.releaseResources = () -> {
+            timers.close();
             if (schedulerToClose != null) {
                 schedulerToClose.close();
             }
@@ -212,7 +251,8 @@ public final class Elector implements AutoCloseable {
             }
             setRole(Role.FOLLOWER);
             log.info("hoplock: elector for '{}' started as {} over {} (ttl {}, renew {}, poll {})", key(), owner(),
-                    backend.describe(), settings.ttl(), settings.renewInterval(), settings.pollInterval());
+                    backend.describe(), HumanDurations.format(settings.ttl()),
+                    HumanDurations.format(settings.renewInterval()), HumanDurations.format(settings.pollInterval()));
             scheduleStep(Duration.ZERO);
         }
     }
@@ -306,18 +346,36 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * Gives up leadership if held: leader work is told to stop, the lease is released, and this elector does not
-     * campaign again for one TTL, so that another node can take over. Returns false when not leading.
+     * Gives up leadership if held: leader work is told to stop, and this elector does not campaign again for one TTL,
+     * so that another node can take over. The lease is released through the same gate as {@link #close()}: once every
+     * scope of this process has closed, waiting up to the release timeout; if leader work is still running then, the
+     * lease is kept and left to expire (logged). Returns false when not leading; returns before the release.
      */
     public boolean stepDown() {
         synchronized (this) {
             if (!isLeader()) {
                 return false;
             }
-            loseLeadership(LossCause.STEPPED_DOWN, "stepped down on request");
+            endTerm(LossCause.STEPPED_DOWN, "stepped down on request");
             pauseCampaign();
-            releaseRequested = true;
-            scheduleStep(Duration.ZERO);
+            if (settings.releaseTimeout().isNegative()) {
+                releaseRequested = true;
+                scheduleStep(Duration.ZERO);
+                return true;
+            }
+            leaderWorkStopped().thenAccept(stoppedInTime -> {
+                synchronized (this) {
+                    if (stopping) {
+                        return;
+                    }
+                    if (!stoppedInTime) {
+                        warnWorkStillRunning("stepping down");
+                        return;
+                    }
+                    releaseRequested = true;
+                    scheduleStep(Duration.ZERO);
+                }
+            });
             return true;
         }
     }
@@ -381,7 +439,7 @@ public final class Elector implements AutoCloseable {
      * releases the lease. Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
-        Term current;
+        CompletableFuture<Boolean> workStopped;
         synchronized (this) {
             if (closed != null) {
                 return closed;
@@ -390,12 +448,10 @@ public final class Elector implements AutoCloseable {
             stopping = true;
             cancel(nextStep);
             nextStep = null;
-            current = term;
-            loseLeadership(LossCause.STOPPED, "elector closed");
+            endTerm(LossCause.STOPPED, "elector closed");
+            workStopped = leaderWorkStopped();
         }
         CompletableFuture<Void> done = closed;
-        CompletableFuture<Boolean> workStopped = current == null ? CompletableFuture.completedFuture(true)
-                : within(current.drained().thenApply(v -> true), settings.releaseTimeout(), false);
         workStopped
                 .thenCompose(stoppedInTime -> idleFuture().thenApply(v -> stoppedInTime))
                 .thenCompose(this::releaseOnClose)
@@ -425,7 +481,8 @@ public final class Elector implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            log.warn("hoplock: elector for '{}' did not finish closing within {} ms", key(), bound);
+            log.warn("hoplock: elector for '{}' did not finish closing within {}", key(),
+                    HumanDurations.format(Duration.ofMillis(bound)));
         }
     }
 
@@ -444,6 +501,7 @@ public final class Elector implements AutoCloseable {
     private void step() {
         synchronized (this) {
             nextStep = null;
+            endTermIfPastDeadline();
             if (stopping || activeOp != 0) {
                 return;
             }
@@ -453,11 +511,20 @@ public final class Elector implements AutoCloseable {
 
     private void stepLocked() {
         if (releaseRequested) {
-            releaseRequested = false;
             if (owned != null && settings.releaseTimeout().isNegative()) {
+                releaseRequested = false;
                 owned = null;
             } else if (owned != null) {
+                releaseRequested = false;
                 release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
+                return;
+            } else if (pending.isEmpty()) {
+                // Nothing of ours can be in the store: nothing to release.
+                releaseRequested = false;
+            } else {
+                // A write of ours may be the current version (a refused renewal leaves the one we held in place): the
+                // request stays until a read proves the record ours (adopted, then released) or not ours.
+                readRecord();
                 return;
             }
         }
@@ -482,20 +549,27 @@ public final class Elector implements AutoCloseable {
     private void onRead(Optional<StoredObject> result, BackendException failure) {
         if (failure != null) {
             noteFailure("read", failure);
+            deletedRecord.lostSight();
             Term current = term;
             scheduleStep(current != null && current.isValid() ? retryDelay(current) : settings.pollInterval());
             return;
         }
         noteAnswer();
         if (result.isEmpty()) {
-            if (isLeader()) {
-                loseLeadership(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
-            }
+            dropReleaseIfNotOurs();
+            endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
+            Observation before = observed;
             observe(null, null, null);
-            if (campaignAllowed()) {
-                acquire(Handle.NONE, highestGeneration + 1);
-            } else {
+            if (deletedRecord.sawAbsent(time.nanoTime())) {
+                reportDeletion(before);
+            }
+            Duration untilFree = deletedRecord.untilFree(time.nanoTime(), time.wallNow());
+            if (!campaignAllowed()) {
                 scheduleStep(settings.pollInterval());
+            } else if (!untilFree.isZero()) {
+                scheduleStep(min(settings.pollInterval(), untilFree));
+            } else {
+                acquire(Handle.NONE, highestGeneration + 1);
             }
             return;
         }
@@ -512,10 +586,9 @@ public final class Elector implements AutoCloseable {
             adopt(object.handle(), mine);
             return;
         }
-        if (isLeader()) {
-            loseLeadership(LossCause.TAKEN_OVER, "the lease record was changed by "
-                    + (record == null ? "an unknown writer" : describeOwner(record.owner())));
-        }
+        dropReleaseIfNotOurs();
+        endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "
+                + (record == null ? "an unknown writer" : describeOwner(record.owner())));
         observe(object.handle(), record, corruption);
         decideTakeover();
     }
@@ -531,7 +604,7 @@ public final class Elector implements AutoCloseable {
         } else if (seen.record == null) {
             if (observedLongEnough) {
                 log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
-                        settings.ttl());
+                        HumanDurations.format(settings.ttl()));
                 acquire(seen.handle, highestGeneration + 1);
             } else {
                 scheduleStep(min(settings.pollInterval(), untilObserved));
@@ -543,6 +616,26 @@ public final class Elector implements AutoCloseable {
         } else {
             scheduleStep(settings.pollInterval());
         }
+    }
+
+    /**
+     * A read found the key absent after it was seen present ({@link DeletedRecordRule}, rule 4): reported when the
+     * version seen last was held by another owner, since that holder may still lead. The absence after a release or
+     * after this process's own record disappears is observed as well, without a report.
+     */
+    private void reportDeletion(Observation before) {
+        if (before == null || (before.record != null
+                && (before.record.isReleased() || before.record.owner().equals(owner())))) {
+            return;
+        }
+        String heldBy = before.record == null ? "a corrupt record"
+                : describeOwner(before.record.owner()) + " at generation " + before.record.generation();
+        problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted", "the lease record of '" + key() + "' in "
+                + backend.describe() + " disappeared while held by " + heldBy + ": it was deleted outside hoplock (or"
+                + " released by a delete, as Go hoplock and releaseByDelete do). Its holder may still lead, so the key"
+                + " counts as held until it has stayed absent for at least " + HumanDurations.format(settings.ttl())
+                + " on this machine's clock and the expiry it showed has passed. Deletion is detected, not prevented:"
+                + " do not delete the lease object of a running election");
     }
 
     /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
@@ -606,7 +699,7 @@ public final class Elector implements AutoCloseable {
             boolean earlierUnknown = !pending.isEmpty();
             rememberRefused(record, t0);
             if (!earlierUnknown) {
-                loseLeadership(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
+                endTerm(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
                         "renewal refused by " + backend.describe() + ": "
                                 + (refusal == WriteResult.Refusal.NOT_FOUND ? "the record is gone" : "the record changed"));
             }
@@ -637,14 +730,20 @@ public final class Elector implements AutoCloseable {
             return;
         }
         long deadline = owned.t0 + ttlNanos - safetyNanos;
-        if (time.nanoTime() - deadline >= 0) {
+        long wallDeadline = wallDeadline(owned.record);
+        if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // The write answered too late to lead on it; the record is still ours, so renew it as a new term.
             scheduleStep(Duration.ZERO);
             return;
         }
+        // Rule: a term ends (Lost, scopes told) before the next begins, so that Acquired and Lost alternate.
+        endTerm(LossCause.TAKEN_OVER, "replaced by a new term of this process at generation "
+                + owned.record.generation());
         Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
-        Term fresh = new Term(time, lease, deadline);
+        Term fresh = new Term(time, lease, deadline, wallDeadline);
         term = fresh;
+        undrainedTerms.removeIf(t -> t.drained().isDone());
+        undrainedTerms.add(fresh);
         lastTermGeneration = lease.generation();
         setRole(Role.LEADER);
         armFence(fresh);
@@ -660,39 +759,69 @@ public final class Elector implements AutoCloseable {
             return;
         }
         Lease lease = new Lease(key(), owner(), record.generation(), record.expiresAt());
-        current.extend(lease, t0 + ttlNanos - safetyNanos);
+        current.extend(lease, t0 + ttlNanos - safetyNanos, wallDeadline(record));
         armFence(current);
         publish(new ElectionEvent.Renewed(key(), time.wallNow(), lease));
         scheduleStep(untilRenewal(t0));
     }
 
+    /**
+     * The fence timer runs at the earlier of the two deadlines as they stand now, and at least once per poll: the
+     * scheduler counts monotonic time, so a wall deadline that comes closer later (a wall step, a resumed suspend) is
+     * noticed by the gate at once and by the loop within a poll, which then tells the scopes and publishes the loss.
+     */
     private void armFence(Term current) {
         cancel(fenceTimer);
-        Duration left = Duration.ofNanos(Math.max(0, current.deadlineNanos() - time.nanoTime()));
-        fenceTimer = scheduler.schedule(() -> onFence(current), left);
+        Duration left = min(current.timeLeft(), settings.pollInterval());
+        fenceTimer = timers.schedule(() -> onFence(current), left);
     }
 
     private void onFence(Term current) {
         synchronized (this) {
-            if (current != term || current.ended()) {
-                return;
-            }
-            if (current.isValid()) {
-                armFence(current);
-                return;
-            }
-            loseLeadership(LossCause.DEADLINE_PASSED, "no renewal succeeded before the self-fencing deadline"
-                    + (lastError == null ? "" : " (last error: " + lastError + ")"));
-            if (activeOp == 0) {
-                scheduleStep(Duration.ZERO);
-            }
+            guarded("checking the self-fencing deadline", () -> {
+                if (current != term || current.ended()) {
+                    return;
+                }
+                if (current.isValid()) {
+                    armFence(current);
+                    return;
+                }
+                endTermIfPastDeadline();
+                if (activeOp == 0) {
+                    scheduleStep(Duration.ZERO);
+                }
+            });
         }
     }
 
-    private void loseLeadership(LossCause cause, String detail) {
+    /**
+     * Notices a deadline that passed while no thread looked (a stalled timer, a store that answers before the fence
+     * timer runs): called at every step, every answer and by the fence timer, so that a term past its deadline always
+     * ends with {@link LossCause#DEADLINE_PASSED} before anything else happens.
+     */
+    private void endTermIfPastDeadline() {
+        Term current = term;
+        if (current != null && !current.ended() && !current.isValid()) {
+            endTerm(LossCause.DEADLINE_PASSED, "");
+        }
+    }
+
+    /**
+     * Ends the current term if it has not ended: the one place that ends terms. A term whose deadline has passed ends
+     * with {@link LossCause#DEADLINE_PASSED} whatever the caller saw, since that is when leadership stopped. Scopes
+     * are told (and interrupted), {@link Role} changes, and {@link ElectionEvent.Lost} is published; so every term
+     * ends, once, before the next begins.
+     */
+    private void endTerm(LossCause cause, String detail) {
         Term current = term;
         if (current == null || current.ended()) {
             return;
+        }
+        if (!current.isValid()) {
+            String noticed = detail.isEmpty() ? "" : "; noticed when " + detail;
+            detail = "no renewal succeeded before the self-fencing deadline"
+                    + (lastError == null ? "" : " (last error: " + lastError + ")") + noticed;
+            cause = LossCause.DEADLINE_PASSED;
         }
         current.end();
         cancel(fenceTimer);
@@ -713,14 +842,34 @@ public final class Elector implements AutoCloseable {
                 return CompletableFuture.completedFuture(null);
             }
             if (!workStopped) {
-                log.warn("hoplock: leader work for '{}' did not stop within {}; not releasing, the lease expires at {}",
-                        key(), settings.releaseTimeout(), owned.record.expiresAt());
+                warnWorkStillRunning("closing");
                 return CompletableFuture.completedFuture(null);
             }
             CompletableFuture<Void> released = new CompletableFuture<>();
             release(settings.releaseTimeout(), () -> released.complete(null));
             return released;
         }
+    }
+
+    /**
+     * The release gate shared by {@link #close()} and {@link #stepDown()} (and so by {@link #lead} and the actuator):
+     * completes with true once every scope of every term of this process has closed, or with false when the release
+     * timeout passes first. Called after the current term ended, so that every term it waits for has ended.
+     */
+    private CompletableFuture<Boolean> leaderWorkStopped() {
+        undrainedTerms.removeIf(t -> t.drained().isDone());
+        if (undrainedTerms.isEmpty()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        CompletableFuture<?>[] all = undrainedTerms.stream().map(Term::drained).toArray(CompletableFuture[]::new);
+        return within(CompletableFuture.allOf(all).thenApply(v -> true), settings.releaseTimeout(), false);
+    }
+
+    private void warnWorkStillRunning(String activity) {
+        long open = undrainedTerms.stream().mapToLong(Term::openScopes).sum();
+        log.warn("hoplock: {} '{}': leader work ({} open scope(s)) did not stop within the release timeout ({}), so the"
+                + " lease is not released: it expires at {} and another node takes over after that", activity, key(),
+                open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record.expiresAt());
     }
 
     /** Releases the owned record: an expired record at the same generation, or a conditional delete. */
@@ -778,26 +927,29 @@ public final class Elector implements AutoCloseable {
             return;
         }
         if (observed != null && observed.handle.equals(handle)) {
+            deletedRecord.sawSameVersion();
             return;
         }
         Observation previous = observed;
         observed = new Observation(handle, record, time.nanoTime());
+        deletedRecord.sawVersion(record, time.wallNow());
+        problems.clear(ElectionEvent.ProblemKind.RECORD_DELETED);
         if (record == null) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
-                    + ". It counts as held; it is taken over only after staying unchanged for " + settings.ttl()
-                    + ". Fix: delete the object, or let hoplock replace it.";
-            log.error("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+                    + ". It counts as held; it is taken over only after staying unchanged for "
+                    + HumanDurations.format(settings.ttl()) + ". Fix: delete the object, or let hoplock replace it.";
+            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt", message, null);
             setHolder(new Holder("", highestGeneration, LeaseRecord.ZERO_TIME));
             return;
         }
+        problems.clear(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt");
         if (record.generation() < highestGeneration) {
             String message = "the generation of '" + key() + "' went down from " + highestGeneration + " to "
                     + record.generation() + ": the record was deleted or rewritten outside hoplock (or a node releases"
                     + " by delete); new terms continue above " + highestGeneration;
-            log.warn("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.GENERATION_REGRESSED,
-                    message));
+            problems.report(ElectionEvent.ProblemKind.GENERATION_REGRESSED, "below by " + record.owner(), message);
+        } else {
+            problems.clear(ElectionEvent.ProblemKind.GENERATION_REGRESSED);
         }
         highestGeneration = Math.max(highestGeneration, record.generation());
         if (record.generation() == Long.MAX_VALUE
@@ -806,19 +958,22 @@ public final class Elector implements AutoCloseable {
                     + Long.MAX_VALUE + ", the largest fencing token there is: no node can take it over without breaking"
                     + " fencing, so none will. Fix: delete the object once its holder has stopped (generations then"
                     + " restart at 1; reset what downstream systems remember of fencing tokens)";
-            log.error("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CORRUPT_RECORD, message));
+            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "max generation", message, null);
         }
         Instant now = time.wallNow();
+        String skewCause = "skew " + record.owner() + " " + record.generation();
         if (record.expiresAt().isAfter(now.plusNanos(2 * ttlNanos))) {
             String message = "the lease record of '" + key() + "' written by " + describeOwner(record.owner())
-                    + " expires at " + record.expiresAt() + ", " + Duration.between(now, record.expiresAt())
-                    + " from now by this machine's clock, more than twice the TTL (" + settings.ttl()
-                    + "): the writer's clock runs ahead or its TTL is longer. No node takes the lease over before that"
-                    + " instant by its own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone,"
-                    + " delete the object";
-            log.warn("hoplock: {}", message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.CLOCK_SKEW, message));
+                    + " at generation " + record.generation() + " expires at " + record.expiresAt() + ", "
+                    + HumanDurations.format(Duration.between(now, record.expiresAt())) + " from now by this machine's"
+                    + " clock, more than twice the TTL (" + HumanDurations.format(settings.ttl()) + "): the writer's"
+                    + " clock runs ahead or its TTL is longer. No node takes the lease over before that instant by its"
+                    + " own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone, delete the"
+                    + " object";
+            // Once per writer and generation (a term), not at every renewal: the cause keeps no instant or duration.
+            problems.report(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause, message);
+        } else {
+            problems.clear(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause);
         }
         setHolder(record.isReleased() ? null : new Holder(record.owner(), record.generation(), record.expiresAt()));
     }
@@ -873,14 +1028,15 @@ public final class Elector implements AutoCloseable {
         long op = ++opCounter;
         activeOp = op;
         idle = new CompletableFuture<>();
-        opTimeout = scheduler.schedule(() -> {
+        opTimeout = timers.schedule(() -> {
             synchronized (this) {
                 if (activeOp != op) {
                     return;
                 }
                 CompletableFuture<Void> wasIdle = finishRequest();
+                endTermIfPastDeadline();
                 BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
-                        + backend.describe() + " within " + timeout);
+                        + backend.describe() + " within " + HumanDurations.format(timeout));
                 guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
                 wasIdle.complete(null);
             }
@@ -897,6 +1053,7 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 CompletableFuture<Void> wasIdle = finishRequest();
+                endTermIfPastDeadline();
                 guarded("handling an answer of " + backend.describe(),
                         () -> handler.accept(error == null ? value : null, error == null ? null : asBackendException(error)));
                 wasIdle.complete(null);
@@ -914,11 +1071,11 @@ public final class Elector implements AutoCloseable {
             body.run();
         } catch (RuntimeException e) {
             String message = "internal error in the elector of '" + key() + "' while " + activity + " (" + e
-                    + "); it retries after " + settings.pollInterval() + ". This is a bug in hoplock or in the backend"
-                    + " (" + backend.describe() + "): please report it";
-            log.error("hoplock: {}", message, e);
+                    + "); it retries after " + HumanDurations.format(settings.pollInterval()) + ". This is a bug in"
+                    + " hoplock or in the backend (" + backend.describe() + "): please report it";
             lastError = message;
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
+            problems.reportError(ElectionEvent.ProblemKind.BACKEND_ERROR, "internal " + activity + " "
+                    + e.getClass().getName(), message, e);
             if (activeOp == 0 && !stopping) {
                 scheduleStep(settings.pollInterval());
             }
@@ -950,19 +1107,22 @@ public final class Elector implements AutoCloseable {
                 + " failed unexpectedly: " + cause, cause);
     }
 
+    /**
+     * A failed request: reported once per operation and error (numbers in the text, such as a timeout's duration, do
+     * not make a new cause) until the store answers again.
+     */
     private void noteFailure(String operation, BackendException failure) {
         String message = operation + " failed: " + failure.getMessage();
-        boolean changed = !message.equals(lastError);
         lastError = message;
-        if (changed) {
-            log.warn("hoplock: '{}' {}", key(), message);
-            publish(new ElectionEvent.Problem(key(), time.wallNow(), ElectionEvent.ProblemKind.BACKEND_ERROR, message));
-        }
+        problems.report(ElectionEvent.ProblemKind.BACKEND_ERROR, operation + " " + failure.kind() + " "
+                + ProblemReporter.normalise(String.valueOf(failure.getMessage())), "'" + key() + "' " + message);
     }
 
+    /** The store answered: failures are reported again when they recur. */
     private void noteAnswer() {
         lastAnswerNanos = time.nanoTime();
         lastError = null;
+        problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
     }
 
     private void scheduleStep(Duration delay) {
@@ -970,7 +1130,15 @@ public final class Elector implements AutoCloseable {
             return;
         }
         cancel(nextStep);
-        nextStep = scheduler.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+        nextStep = timers.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+    }
+
+    /**
+     * Rule 1's wall deadline of a term on {@code record}: {@code expires_at - safetyMargin}, where {@code expires_at}
+     * is {@code wall(t0) + ttl} read right after the monotonic {@code t0} of the same write.
+     */
+    private long wallDeadline(LeaseRecord record) {
+        return record.expiresAt().minusNanos(safetyNanos).toEpochMilli();
     }
 
     private Duration untilRenewal(long t0) {
@@ -991,6 +1159,13 @@ public final class Elector implements AutoCloseable {
             return left;
         }
         return min(settings.pollInterval(), half);
+    }
+
+    /** A read showed that no version of ours is current: a pending release has nothing left to release. */
+    private void dropReleaseIfNotOurs() {
+        if (owned == null) {
+            releaseRequested = false;
+        }
     }
 
     private void pauseCampaign() {
@@ -1018,6 +1193,17 @@ public final class Elector implements AutoCloseable {
         }
     }
 
+    /** A timer could not be given to the scheduler; {@link LoopTimers} ran it on its fallback timer instead. */
+    private void schedulerFailed(RuntimeException failure) {
+        synchronized (this) {
+            problems.reportError(ElectionEvent.ProblemKind.SCHEDULER_ERROR, "scheduler " + failure.getClass().getName(),
+                    "the scheduler of the elector of '" + key() + "' refused a timer (" + failure + "); the elector runs"
+                            + " its timers on a fallback thread until the scheduler takes them again. Fix the scheduler"
+                            + " given to Elector.Builder.scheduler (shut down too early? a bounded queue?) or leave it"
+                            + " unset", failure);
+        }
+    }
+
     private void setRole(Role next) {
         role = next;
         notifyAll();
@@ -1033,7 +1219,7 @@ public final class Elector implements AutoCloseable {
             return future.isDone() ? future : CompletableFuture.completedFuture(fallback);
         }
         CompletableFuture<T> result = new CompletableFuture<>();
-        Scheduler.Cancellable timer = scheduler.schedule(() -> result.complete(fallback), limit);
+        Scheduler.Cancellable timer = timers.schedule(() -> result.complete(fallback), limit);
         future.whenComplete((value, error) -> {
             timer.cancel();
             result.complete(error == null ? value : fallback);
@@ -1091,6 +1277,8 @@ public final class Elector implements AutoCloseable {
         private final AsyncBackend asyncBackend;
         private final String key;
         private String owner;
+        /** Generated once per builder, so that {@link #settings()} and {@link #build()} agree. */
+        private String generatedOwner;
         private Duration ttl = ElectorSettings.DEFAULT_TTL;
         private Duration renewInterval;
         private Duration pollInterval;
@@ -1100,6 +1288,7 @@ public final class Elector implements AutoCloseable {
         private boolean releaseByDelete;
         private TimeSource time = TimeSource.system();
         private Scheduler scheduler;
+        private Scheduler fallbackScheduler;
         private java.util.concurrent.Executor ioExecutor;
         private java.util.concurrent.Executor eventExecutor;
 
@@ -1151,7 +1340,12 @@ public final class Elector implements AutoCloseable {
             return this;
         }
 
-        /** Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false. */
+        /**
+         * Release by conditional delete, as Go hoplock does (generation restarts at 1 afterwards). Default false.
+         * Handover then takes about a TTL instead of a poll: a follower that saw the lease held cannot tell such a
+         * release from a deletion outside hoplock, so it takes the key only after it stayed absent for a TTL from the
+         * first read that found it absent and after the last seen {@code expires_at} (rule 4 of the safety argument).
+         */
         public Builder releaseByDelete(boolean releaseByDelete) {
             this.releaseByDelete = releaseByDelete;
             return this;
@@ -1166,6 +1360,12 @@ public final class Elector implements AutoCloseable {
         /** Where the loop's timers run; default a daemon thread owned by the elector. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Where timers run when the scheduler throws; default a daemon thread created on first need. For tests. */
+        Builder fallbackScheduler(Scheduler fallbackScheduler) {
+            this.fallbackScheduler = Objects.requireNonNull(fallbackScheduler, "fallbackScheduler");
             return this;
         }
 
@@ -1188,7 +1388,10 @@ public final class Elector implements AutoCloseable {
             }
             Duration renew = renewInterval != null ? renewInterval : ttl.dividedBy(3);
             Duration poll = pollInterval != null ? pollInterval : ttl.dividedBy(15);
-            return new ElectorSettings(key, owner != null ? owner : OwnerIds.generate(), ttl, renew, poll,
+            if (owner == null && generatedOwner == null) {
+                generatedOwner = OwnerIds.generate();
+            }
+            return new ElectorSettings(key, owner != null ? owner : generatedOwner, ttl, renew, poll,
                     requestTimeout != null ? requestTimeout : renew,
                     safetyMargin != null ? safetyMargin : ttl.dividedBy(10),
                     releaseTimeout == null ? ElectorSettings.DEFAULT_RELEASE_TIMEOUT : releaseTimeout,

@@ -3,34 +3,64 @@ package dev.hoplock.core;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.time.Instant;
+import java.util.LinkedList;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
- * Fans election events out to subscribers, each with its own queue served on an executor.
+ * Fans election events out to subscribers, each with its own bounded queue served on an executor.
  *
- * <p>Guarantees: per subscriber, events arrive in order and one at a time; {@link ElectionEvent.Acquired},
- * {@link ElectionEvent.Lost} and {@link ElectionEvent.Problem} are always queued; {@link ElectionEvent.Renewed} and
- * {@link ElectionEvent.LeaderObserved} are dropped for a subscriber whose queue already holds {@link #SOFT_LIMIT}
- * events. Publishing never blocks and never runs subscriber code on the publishing thread unless the executor does.
+ * <p>Guarantees: per subscriber, events arrive in order and one at a time, and its queue never holds more than
+ * {@link #LIMIT} events. A subscriber that falls behind loses events by these rules, and is always told:
+ * <ul>
+ *   <li>{@link ElectionEvent.Renewed} and {@link ElectionEvent.LeaderObserved} are dropped once its queue holds
+ *       {@link #SOFT_LIMIT} events;</li>
+ *   <li>when the queue is full, the oldest queued event other than {@link ElectionEvent.Acquired} and
+ *       {@link ElectionEvent.Lost} is dropped; only if there is none, the oldest queued pair of an Acquired and the Lost
+ *       that ends it is dropped together, so what the subscriber sees still alternates (Acquired, Lost, Acquired...)
+ *       and still ends in the latest state;</li>
+ *   <li>every drop is counted into one {@link ElectionEvent.Problem} of kind
+ *       {@link ElectionEvent.ProblemKind#EVENTS_DROPPED}, delivered where the first dropped event would have been
+ *       (one notice per overflow: further drops before it is delivered only raise its count). A subscriber that sees
+ *       it knows it missed events and should read the elector's state ({@code Elector#status()}) again.</li>
+ * </ul>
+ * Publishing never blocks and never runs subscriber code on the publishing thread unless the executor does.
  */
 final class EventHub implements Flow.Publisher<ElectionEvent> {
 
     static final int SOFT_LIMIT = 256;
+    static final int LIMIT = 1024;
 
     private static final Logger log = LoggerFactory.getLogger(EventHub.class);
+    /** Marks where the notice of dropped events goes in a queue; replaced by the notice when delivered. */
+    private static final ElectionEvent DROPPED = new ElectionEvent.Problem("", Instant.EPOCH,
+            ElectionEvent.ProblemKind.EVENTS_DROPPED, "");
 
+    private final String key;
+    private final Supplier<Instant> clock;
     private final Executor executor;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private volatile boolean completed;
 
-    EventHub(Executor executor) {
+    EventHub(String key, Supplier<Instant> clock, Executor executor) {
+        this.key = key;
+        this.clock = clock;
         this.executor = executor;
+    }
+
+    /** The longest queue of any subscriber (for tests and diagnostics). */
+    int queued() {
+        int longest = 0;
+        for (Subscription subscription : subscriptions) {
+            longest = Math.max(longest, subscription.size());
+        }
+        return longest;
     }
 
     void publish(ElectionEvent event) {
@@ -59,7 +89,9 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
 
     private final class Subscription implements Flow.Subscription {
         private final Flow.Subscriber<? super ElectionEvent> subscriber;
-        private final Deque<ElectionEvent> queue = new ArrayDeque<>();
+        private final LinkedList<ElectionEvent> queue = new LinkedList<>();
+        /** Events dropped and not yet announced; the notice is the {@link #DROPPED} marker in the queue. */
+        private long dropped;
         private long demand;
         private boolean draining;
         private boolean cancelled;
@@ -86,10 +118,61 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
             }
             boolean droppable = event instanceof ElectionEvent.Renewed || event instanceof ElectionEvent.LeaderObserved;
             if (droppable && queue.size() >= SOFT_LIMIT) {
+                noteDropped(queue.size(), 1);
+                scheduleDrain();
                 return;
+            }
+            while (queue.size() >= LIMIT) {
+                makeRoom();
             }
             queue.add(event);
             scheduleDrain();
+        }
+
+        synchronized int size() {
+            return queue.size();
+        }
+
+        /** Drops the oldest non-essential event, else the oldest Acquired with the Lost that ends it (see the class). */
+        private void makeRoom() {
+            ListIterator<ElectionEvent> it = queue.listIterator();
+            while (it.hasNext()) {
+                int index = it.nextIndex();
+                ElectionEvent next = it.next();
+                if (next != DROPPED && !essential(next)) {
+                    it.remove();
+                    noteDropped(index, 1);
+                    return;
+                }
+            }
+            int acquired = -1;
+            for (int i = 0; i < queue.size(); i++) {
+                ElectionEvent next = queue.get(i);
+                if (next instanceof ElectionEvent.Acquired) {
+                    acquired = i;
+                } else if (next instanceof ElectionEvent.Lost && acquired >= 0) {
+                    queue.remove(i);
+                    queue.remove(acquired);
+                    noteDropped(acquired, 2);
+                    return;
+                }
+            }
+            // Cannot happen with alternating events; never grow past the bound whatever is published.
+            int index = queue.getFirst() == DROPPED ? 1 : 0;
+            queue.remove(index);
+            noteDropped(index, 1);
+        }
+
+        private static boolean essential(ElectionEvent event) {
+            return event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost;
+        }
+
+        /** Counts drops into the pending notice, queuing it at {@code index} if none is pending. */
+        private void noteDropped(int index, int count) {
+            if (dropped == 0 && !queue.contains(DROPPED)) {
+                queue.add(Math.min(index, queue.size()), DROPPED);
+            }
+            dropped += count;
         }
 
         synchronized void complete() {
@@ -141,6 +224,10 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
                     }
                     if (!queue.isEmpty() && demand > 0) {
                         next = queue.poll();
+                        if (next == DROPPED) {
+                            next = notice(dropped);
+                            dropped = 0;
+                        }
                         if (demand != Long.MAX_VALUE) {
                             demand--;
                         }
@@ -163,6 +250,13 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
             }
         }
 
+        private ElectionEvent notice(long count) {
+            return new ElectionEvent.Problem(key, clock.get(), ElectionEvent.ProblemKind.EVENTS_DROPPED, count
+                    + " event(s) of '" + key + "' were dropped for this subscriber because it fell " + LIMIT + " events"
+                    + " behind (Renewed and LeaderObserved first; Acquired and Lost only in pairs, so that they still"
+                    + " alternate). Read the elector's status for the current state; make the subscriber faster");
+        }
+
         private void safely(Runnable call) {
             try {
                 call.run();
@@ -176,6 +270,9 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
                 executor.execute(task);
             } catch (RejectedExecutionException e) {
                 log.debug("hoplock event executor is shut down; event delivery stops");
+            } catch (RuntimeException e) {
+                // Never let the event executor's failure reach the elector's loop.
+                log.warn("hoplock event executor failed to run a delivery of '{}'", key, e);
             }
         }
     }

@@ -11,8 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * One continuous period of leadership at one generation. Readable without locks, so that the leader-only gate is a
  * few volatile reads and one clock read.
  *
- * <p>Guarantees: {@link #isValid()} is false from the moment {@link #end()} is called or the monotonic clock
- * reaches {@link #deadlineNanos}, whichever comes first, even if no thread has noticed the deadline yet. Every scope
+ * <p>Guarantees: {@link #isValid()} is false from the moment {@link #end()} is called, the monotonic clock reaches
+ * {@link #deadlineNanos} or the wall clock reaches the wall deadline, whichever comes first, even if no thread has
+ * noticed the deadline yet. Both deadlines come from the same write: {@code t0 + ttl - safetyMargin} on the monotonic
+ * clock and {@code wall(t0) + ttl - safetyMargin} on the wall clock, where {@code wall(t0)} is the wall time written
+ * into the record's {@code expires_at}. A forward wall step (or a suspend the monotonic clock did not count) thus ends
+ * the term early; a backward step is bounded by the monotonic deadline. Every scope
  * open when the term ends is told so; a scope opened concurrently with the end either is told or is refused.
  */
 final class Term {
@@ -22,40 +26,47 @@ final class Term {
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile Lease lease;
     private volatile long deadlineNanos;
+    private volatile long wallDeadlineMillis;
     private volatile boolean ended;
 
-    Term(TimeSource time, Lease lease, long deadlineNanos) {
+    Term(TimeSource time, Lease lease, long deadlineNanos, long wallDeadlineMillis) {
         this.time = time;
         this.lease = lease;
         this.deadlineNanos = deadlineNanos;
+        this.wallDeadlineMillis = wallDeadlineMillis;
     }
 
     boolean isValid() {
-        return !ended && time.nanoTime() - deadlineNanos < 0;
+        return !ended && time.nanoTime() - deadlineNanos < 0 && time.wallMillis() < wallDeadlineMillis;
     }
 
     Lease lease() {
         return lease;
     }
 
-    long deadlineNanos() {
-        return deadlineNanos;
-    }
-
+    /** Time until the earlier of the two deadlines; zero once the term ended. */
     Duration timeLeft() {
         if (ended) {
             return Duration.ZERO;
         }
         long left = deadlineNanos - time.nanoTime();
-        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        long wallLeft = wallDeadlineMillis - time.wallMillis();
+        if (left <= 0 || wallLeft <= 0) {
+            return Duration.ZERO;
+        }
+        return Duration.ofNanos(Math.min(left, wallLeft >= Long.MAX_VALUE / 1_000_000 ? left : wallLeft * 1_000_000));
     }
 
-    /** Records a renewal: the lease as now stored and the later deadline. */
-    void extend(Lease renewed, long newDeadlineNanos) {
+    /**
+     * Records a renewal: the lease as now stored, the later monotonic deadline, and the wall deadline of the record now
+     * stored (which may be earlier than the last one if the wall clock stepped back: shortening is always safe).
+     */
+    void extend(Lease renewed, long newDeadlineNanos, long newWallDeadlineMillis) {
         this.lease = renewed;
         if (newDeadlineNanos - deadlineNanos > 0) {
             this.deadlineNanos = newDeadlineNanos;
         }
+        this.wallDeadlineMillis = newWallDeadlineMillis;
     }
 
     /** Opens a scope, or returns null when the term is no longer valid. */

@@ -27,8 +27,9 @@ class ElectorSettingsTest {
     }
 
     @Test
-    void ownersAreUniquePerElector() {
-        assertThat(builder.settings().owner()).isNotEqualTo(builder.settings().owner());
+    void ownersAreUniquePerBuilderAndStableWithinOne() {
+        assertThat(builder.settings().owner()).isEqualTo(builder.settings().owner());
+        assertThat(Elector.builder(new InMemoryBackend(), "k").settings().owner()).isNotEqualTo(builder.settings().owner());
     }
 
     @Test
@@ -59,5 +60,23 @@ class ElectorSettingsTest {
     @Test
     void aNegativeReleaseTimeoutMeansSkipTheRelease() {
         assertThat(builder.releaseTimeout(Duration.ofSeconds(-1)).settings().releaseTimeout()).isNegative();
+    }
+
+    @Test
+    void durationsAreCappedSoThatNoTimerCanOverflow() {
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").ttl(Duration.ofDays(365)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("ttl"))
+                .hasMessageContaining("8760h").hasMessageContaining("7 days");
+        assertThatThrownBy(() -> builder.requestTimeout(Duration.ofSeconds(Long.MAX_VALUE)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("requestTimeout"))
+                .hasMessageContaining("7 days");
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").releaseTimeout(Duration.ofDays(30)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("releaseTimeout"));
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").pollInterval(Duration.ofMinutes(1)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("pollInterval"))
+                .hasMessageContaining("1m").hasMessageContaining("30s");
     }
 }

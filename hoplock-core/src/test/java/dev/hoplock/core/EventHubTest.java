@@ -16,7 +16,7 @@ class EventHubTest {
 
     /** Runs tasks only when the test says so: a subscriber that has fallen behind. */
     private final List<Runnable> queued = new ArrayList<>();
-    private final EventHub hub = new EventHub(queued::add);
+    private final EventHub hub = new EventHub("k", () -> Instant.EPOCH, queued::add);
 
     private void runQueued() {
         while (!queued.isEmpty()) {
@@ -82,5 +82,34 @@ class EventHubTest {
                 seen.add(null);
             }
         };
+    }
+
+    @Test
+    void aStalledSubscribersQueueIsBoundedAndItIsToldWhatItMissedWithoutBreakingTheAlternation() {
+        List<ElectionEvent> seen = new ArrayList<>();
+        hub.subscribe(subscriber(seen, Long.MAX_VALUE, new AtomicReference<>()));
+        runQueued();
+        int published = EventHub.LIMIT * 2;
+        for (int i = 0; i < published; i++) {
+            hub.publish(new ElectionEvent.Acquired("k", Instant.EPOCH, LEASE));
+            hub.publish(new ElectionEvent.Problem("k", Instant.EPOCH, ElectionEvent.ProblemKind.BACKEND_ERROR, "p" + i));
+            hub.publish(new ElectionEvent.Renewed("k", Instant.EPOCH, LEASE));
+            hub.publish(new ElectionEvent.Lost("k", Instant.EPOCH, LEASE, LossCause.DEADLINE_PASSED, "x"));
+        }
+        hub.publish(new ElectionEvent.Acquired("k", Instant.EPOCH, LEASE));
+        assertThat(hub.queued()).isLessThanOrEqualTo(EventHub.LIMIT);
+        runQueued();
+
+        assertThat(seen).hasSizeLessThanOrEqualTo(EventHub.LIMIT);
+        List<ElectionEvent.Problem> notices = seen.stream().filter(e -> e instanceof ElectionEvent.Problem p
+                && p.kind() == ElectionEvent.ProblemKind.EVENTS_DROPPED).map(ElectionEvent.Problem.class::cast).toList();
+        assertThat(notices).singleElement().satisfies(n -> assertThat(n.message()).contains("dropped"));
+        List<Class<?>> terms = seen.stream().filter(e -> e instanceof ElectionEvent.Acquired || e instanceof ElectionEvent.Lost)
+                .<Class<?>>map(Object::getClass).toList();
+        for (int i = 0; i < terms.size(); i++) {
+            assertThat(terms.get(i)).as("event %s", i)
+                    .isEqualTo(i % 2 == 0 ? ElectionEvent.Acquired.class : ElectionEvent.Lost.class);
+        }
+        assertThat(seen.get(seen.size() - 1)).as("the latest state arrives").isInstanceOf(ElectionEvent.Acquired.class);
     }
 }

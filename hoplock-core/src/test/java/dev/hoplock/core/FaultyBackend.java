@@ -38,7 +38,10 @@ final class FaultyBackend implements AsyncBackend {
      * whose answer was lost and the retry meets the version the first attempt created (412).
      */
     volatile int applyThenRefuse;
-    /** The next this many writes are refused without effect, as S3 does with 409 ConditionalRequestConflict. */
+    /**
+     * The next this many writes are refused without effect, as S3 does with 409 ConditionalRequestConflict (in DEFER
+     * mode the refusal is held like any answer).
+     */
     volatile int refuseWithoutEffect;
     /** The next this many reads fail (in NORMAL mode). */
     volatile int failReads;
@@ -74,9 +77,9 @@ final class FaultyBackend implements AsyncBackend {
     @Override
     public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
         calls.add(new Call(expected.isNone() ? "create" : "write", timeout));
-        if (mode == Mode.NORMAL && refuseWithoutEffect > 0) {
+        if ((mode == Mode.NORMAL || mode == Mode.DEFER) && refuseWithoutEffect > 0) {
             refuseWithoutEffect--;
-            return CompletableFuture.completedFuture(new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
+            return run(() -> new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
         }
         if (mode == Mode.NORMAL && applyThenRefuse > 0) {
             applyThenRefuse--;

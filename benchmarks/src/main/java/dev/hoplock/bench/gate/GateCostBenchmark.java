@@ -28,6 +28,13 @@ import java.util.concurrent.TimeUnit;
  * share one in-memory store: the first leads, the second follows. TTL 30 s (the default): no renewal during a
  * measurement iteration is likely, and none of the calls touches the store anyway.
  *
+ * <p>Baselines in the same run, for what the leader's gate itself costs: {@link #isLeaderOnLeader} calls
+ * {@link Elector#isLeader()} alone (volatile reads, the monotonic and the wall clock, compared with the term's two
+ * deadlines); {@link #clockMonotonic} reads {@code System.nanoTime()} alone, the only clock the gate read before the
+ * wall deadline was added; {@link #clockMonotonicAndWall} reads {@code System.nanoTime()} and
+ * {@code System.currentTimeMillis()}, the clocks it reads now. The difference of the last two is what the wall
+ * deadline adds per gate check.
+ *
  * <p>Run by {@code benchmarks/run.sh} through {@code org.openjdk.jmh.Main}; the annotations below are the defaults
  * that its command line overrides.
  */
@@ -44,12 +51,13 @@ public class GateCostBenchmark {
     private GateApp.PlainWork plain;
     private GateApp.GatedWork gatedLeader;
     private GateApp.GatedWork gatedFollower;
+    private Elector leader;
     private String input = "job";
 
     @Setup(Level.Trial)
     public void start() throws InterruptedException {
         leaderContext = context("leader");
-        Elector leader = leaderContext.getBean(HoplockElections.class).getDefault();
+        leader = leaderContext.getBean(HoplockElections.class).getDefault();
         await(leader::isLeader, "the first context to lead");
         followerContext = context("follower");
         Elector follower = followerContext.getBean(HoplockElections.class).getDefault();
@@ -84,6 +92,21 @@ public class GateCostBenchmark {
     @Benchmark
     public String gatedOnFollower() {
         return gatedFollower.work(input);
+    }
+
+    @Benchmark
+    public boolean isLeaderOnLeader() {
+        return leader.isLeader();
+    }
+
+    @Benchmark
+    public long clockMonotonic() {
+        return System.nanoTime();
+    }
+
+    @Benchmark
+    public long clockMonotonicAndWall() {
+        return System.nanoTime() + System.currentTimeMillis();
     }
 
     private static ConfigurableApplicationContext context(String owner) {

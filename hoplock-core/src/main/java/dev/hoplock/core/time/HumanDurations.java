@@ -21,14 +21,17 @@ public final class HumanDurations {
         if (duration.isNegative()) {
             return "-" + format(duration.negated());
         }
+        if (duration.getSeconds() >= 60) {
+            return hoursMinutesSeconds(duration.getSeconds());
+        }
         long millis = duration.toMillis();
         if (millis < 1000) {
             return millis + "ms";
         }
-        if (millis < 60_000) {
-            return String.format(Locale.ROOT, "%.3f", millis / 1000.0).replaceAll("\\.?0+$", "") + "s";
-        }
-        long seconds = duration.toSeconds();
+        return String.format(Locale.ROOT, "%.3f", millis / 1000.0).replaceAll("\\.?0+$", "") + "s";
+    }
+
+    private static String hoursMinutesSeconds(long seconds) {
         long hours = seconds / 3600;
         long minutes = (seconds % 3600) / 60;
         long rest = seconds % 60;

@@ -16,6 +16,11 @@ final class SystemTime implements TimeSource {
     }
 
     @Override
+    public long wallMillis() {
+        return System.currentTimeMillis();
+    }
+
+    @Override
     public long nanoTime() {
         return System.nanoTime();
     }

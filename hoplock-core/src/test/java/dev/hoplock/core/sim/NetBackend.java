@@ -6,6 +6,9 @@ import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.record.MalformedLeaseRecordException;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -19,7 +22,10 @@ import java.util.function.Supplier;
  * burst's 503 / 500-after-apply / 409, take effect after a request latency (up to 2.5 TTL on a slow link) and then
  * lose its answer (outcome unknown), have its answer replaced by the 412 of an SDK retry of a write that did take
  * effect, or be answered after a response latency. Answers are delivered through the process's {@link NodeClock},
- * so a paused process gets them only when it wakes and a dead one never.
+ * so a paused process gets them only when it wakes and a dead one never. During a synchronous-answers window, half the
+ * requests are instead answered inside the call. A renewal chosen for a step-down fault is answered, refused with a
+ * 409 or lost, with the step-down landing before its answer. Every release sent is first shown to the
+ * {@link Checker} ({@link Checker#releasing}), which requires the leader work of the process to have stopped.
  */
 final class NetBackend implements AsyncBackend {
 
@@ -33,19 +39,51 @@ final class NetBackend implements AsyncBackend {
 
     @Override
     public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
-        return send("read", false, () -> sim.store.read());
+        CompletionStage<Optional<StoredObject>> answer = send("read", false, () -> sim.store.read());
+        return answer.thenApply(read -> {
+            LeaseRecord seen = read.map(o -> decode(o.content())).orElse(null);
+            process.lastSeenOwner = seen == null ? "" : seen.owner();
+            return read;
+        });
     }
 
     @Override
     public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
         long t0 = process.clock.nanoTime();
+        long sharedT0 = sim.time.nanoTime();
         String what = (expected.isNone() ? "create " : "write if " + expected.value() + " ") + Simulation.describe(content);
-        return send(what, true, () -> sim.store.write(process, t0, expected, content));
+        LeaseRecord record = decode(content);
+        if (record != null && record.isReleased()) {
+            sim.checker.releasing(process);
+        }
+        SimProcess.RenewalFate fate = null;
+        if (process.stepDownAtRenewal != null && record != null && !record.isReleased() && !expected.isNone()
+                && process.elector.isLeader()) {
+            fate = process.stepDownAtRenewal;
+            process.stepDownAtRenewal = null;
+        }
+        CompletionStage<WriteResult> answer = send(what, true, fate,
+                () -> sim.store.write(process, t0, sharedT0, expected, content));
+        return answer.thenApply(result -> {
+            if (result instanceof WriteResult.Written && record != null) {
+                process.lastSeenOwner = record.owner();
+            }
+            return result;
+        });
     }
 
     @Override
     public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
-        return send("delete if " + expected.value(), true, () -> sim.store.delete(process, expected));
+        sim.checker.releasing(process);
+        return send("delete if " + expected.value(), true, null, () -> sim.store.delete(process, expected));
+    }
+
+    private static LeaseRecord decode(byte[] content) {
+        try {
+            return LeaseRecordCodec.decode(content);
+        } catch (MalformedLeaseRecordException e) {
+            return null;
+        }
     }
 
     @Override
@@ -53,12 +91,20 @@ final class NetBackend implements AsyncBackend {
         return "sim-store";
     }
 
-    @SuppressWarnings("unchecked")
     private <T> CompletionStage<T> send(String what, boolean mutating, Supplier<Object> apply) {
+        return send(what, mutating, null, apply);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> CompletionStage<T> send(String what, boolean mutating, SimProcess.RenewalFate stepDown,
+                                        Supplier<Object> apply) {
         CompletableFuture<T> answer = new CompletableFuture<>();
         Machine machine = process.machine;
         sim.stats.requests++;
         sim.trace(process, "send " + what);
+        if (stepDown != null) {
+            return renewalWithStepDown(what, stepDown, apply, answer);
+        }
         switch (machine.link) {
             case REFUSED -> {
                 sim.stats.count("net.partition.refused");
@@ -118,6 +164,15 @@ final class NetBackend implements AsyncBackend {
             }
             return answer;
         }
+        if (machine.synchronousAnswers && machine.link == Machine.Link.UP && sim.random.nextBoolean()) {
+            // Answered inside the call, before any timer of the process can run (a backend that answers at once,
+            // or ioExecutor(Runnable::run)).
+            sim.stats.count("net.answered-synchronously");
+            Object result = apply.get();
+            sim.trace(process, "applied " + what + " -> " + result + ", answered synchronously");
+            ((CompletableFuture<Object>) answer).complete(result);
+            return answer;
+        }
         long requestLatency = sim.latency(machine);
         sim.global(() -> {
             Object result = apply.get();
@@ -146,6 +201,33 @@ final class NetBackend implements AsyncBackend {
             }
             deliver(answer, result, sim.latency(machine), null);
         }, requestLatency);
+        return answer;
+    }
+
+    /**
+     * A renewal during which the process steps down (at a random instant before the answer could arrive): the renewal
+     * is applied and answered, refused with a 409 that leaves the record ours, or lost.
+     */
+    private <T> CompletionStage<T> renewalWithStepDown(String what, SimProcess.RenewalFate fate, Supplier<Object> apply,
+                                                      CompletableFuture<T> answer) {
+        Machine machine = process.machine;
+        long requestLatency = sim.latency(machine);
+        sim.stats.count("fault.step-down-during-renewal-" + fate.name().toLowerCase().replace('_', '-'));
+        process.clock.scheduleShared(() -> {
+            process.steppedDownDuringRenewalAt = sim.time.nanoTime();
+            process.stepDown(" (renewal in flight, " + fate + ")");
+        }, sim.uniform(0, requestLatency));
+        switch (fate) {
+            case ANSWERED -> sim.global(() -> {
+                Object result = apply.get();
+                sim.trace(process, "applied " + what + " -> " + result);
+                deliver(answer, result, sim.latency(machine), null);
+            }, requestLatency);
+            case REFUSED_409 -> deliver(answer, new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED),
+                    requestLatency + sim.latency(machine), "409 ConditionalRequestConflict (not applied; the record is"
+                            + " still ours)");
+            case LOST -> sim.trace(process, "the renewal is lost");
+        }
         return answer;
     }
 

@@ -28,10 +28,11 @@ final class SimStats {
         virtualNanos += other.virtualNanos;
     }
 
-    /** Faults injected, summed over the kinds whose name starts with {@code fault.} or {@code net.}. */
+    /** Faults injected, summed over the kinds whose name starts with {@code fault.}, {@code net.} or {@code sched.}. */
     long faults() {
         return counters.entrySet().stream()
-                .filter(e -> e.getKey().startsWith("fault.") || e.getKey().startsWith("net."))
+                .filter(e -> e.getKey().startsWith("fault.") || e.getKey().startsWith("net.")
+                        || e.getKey().startsWith("sched."))
                 .mapToLong(Map.Entry::getValue).sum();
     }
 }

@@ -17,8 +17,9 @@ final class SimStore {
 
     /** Told of every successful change, at the instant it takes effect. */
     interface Listener {
-        void written(SimProcess writer, long t0, byte[] content, Handle previous, Handle handle);
+        void written(SimProcess writer, long t0, long sharedT0, byte[] content, Handle previous, Handle handle);
 
+        /** {@code writer} is null when the object was deleted from outside (an operator, a lifecycle rule). */
         void deleted(SimProcess writer, Handle previous);
     }
 
@@ -37,7 +38,7 @@ final class SimStore {
         return handle == null ? Optional.empty() : Optional.of(new StoredObject(content, handle));
     }
 
-    WriteResult write(SimProcess writer, long t0, Handle expected, byte[] bytes) {
+    WriteResult write(SimProcess writer, long t0, long sharedT0, Handle expected, byte[] bytes) {
         operations++;
         if (expected.isNone()) {
             if (handle != null) {
@@ -51,7 +52,7 @@ final class SimStore {
         Handle previous = handle;
         content = bytes.clone();
         handle = Handle.of("e" + ++versions);
-        listener.written(writer, t0, content, previous, handle);
+        listener.written(writer, t0, sharedT0, content, previous, handle);
         return new WriteResult.Written(handle);
     }
 
@@ -68,6 +69,19 @@ final class SimStore {
         content = null;
         listener.deleted(writer, previous);
         return DeleteResult.DELETED;
+    }
+
+    /** Deletes the object unconditionally, as an operator or a bucket lifecycle rule would; false if there was none. */
+    boolean deleteFromOutside() {
+        operations++;
+        if (handle == null) {
+            return false;
+        }
+        Handle previous = handle;
+        handle = null;
+        content = null;
+        listener.deleted(null, previous);
+        return true;
     }
 
     /** The current bytes, or null when there is no object. */

@@ -8,7 +8,10 @@ import dev.hoplock.core.time.VirtualTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -25,11 +28,16 @@ import java.util.SplittableRandom;
  *       slow links (answers up to 2.5 TTL late), request and response loss windows, error bursts (503, 500 after
  *       apply, 409), kill -9 and restart with a new owner, graceful close and restart, step-down, wall-clock steps.
  *       On top, every machine has a fixed wall-clock offset within +-{@link Config#maxSkew()}, a monotonic clock
- *       rate within +-{@link Config#maxDrift()} and its own monotonic origin (a third near {@code Long.MAX_VALUE}).</li>
+ *       rate within +-{@link Config#maxDrift()} and its own monotonic origin (a third near {@code Long.MAX_VALUE}).
+ *       A second stream injects the {@link Fault}s of issue 9: synchronous answers, a failing scheduler, deletes of
+ *       the lease object from outside, machine suspends, step-downs during in-flight renewals. Every process runs
+ *       leader work ({@link Worker}s) throughout.</li>
  *   <li><b>Heal</b>: every fault ends, paused processes wake, dead ones restart. A leader must exist within
  *       {@link #recoveryBound()}; it must then keep leading, unchallenged, for two TTLs.</li>
  *   <li><b>Failover</b>: the leader is killed (no release); another must lead within {@link #failoverBound()}.</li>
  *   <li><b>Handover</b>: the new leader closes gracefully; another must lead within {@link #handoverBound()}.</li>
+ *   <li><b>Step-down during a renewal</b> (answered, then refused with a 409 that leaves the record ours): another
+ *       process must lead within {@link #handoverBound()}.</li>
  *   <li><b>Failover, clocks agreeing</b>: every wall-clock offset is set to zero (rate drift stays), the record is
  *       refreshed, the leader is killed again; another must lead within {@link #syncedFailoverBound()}.</li>
  * </ol>
@@ -42,11 +50,48 @@ final class Simulation {
     private static final long MS = 1_000_000L;
     private static final long S = 1_000 * MS;
 
-    /** The settings of one schedule, drawn from the seed. */
-    record Config(int nodes, Duration ttl, Duration renew, Duration poll, Duration margin, Duration requestTimeout,
-                  boolean releaseByDelete, Duration maxSkew, double maxDrift, Duration chaos) {
+    /**
+     * What issue 9 added to the schedules, each of which can be switched off ({@code -Dhoplock.sim.faults}) to
+     * attribute a failure to one of them.
+     */
+    enum Fault {
+        /** Not a fault: every process runs {@link Worker}s that open scopes (the leader-work invariants need them). */
+        LEADER_WORK,
+        /** Windows in which a machine's requests are often answered inside the call, before any timer can run. */
+        SYNC_ANSWERS,
+        /** Windows in which the elector's {@code schedule()} throws RejectedExecutionException or a RuntimeException. */
+        SCHEDULER_FAILURE,
+        /** The lease object is deleted from outside (an operator, a bucket lifecycle rule). */
+        EXTERNAL_DELETE,
+        /** A machine is suspended: its monotonic clock and timers stop while the wall clock goes on. */
+        SUSPEND,
+        /** A quarter of the schedules give the machines different TTLs (10 s and 30 s), with agreeing wall clocks. */
+        MIXED_TTL,
+        /** The leader steps down while a renewal is in flight; the renewal is answered, refused (409) or lost. */
+        STEP_DOWN_DURING_RENEWAL;
 
-        static Config draw(SplittableRandom r) {
+        /** Parses {@code all}, {@code none} or a comma-separated list such as {@code sync-answers,suspend}. */
+        static Set<Fault> parse(String spec) {
+            if (spec == null || spec.isBlank() || spec.equals("all")) {
+                return EnumSet.allOf(Fault.class);
+            }
+            Set<Fault> set = EnumSet.noneOf(Fault.class);
+            if (spec.equals("none")) {
+                return set;
+            }
+            for (String name : spec.split(",")) {
+                set.add(Fault.valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+            }
+            return set;
+        }
+    }
+
+    /** The settings of one schedule, drawn from the seed. {@code ttl}: the longest TTL of any machine. */
+    record Config(int nodes, Duration ttl, Duration renew, Duration poll, Duration margin, Duration requestTimeout,
+                  boolean releaseByDelete, Duration maxSkew, double maxDrift, Duration chaos, boolean mixedTtl,
+                  Set<Fault> faults) {
+
+        static Config draw(SplittableRandom r, Set<Fault> faults) {
             Duration ttl = r.nextBoolean() ? Duration.ofSeconds(10) : Duration.ofSeconds(30);
             Duration renew = ttl.dividedBy(3);
             Duration poll = r.nextBoolean() ? ttl.dividedBy(15) : ttl.dividedBy(6);
@@ -54,17 +99,29 @@ final class Simulation {
             int t = r.nextInt(3);
             Duration requestTimeout = t == 0 ? renew : t == 1 ? ttl.dividedBy(10) : ttl.multipliedBy(2);
             boolean byDelete = r.nextInt(6) == 0;
-            Duration chaos = Duration.ofSeconds(120 + r.nextInt(121));
-            return new Config(3 + r.nextInt(3), ttl, renew, poll, margin, requestTimeout, byDelete, ttl, 0.01, chaos);
+            Duration chaos = Duration.ofSeconds(60 + r.nextInt(91));
+            int nodes = 3 + r.nextInt(3);
+            boolean mixed = faults.contains(Fault.MIXED_TTL) && r.nextInt(4) == 0;
+            if (mixed) {
+                // Agreeing wall clocks: the expiry by the wall clock protects the longer-TTL writer.
+                ttl = Duration.ofSeconds(30);
+                return new Config(nodes, ttl, ttl.dividedBy(3), ttl.dividedBy(6), ttl.dividedBy(10), ttl.multipliedBy(2),
+                        byDelete, Duration.ZERO, 0.01, chaos, true, faults);
+            }
+            return new Config(nodes, ttl, renew, poll, margin, requestTimeout, byDelete, ttl, 0.01, chaos, false, faults);
+        }
+
+        /** The machines' settings when all share one TTL. */
+        Machine.Timing timing() {
+            return new Machine.Timing(ttl, renew, poll, margin, requestTimeout);
         }
 
         @Override
         public String toString() {
-            return nodes + " nodes, ttl " + ttl.toSeconds() + "s, renew " + renew.toMillis() + "ms, poll "
-                    + poll.toMillis() + "ms, margin " + margin.toMillis() + "ms, request timeout "
-                    + requestTimeout.toMillis() + "ms, release by " + (releaseByDelete ? "delete" : "expired record")
-                    + ", wall skew up to +-" + maxSkew.toSeconds() + "s, clock rate drift up to +-" + (maxDrift * 100)
-                    + "%, chaos " + chaos.toSeconds() + "s";
+            return nodes + " nodes, " + (mixedTtl ? "mixed TTLs (per machine)" : timing().toString()) + ", release by "
+                    + (releaseByDelete ? "delete" : "expired record") + ", wall skew up to +-" + maxSkew.toSeconds()
+                    + "s, clock rate drift up to +-" + (maxDrift * 100) + "%, chaos " + chaos.toSeconds() + "s"
+                    + (faults.equals(EnumSet.allOf(Fault.class)) ? "" : ", new faults " + faults);
         }
     }
 
@@ -75,7 +132,6 @@ final class Simulation {
     record Burst(BurstKind kind, double rate) {
     }
 
-    /** What one schedule measured. */
     /**
      * What one schedule measured: time to a leader after the heal, after kill -9 of the leader with skewed wall clocks,
      * after a graceful close, and after kill -9 of the leader once the wall clocks agree (rate drift remains).
@@ -107,10 +163,21 @@ final class Simulation {
     private Long watchMet;
     private SimulationFailure failure;
 
+    /** How many times the lease object was deleted from outside in this schedule. */
+    int externalDeletes;
+    /** A machine was still suspended when the faults healed. */
+    private boolean suspendedAtHeal;
+    /** No process starts before this shared instant (a TTL after a delete from outside). */
+    private long noStartsUntil;
+
     Simulation(long seed, int traceLines) {
+        this(seed, traceLines, EnumSet.allOf(Fault.class));
+    }
+
+    Simulation(long seed, int traceLines, Set<Fault> faults) {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
-        this.config = Config.draw(random);
+        this.config = Config.draw(random, faults);
         this.trace = new Trace(traceLines);
         this.checker = new Checker(this);
         this.store = new SimStore(checker);
@@ -125,6 +192,9 @@ final class Simulation {
             throw e;
         } catch (Throwable e) {
             throw fail("unexpected " + e, e);
+        } finally {
+            // Scopes interrupt the thread the schedule ran on; the next schedule on it starts clean.
+            Thread.interrupted();
         }
     }
 
@@ -133,14 +203,23 @@ final class Simulation {
         for (int i = 0; i < config.nodes(); i++) {
             long origin = random.nextInt(3) == 0 ? Long.MAX_VALUE - random.nextLong(600 * S) : random.nextLong();
             double rate = 1 + (random.nextDouble() * 2 - 1) * config.maxDrift();
-            Machine machine = new Machine("m" + i, origin, rate, uniformOffset());
+            Machine machine = new Machine("m" + i, origin, rate, drawTiming(i), uniformOffset());
             machines.add(machine);
-            trace(null, machine.name + ": wall offset " + machine.wallOffset.toMillis() + "ms, rate " + rate);
-            global(() -> restart(machine), uniform(0, config.poll().toNanos() * 2));
+            trace(null, machine.name + ": wall offset " + machine.wallOffset.toMillis() + "ms, rate " + rate + ", "
+                    + machine.timing);
+            global(() -> restart(machine), uniform(0, machine.timing.poll().toNanos() * 2));
+        }
+        if (config.mixedTtl()) {
+            stats.count("fault.mixed-ttl-schedule");
         }
         long healAt = config.chaos().toNanos();
         for (long t = uniform(S, 10 * S); t < healAt; t += (long) (-Math.log(1 - random.nextDouble()) * 6 * S)) {
             global(this::injectFault, t);
+        }
+        if (config.faults().stream().anyMatch(f -> f != Fault.MIXED_TTL && f != Fault.LEADER_WORK)) {
+            for (long t = uniform(S, 10 * S); t < healAt; t += (long) (-Math.log(1 - random.nextDouble()) * 10 * S)) {
+                global(this::injectNewFault, t);
+            }
         }
         global(this::heal, healAt);
         advanceTo(healAt);
@@ -149,8 +228,10 @@ final class Simulation {
         long recovery = awaitLeader(healAt, recoveryBound(), "after the faults healed");
         // Once every message sent before the heal has landed or been answered, and every request sent before it has
         // been answered or timed out, the leader must be stable.
-        advanceTo(Math.max(time.nanoTime(), Math.max(lastNetworkDue, healAt + config.requestTimeout().toNanos()))
-                + 100 * MS);
+        // A machine woken from a suspend at the heal may still end the term it had (by the wall clock, before its
+        // monotonic renewal timer fires) and begin a new one: that settles within a TTL.
+        long settled = healAt + maxRequestTimeout() + (suspendedAtHeal ? config.ttl().toNanos() : 0);
+        advanceTo(Math.max(time.nanoTime(), Math.max(lastNetworkDue, settled)) + 100 * MS);
         awaitLeader(time.nanoTime(), failoverBound(), "after the messages sent before the heal were delivered");
         SimProcess elected = leader;
         long termsBefore = stats.terms;
@@ -171,11 +252,37 @@ final class Simulation {
         // Handover: graceful close of the new leader.
         SimProcess second = leader;
         long closeAt = time.nanoTime();
-        trace(second, "CLOSE (handover phase)");
-        second.closing = true;
-        second.elector.closeAsync();
+        second.close(" (handover phase)");
         long handover = awaitLeader(closeAt, handoverBound(), "after the leader closed gracefully");
         restart(second.machine);
+
+        // Step-down while a renewal is in flight, once answered and once refused with a 409 that leaves the record
+        // ours: the release must not be dropped, so another process leads within a handover.
+        if (config.faults().contains(Fault.STEP_DOWN_DURING_RENEWAL)) {
+            for (SimProcess.RenewalFate fate : List.of(SimProcess.RenewalFate.ANSWERED,
+                    SimProcess.RenewalFate.REFUSED_409)) {
+                awaitLeader(time.nanoTime(), failoverBound(), "before a step-down during a renewal");
+                SimProcess stepping = leader;
+                stepping.stepDownAtRenewal = fate;
+                stepping.steppedDownDuringRenewalAt = -1;
+                long asked = time.nanoTime();
+                while (stepping.steppedDownDuringRenewalAt < 0
+                        && time.nanoTime() - asked < stepping.machine.timing.renew().toNanos() * 2) {
+                    advanceBy(10 * MS);
+                }
+                if (stepping.steppedDownDuringRenewalAt < 0) {
+                    throw fail(stepping + " sent no renewal within two renew intervals", null);
+                }
+                long steppedDown = stepping.steppedDownDuringRenewalAt;
+                awaitLeader(steppedDown, handoverBound(), "after the leader stepped down during a renewal ("
+                        + fate + ")");
+                if (leader == stepping && !config.releaseByDelete()) {
+                    // (After a release by delete every follower waits as long as the stepping process pauses its
+                    // campaign, so with release by delete it may win again.)
+                    throw fail(stepping + " leads again right after stepping down", null);
+                }
+            }
+        }
 
         // Failover once more, with the wall clocks in agreement (NTP fixed): the TTL of local observation decides.
         for (Machine m : machines) {
@@ -222,24 +329,49 @@ final class Simulation {
      */
     long recoveryBound() {
         long ttl = config.ttl().toNanos();
-        return ttl * 5 / 2 + config.requestTimeout().toNanos() + failoverBound();
+        return ttl * 5 / 2 + maxRequestTimeout() + failoverBound();
     }
 
     /** TTL (stretched by rate drift) + 2 polls + the leader's wall clock up to 2 x maxSkew ahead + 1 s. */
     long failoverBound() {
         double drift = (1 + config.maxDrift()) / (1 - config.maxDrift());
-        return (long) (config.ttl().toNanos() * drift) + 2 * config.poll().toNanos() + 2 * config.maxSkew().toNanos() + S;
+        return (long) (config.ttl().toNanos() * drift) + 2 * maxPoll() + 2 * config.maxSkew().toNanos() + S;
     }
 
     /** TTL (stretched by rate drift) + 2 polls + 1 s: the bound when the wall clocks agree. */
     long syncedFailoverBound() {
         double drift = (1 + config.maxDrift()) / (1 - config.maxDrift());
-        return (long) (config.ttl().toNanos() * drift) + 2 * config.poll().toNanos() + S;
+        return (long) (config.ttl().toNanos() * drift) + 2 * maxPoll() + S;
     }
 
-    /** One poll (the release is seen at the next read) + 1 s. */
+    /**
+     * One poll (the release is seen at the next read) + 1 s. With release by delete, a follower cannot tell the
+     * release from a delete outside hoplock, so it waits as for a crashed holder: {@link #failoverBound()}.
+     */
     long handoverBound() {
-        return config.poll().toNanos() + S;
+        return config.releaseByDelete() ? failoverBound() : maxPoll() + S;
+    }
+
+    private long maxPoll() {
+        return machines.stream().mapToLong(m -> m.timing.poll().toNanos()).max().orElseThrow();
+    }
+
+    private long maxRequestTimeout() {
+        return machines.stream().mapToLong(m -> m.timing.requestTimeout().toNanos()).max().orElseThrow();
+    }
+
+    /** The settings of machine {@code i}: the schedule's, or in a mixed-TTL schedule 10 s for m0, 30 s for m1, any for the rest. */
+    private Machine.Timing drawTiming(int i) {
+        if (!config.mixedTtl()) {
+            return config.timing();
+        }
+        Duration ttl = i == 0 ? Duration.ofSeconds(10) : i == 1 ? Duration.ofSeconds(30)
+                : Duration.ofSeconds(random.nextBoolean() ? 10 : 30);
+        Duration renew = ttl.dividedBy(3);
+        Duration poll = random.nextBoolean() ? ttl.dividedBy(15) : ttl.dividedBy(6);
+        int t = random.nextInt(3);
+        Duration requestTimeout = t == 0 ? renew : t == 1 ? ttl.dividedBy(10) : ttl.multipliedBy(2);
+        return new Machine.Timing(ttl, renew, poll, ttl.dividedBy(10), requestTimeout);
     }
 
     private void advanceTo(long target) {
@@ -360,25 +492,121 @@ final class Simulation {
                 return;
             }
             stats.count("fault.graceful-close");
-            target.clock.scheduleShared(() -> {
-                trace(target, "CLOSE");
-                target.closing = true;
-                target.elector.closeAsync().whenComplete((v, e) -> {
-                    target.closed = true;
-                    global(() -> restart(target.machine), uniform(0, 30 * S));
-                });
-            }, 0);
+            target.clock.scheduleShared(() -> target.close("").whenComplete(
+                    (v, e) -> global(() -> restart(target.machine), uniform(0, 30 * S))), 0);
         } else if (k < 94) {
             if (target == null) {
                 return;
             }
             stats.count("fault.step-down");
-            target.clock.scheduleShared(() -> trace(target, "STEP DOWN -> " + target.elector.stepDown()), 0);
-        } else {
+            target.clock.scheduleShared(() -> target.stepDown(""), 0);
+        } else if (!config.mixedTtl() && time.nanoTime() < config.chaos().toNanos() - 2 * config.ttl().toNanos()) {
+            // (Not just before the heal: a forward step ends the term early, and the new term would fall into the
+            // calm after the heal.)
             Machine m = target == null ? machines.get(random.nextInt(machines.size())) : target.machine;
+            if (m.suspended() || time.nanoTime() - m.wokeAt() < m.timing.ttl().toNanos()) {
+                // A step during a suspend (or just after it, before the term it interrupted has ended) would make both
+                // clocks lie at once: no local rule can tell that time passed then.
+                return;
+            }
             m.wallOffset = uniformOffset();
+            m.wallSteppedAt = time.nanoTime();
             stats.count("fault.wall-clock-step");
             trace(null, m.name + " WALL CLOCK now offset " + m.wallOffset.toMillis() + "ms");
+        }
+    }
+
+    /** One of the enabled {@link Fault}s, at a random instant of the chaos phase. */
+    private void injectNewFault() {
+        if (healed) {
+            return;
+        }
+        List<Fault> enabled = new ArrayList<>(config.faults());
+        enabled.remove(Fault.MIXED_TTL);
+        enabled.remove(Fault.LEADER_WORK);
+        Fault fault = enabled.get(random.nextInt(enabled.size()));
+        SimProcess target = target();
+        Machine m = target == null ? machines.get(random.nextInt(machines.size())) : target.machine;
+        long ttl = m.timing.ttl().toNanos();
+        switch (fault) {
+            case SYNC_ANSWERS -> {
+                long length = uniform(5 * S, ttl * 2);
+                stats.count("fault.sync-answers");
+                trace(null, m.name + " SYNCHRONOUS ANSWERS for " + Duration.ofNanos(length).toMillis() + "ms");
+                m.synchronousAnswers = true;
+                long epoch = ++globalEpoch;
+                m.syncEpoch = epoch;
+                global(() -> {
+                    if (m.syncEpoch == epoch) {
+                        m.synchronousAnswers = false;
+                    }
+                }, length);
+            }
+            case SCHEDULER_FAILURE -> {
+                long length = uniform(S, ttl);
+                m.schedulerFailure = 0.05 + random.nextDouble() * 0.45;
+                stats.count("fault.scheduler-failure");
+                trace(null, m.name + " SCHEDULER FAILS " + (int) (m.schedulerFailure * 100) + "% of calls for "
+                        + Duration.ofNanos(length).toMillis() + "ms");
+                long epoch = ++globalEpoch;
+                m.schedulerEpoch = epoch;
+                global(() -> {
+                    if (m.schedulerEpoch == epoch) {
+                        m.schedulerFailure = 0;
+                    }
+                }, length);
+            }
+            case EXTERNAL_DELETE -> {
+                // Detected, not prevented: only a process that saw the record held can know that it disappeared.
+                // So the delete comes only when every other living process last saw it held by its holder now, and
+                // no process starts for a TTL after it (a new one would take the free key at once, as documented).
+                String holder = checker.holder();
+                if (holder == null || time.nanoTime() > config.chaos().toNanos() - 2 * config.ttl().toNanos()) {
+                    // (Not just before the heal: the holder's loss and new term would fall into the calm after it.)
+                    return;
+                }
+                for (Machine other : machines) {
+                    SimProcess p = other.process;
+                    if (p != null && p.alive() && !p.closing && !p.owner.equals(holder)
+                            && !p.lastSeenOwner.equals(holder)) {
+                        return;
+                    }
+                }
+                if (store.deleteFromOutside()) {
+                    externalDeletes++;
+                    noStartsUntil = time.nanoTime() + config.ttl().toNanos() * 11 / 10;
+                    stats.count("fault.external-delete");
+                }
+            }
+            case SUSPEND -> {
+                if (m.suspended() || time.nanoTime() - m.wallSteppedAt < ttl) {
+                    // See the wall-clock step: both clocks must not lie within one term.
+                    return;
+                }
+                long length = random.nextInt(10) < 4 ? uniform(ttl, ttl * 5 / 2) : uniform(50 * MS, ttl);
+                stats.count(length > ttl ? "fault.suspend-longer-than-ttl" : "fault.suspend-shorter-than-ttl");
+                trace(null, m.name + " SUSPENDED (monotonic clock stops, wall clock goes on) for "
+                        + Duration.ofNanos(length).toMillis() + "ms");
+                m.suspend(time.nanoTime());
+                global(() -> wakeMachine(m), length);
+            }
+            case STEP_DOWN_DURING_RENEWAL -> {
+                if (leader != null && leader.alive() && !leader.closing) {
+                    leader.stepDownAtRenewal = SimProcess.RenewalFate.values()[random.nextInt(3)];
+                }
+            }
+            case MIXED_TTL, LEADER_WORK -> throw new IllegalStateException("not a fault of the chaos phase");
+        }
+    }
+
+    private void wakeMachine(Machine m) {
+        if (!m.suspended()) {
+            return;
+        }
+        m.wake(time.nanoTime());
+        trace(null, m.name + " WAKES from suspend");
+        if (m.process != null && m.process.alive()) {
+            m.process.clock.machineWoke();
         }
     }
 
@@ -424,6 +652,16 @@ final class Simulation {
             m.slow = false;
             m.linkEpoch = -1;
             m.slowEpoch = -1;
+            m.synchronousAnswers = false;
+            m.syncEpoch = -1;
+            m.schedulerFailure = 0;
+            m.schedulerEpoch = -1;
+            suspendedAtHeal |= m.suspended();
+            wakeMachine(m);
+            if (m.process != null) {
+                m.process.stepDownAtRenewal = null;
+                m.process.workers.forEach(Worker::becomeWellBehaved);
+            }
         }
         lossEpoch = -1;
         burstEpoch = -1;
@@ -443,13 +681,17 @@ final class Simulation {
         if (old != null && old.alive() && !old.closed) {
             return;
         }
+        if (time.nanoTime() < noStartsUntil) {
+            global(() -> restart(m), noStartsUntil - time.nanoTime());
+            return;
+        }
         if (old != null) {
             old.clock.kill();
         }
         SimProcess p = new SimProcess(this, m, m.name + "#" + ++m.incarnation);
         m.process = p;
         trace(p, "START");
-        p.elector.start();
+        p.start();
     }
 
     // ------------------------------------------------------------------ used by the parts
@@ -475,6 +717,11 @@ final class Simulation {
             violation(null, "more than " + MAX_TASKS + " tasks in one schedule (a busy loop?)");
         }
         checker.check();
+    }
+
+    /** True once every fault has ended. */
+    boolean healed() {
+        return healed;
     }
 
     void leaderNow(SimProcess current) {
