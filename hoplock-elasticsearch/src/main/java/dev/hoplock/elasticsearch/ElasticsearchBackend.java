@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.LeaseKeys;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import org.slf4j.Logger;
@@ -150,9 +151,12 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
      *                          {@link BackendException.Kind#MISSING_CONTAINER} (no index, creation off),
      *                          {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} (the probe failed),
      *                          {@link BackendException.Kind#MISCONFIGURED} (not a search cluster, a foreign mapping)
+     * @return every capability assumed: the check above throws unless the cluster refuses what it must refuse
      */
-    public void verify() throws BackendException {
+    @Override
+    public StoreCapabilities verify() throws BackendException {
         new StartupCheck(this, requestTimeout).run();
+        return StoreCapabilities.assumed(describe());
     }
 
     /** The index that holds the lease documents. */

@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.LeaseKeys;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 
@@ -183,16 +184,19 @@ public final class JdbcBackend implements Backend {
      * Checks that the table exists with the columns hoplock needs and that the DataSource's user may read it, by one
      * query that returns no rows.
      *
+     * @return every capability assumed: the SQL statements are conditional by construction
      * @throws BackendException {@link BackendException.Kind#MISSING_CONTAINER} naming the table and the DDL file when
      *                          the table is missing; another kind when the database cannot be asked
      */
-    public void verify() throws BackendException {
+    @Override
+    public StoreCapabilities verify() throws BackendException {
         String sql = "SELECT lease_key, content, version, updated_at FROM " + table + " WHERE 1 = 0";
         call("verification", null, requestTimeout, false, (connection, deadline) -> {
             try (PreparedStatement check = prepare(connection, sql, deadline); ResultSet ignored = check.executeQuery()) {
                 return null;
             }
         });
+        return StoreCapabilities.assumed(describe());
     }
 
     /** {@code jdbc:<database> table <name>}; never the URL, the user or a password. */

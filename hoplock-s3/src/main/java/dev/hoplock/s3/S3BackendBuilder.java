@@ -24,8 +24,10 @@ import java.util.Optional;
  * application already has, which the backend then uses as it is and never closes.
  *
  * <p>Guarantees: {@link #build()} checks every setting before it contacts the store and, unless
- * {@link #verifyConditionalWrites(boolean) switched off}, runs the {@link ConditionalWriteProbe} so that a store
- * that would let two leaders coexist is refused at start. Credentials given here are handed to the SDK only; they
+ * {@link #verifyConditionalWrites(boolean) switched off}, runs {@link S3Backend#verify()} (the
+ * {@link ConditionalWriteProbe}) so that a store without a conditional create and swap, on which no elector can be
+ * safe, is refused at start; what else the store lacks (a conditional DELETE) is in the backend's
+ * {@link S3Backend#verify() capabilities}, for each consumer to check. Credentials given here are handed to the SDK only; they
  * never appear in messages or {@code toString()}. Not thread-safe; use it from one thread, then discard it.
  */
 public final class S3BackendBuilder {
@@ -49,6 +51,7 @@ public final class S3BackendBuilder {
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean verifyConditionalWrites = true;
+    private boolean verifyOnBuild = true;
     private IfMatchForm ifMatchForm;
     private S3Client client;
 
@@ -138,11 +141,25 @@ public final class S3BackendBuilder {
     }
 
     /**
-     * Whether {@link #build()} runs the {@link ConditionalWriteProbe} (default true). Turn it off only for a store
-     * known to honour {@code If-None-Match} and {@code If-Match}, or when the credentials may not write a side key.
+     * Whether the backend probes its store with the {@link ConditionalWriteProbe} (default true): {@link #build()}
+     * then runs {@link S3Backend#verify()} and refuses a store without a conditional create and swap. Turned off,
+     * nothing is sent at build and {@link S3Backend#verify()} reports every capability as assumed. Turn it off only for
+     * a store known to honour {@code If-None-Match} and {@code If-Match}, or when the credentials may not write a side
+     * key.
      */
     public S3BackendBuilder verifyConditionalWrites(boolean verify) {
         this.verifyConditionalWrites = verify;
+        return this;
+    }
+
+    /**
+     * Whether {@link #build()} probes the store at once (default true). With false, {@code build()} contacts nothing
+     * and the first {@link S3Backend#verify()} runs the probe instead, for callers that verify on their own thread
+     * (an elector before it campaigns, the Spring starter) and must not block or fail at build while the store is
+     * unreachable. No effect when {@link #verifyConditionalWrites(boolean)} is off.
+     */
+    public S3BackendBuilder verifyOnBuild(boolean verifyOnBuild) {
+        this.verifyOnBuild = verifyOnBuild;
         return this;
     }
 
@@ -168,13 +185,16 @@ public final class S3BackendBuilder {
     }
 
     /**
-     * Creates the backend and, unless switched off, verifies that the store honours conditional writes.
+     * Creates the backend and, unless switched off ({@link #verifyConditionalWrites(boolean)},
+     * {@link #verifyOnBuild(boolean)}), verifies the store ({@link S3Backend#verify()}).
      *
      * @throws IllegalStateException    when a setting is missing or contradicts another
      * @throws IllegalArgumentException when a setting is invalid
-     * @throws BackendException         when the probe finds that the store does not honour conditional writes
-     *                                  ({@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}), or the store
-     *                                  cannot be asked (unreachable, access denied, no such bucket, ...)
+     * @throws BackendException         when the probe finds that the store does not honour a conditional create or
+     *                                  swap ({@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}), or the
+     *                                  store cannot be asked (unreachable, access denied, no such bucket, ...). A store
+     *                                  that ignores only {@code If-Match} on DELETE is accepted; release by DELETE is
+     *                                  refused on it by {@link dev.hoplock.core.backend.StoreCapabilities#requireFor}.
      */
     public S3Backend build() throws BackendException {
         requirePositive(requestTimeout, "requestTimeout");
@@ -183,9 +203,9 @@ public final class S3BackendBuilder {
             throw new IllegalStateException("no S3 bucket configured: call bucket(\"...\")");
         }
         S3Backend backend = client != null ? aroundClient() : withOwnClient();
-        if (verifyConditionalWrites) {
+        if (verifyConditionalWrites && verifyOnBuild) {
             try {
-                backend.verifyConditionalWrites();
+                backend.requireCreateAndSwap();
             } catch (BackendException | RuntimeException e) {
                 backend.close();
                 throw e;
@@ -204,7 +224,7 @@ public final class S3BackendBuilder {
         Optional<URI> clientEndpoint = configuration.endpointOverride();
         String clientRegion = configuration.region() == null ? "" : configuration.region().id();
         return new S3Backend(client, false, new S3Location(bucket, prefix, clientEndpoint, clientRegion),
-                requestTimeout, ifMatchForm);
+                requestTimeout, ifMatchForm, verifyConditionalWrites);
     }
 
     private S3Backend withOwnClient() throws BackendException {
@@ -249,7 +269,7 @@ public final class S3BackendBuilder {
                 : created.serviceClientConfiguration().region().id();
         return new S3Backend(created, true,
                 new S3Location(bucket, prefix, Optional.ofNullable(endpoint), clientRegion), requestTimeout,
-                ifMatchForm);
+                ifMatchForm, verifyConditionalWrites);
     }
 
     private static void validateEndpoint(URI endpoint) {

@@ -4,6 +4,10 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoreCapabilities.Capability;
+import dev.hoplock.core.backend.StoreCapabilities.Support;
+import dev.hoplock.core.backend.StoreNotCapableException;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.s3.server.FaultProxy;
 import dev.hoplock.s3.server.LocalS3Server;
@@ -20,6 +24,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static dev.hoplock.s3.S3BackendTest.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -118,14 +123,77 @@ class ConditionalWriteProbeTest {
     }
 
     @Test
-    void aStoreThatIgnoresIfMatchOnDeleteIsRefused() {
+    void aStoreThatIgnoresIfMatchOnDeleteIsAcceptedForReleaseByPutAndRefusedForReleaseByDelete() throws Exception {
         try (FaultProxy proxy = FaultProxy.start(server.endpoint())) {
             proxy.mapRequest(request -> request.method().equals("DELETE") ? request.withoutHeader("If-Match") : request);
 
-            BackendException e = probeThrough(proxy);
+            try (S3Backend backend = TestS3.builder(proxy.endpoint(), server.bucket(), prefix).build()) {
+                StoreCapabilities capabilities = backend.verify();
 
-            assertThat(e.kind()).isEqualTo(Kind.CONDITIONAL_WRITES_NOT_SUPPORTED);
-            assertThat(e.getMessage()).contains("answered DELETED to a DELETE with If-Match and a stale ETag");
+                assertThat(capabilities.support()).containsOnly(
+                        Map.entry(Capability.CONDITIONAL_CREATE, Support.VERIFIED),
+                        Map.entry(Capability.CONDITIONAL_SWAP, Support.VERIFIED),
+                        Map.entry(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED));
+                assertThat(capabilities.detail(Capability.CONDITIONAL_DELETE))
+                        .contains("answered DELETED to a DELETE with If-Match and a stale ETag");
+                assertThatCode(() -> capabilities.requireFor(false)).doesNotThrowAnyException();
+                StoreNotCapableException e = catchThrowableOfType(StoreNotCapableException.class,
+                        () -> capabilities.requireFor(true));
+                assertThat(e.getMessage()).contains(proxy.endpoint().toString(), "does not support conditional delete",
+                        "answered DELETED to a DELETE with If-Match and a stale ETag", "releaseByDelete=true");
+
+                BackendException strict = catchThrowableOfType(BackendException.class,
+                        backend::verifyConditionalWrites);
+                assertThat(strict.kind()).isEqualTo(Kind.CONDITIONAL_WRITES_NOT_SUPPORTED);
+                assertThat(strict.getMessage()).contains("answered DELETED to a DELETE with If-Match and a stale ETag");
+            }
+            assertThat(objectsUnder(server.endpoint(), server.bucket(), prefix)).as("probe objects removed").isEmpty();
+        }
+    }
+
+    @Test
+    void verifyProbesOnceAndRemembersTheReport() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.endpoint());
+             S3Backend backend = TestS3.builder(proxy.endpoint(), server.bucket(), prefix).build()) {
+            int probeRequests = proxy.requests().size();
+
+            StoreCapabilities first = backend.verify();
+            StoreCapabilities second = backend.verify();
+
+            assertThat(probeRequests).as("requests of the probe at build").isPositive();
+            assertThat(proxy.requests()).as("no request after build").hasSize(probeRequests);
+            assertThat(second).isSameAs(first);
+            assertThat(first.support().values()).containsOnly(Support.VERIFIED);
+            assertThat(first.handleForm()).isEqualTo(StoreCapabilities.HANDLES_AS_RECEIVED);
+        }
+    }
+
+    @Test
+    void withVerificationDeferredBuildSendsNothingAndTheFirstVerifyProbes() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.endpoint());
+             S3Backend backend = TestS3.builder(proxy.endpoint(), server.bucket(), prefix).verifyOnBuild(false)
+                     .build()) {
+            assertThat(proxy.requests()).as("nothing at build").isEmpty();
+
+            StoreCapabilities capabilities = backend.verify();
+
+            assertThat(proxy.requests()).as("the probe ran on verify()").isNotEmpty();
+            assertThat(capabilities.support().values()).containsOnly(Support.VERIFIED);
+            assertThat(objectsUnder(server.endpoint(), server.bucket(), prefix)).as("probe objects removed").isEmpty();
+        }
+    }
+
+    @Test
+    void withTheProbeOffVerifySendsNothingAndAssumesEveryCapability() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.endpoint());
+             S3Backend backend = TestS3.builder(proxy.endpoint(), server.bucket(), prefix)
+                     .verifyConditionalWrites(false).ifMatchForm(IfMatchForm.BARE).build()) {
+            StoreCapabilities capabilities = backend.verify();
+
+            assertThat(proxy.requests()).isEmpty();
+            assertThat(capabilities.support().values()).containsOnly(Support.ASSUMED);
+            assertThat(capabilities.handleForm()).isEqualTo("bare ETag in If-Match");
+            assertThat(capabilities.store()).isEqualTo(backend.describe());
         }
     }
 

@@ -120,6 +120,43 @@ class S3ETagTest {
     }
 
     @Test
+    void onAStoreThatAnswers412ToASwapOfAMissingKeyAReadTellsNotFoundFromChanged() throws Exception {
+        refuseQuotedIfMatch();
+        proxy.rewrite((request, response) -> request.method().equals("PUT") && request.header("If-Match") != null
+                && response.status() == 404
+                ? Response.s3Error(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold")
+                : response);
+        try (S3Backend verified = TestS3.builder(proxy.endpoint(), server.bucket(), TestS3.uniquePrefix("etag"))
+                .build()) {
+            Handle first = written(verified.write("k", Handle.NONE, bytes("a"), TIMEOUT));
+            Handle second = written(verified.write("k", first, bytes("b"), TIMEOUT));
+            proxy.clearRequests();
+
+            assertThat(verified.write("k", first, bytes("stale"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
+            assertThat(verified.delete("k", second, TIMEOUT)).isEqualTo(DeleteResult.DELETED);
+            assertThat(verified.write("k", second, bytes("gone"), TIMEOUT)).isEqualTo(WriteResult.notFound());
+            assertThat(verified.read("k", TIMEOUT)).as("the refused swap created nothing").isEmpty();
+
+            assertThat(proxy.requests()).as("one read after each refused swap").extracting(Request::method)
+                    .containsExactly("PUT", "GET", "DELETE", "PUT", "GET", "GET");
+        }
+    }
+
+    @Test
+    void aServerErrorToASwapIsAnUnknownOutcome() throws Exception {
+        Handle first = written(backend.write("k", Handle.NONE, bytes("a"), TIMEOUT));
+        proxy.intercept(request -> request.method().equals("PUT") && request.header("If-Match") != null
+                ? Response.s3Error(500, "UnknownError", "") : null);
+
+        BackendException e = catchThrowableOfType(BackendException.class,
+                () -> backend.write("k", first, bytes("b"), TIMEOUT));
+
+        assertThat(e).as("a 500 is no refusal").isNotNull();
+        assertThat(e.kind()).isEqualTo(BackendException.Kind.TRANSIENT);
+        assertThat(e.getMessage()).contains("500 UnknownError", "the outcome of the PutObject is unknown");
+    }
+
+    @Test
     void aStoreThatRefusesQuotedAndIgnoresBareETagsFailsTheProbe() {
         refuseQuotedIfMatch();
         ignoreUnquotedIfMatch();

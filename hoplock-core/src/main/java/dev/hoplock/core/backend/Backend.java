@@ -51,6 +51,24 @@ public interface Backend {
     DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException;
 
     /**
+     * Checks which conditional requests the store really honours and reports them, so that each consumer refuses
+     * only what it needs ({@link StoreCapabilities#requireFor(boolean)}). Called before a consumer relies on the store
+     * (an elector: before it campaigns); may be called any number of times, from any thread.
+     *
+     * <p>The default checks nothing and reports every capability {@link StoreCapabilities.Support#ASSUMED}: a backend
+     * over a store it controls (a map, a directory, a database row) keeps the contract by construction. A backend
+     * over a store that may only claim to keep it (S3-compatible servers) probes it here, once, and returns the
+     * remembered report afterwards; it logs a missing capability once, when it finds it.
+     *
+     * @return the capabilities, never null
+     * @throws BackendException when the store could not be asked (unreachable, access denied, ...); a missing
+     *                          capability is reported in the result, never thrown
+     */
+    default StoreCapabilities verify() throws BackendException {
+        return StoreCapabilities.assumed(describe());
+    }
+
+    /**
      * A short description of the store for logs and health output (for example {@code s3://bucket/prefix} or a
      * directory). Must never contain credentials.
      */

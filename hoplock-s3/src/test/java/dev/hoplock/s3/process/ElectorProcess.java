@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,7 +30,8 @@ final class ElectorProcess implements AutoCloseable {
         this.reader = reader;
     }
 
-    static ElectorProcess start(String owner, Path dir, EventLog log, List<String> args) throws IOException {
+    static ElectorProcess start(String owner, Path dir, EventLog log, Map<String, String> environment,
+            List<String> args) throws IOException {
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
@@ -37,9 +39,9 @@ final class ElectorProcess implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"),
                 ElectorProcessMain.class.getName()));
         command.addAll(args);
-        Process process = new ProcessBuilder(command)
-                .redirectError(dir.resolve(owner + ".err").toFile())
-                .start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(dir.resolve(owner + ".err").toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         Path out = dir.resolve(owner + ".out");
         Thread reader = new Thread(() -> pump(process, out, log), owner + "-stdout");
         reader.setDaemon(true);

@@ -16,11 +16,22 @@ import java.util.concurrent.TimeUnit;
  * (see {@link EventLine}). A JVM shutdown hook (SIGTERM, {@link Process#destroy()}) closes the elector, which
  * releases the lease. Logs go to stderr.
  *
- * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms, poll interval in ms.
+ * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms, poll interval in ms. Credentials come from
+ * the environment ({@value #ACCESS_KEY_VARIABLE}, {@value #SECRET_KEY_VARIABLE}), never from the command line.
  */
 public final class ElectorProcessMain {
 
+    /** The environment variable with the access key id (default "test", which S3Mock accepts). */
+    static final String ACCESS_KEY_VARIABLE = "HOPLOCK_TEST_S3_ACCESS_KEY";
+    /** The environment variable with the secret key (default "test"). */
+    static final String SECRET_KEY_VARIABLE = "HOPLOCK_TEST_S3_SECRET_KEY";
+
     private ElectorProcessMain() {
+    }
+
+    private static String env(String name) {
+        String value = System.getenv(name);
+        return value == null || value.isEmpty() ? "test" : value;
     }
 
     public static void main(String[] args) throws Exception {
@@ -34,10 +45,12 @@ public final class ElectorProcessMain {
         PrintStream out = System.out;
 
         S3Backend backend = S3Backend.builder()
-                .endpoint(endpoint).pathStyle(true).region("us-east-1").credentials("test", "test")
+                .endpoint(endpoint).pathStyle(true).region("us-east-1").credentials(env(ACCESS_KEY_VARIABLE), env(SECRET_KEY_VARIABLE))
                 .bucket(bucket).prefix(prefix)
                 .requestTimeout(ttl)
                 .build();
+        // What the elector will do before it campaigns: refuse only what this elector (release by PUT) needs.
+        backend.verify().requireFor(false);
         Elector elector = Elector.builder(backend, key)
                 .owner(owner)
                 .ttl(ttl)

@@ -1,127 +1,20 @@
 package dev.hoplock.s3.process;
 
-import dev.hoplock.s3.process.EventLog.Received;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
-import dev.hoplock.s3.server.TestDirs;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-/**
- * Three electors in three JVMs compete for one lease key over S3 (S3Mock): one leads at a time; when the leader is
- * killed with SIGKILL another takes over within TTL + poll + slack, and not before the dead leader's lease expired;
- * when the leader is stopped gracefully (SIGTERM, shutdown hook closes the elector, which releases) the last one
- * takes over within about one poll interval; generations strictly increase.
- */
+/** The {@link FailoverScenario} of three elector JVMs over S3Mock. */
 @ExtendWith(S3MockExtension.class)
 class ElectorProcessesTest {
 
-    private static final Duration TTL = Duration.ofSeconds(2);
-    private static final Duration POLL = Duration.ofMillis(200);
-    /** JVM scheduling on a loaded 2-core machine, the S3 round trips of the takeover, and the stdout pipe. */
-    private static final Duration SLACK = Duration.ofMillis(1500);
-    /** How long the test waits at most for an event, so that a too-slow takeover is measured rather than lost. */
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
-
-    private final Map<String, ElectorProcess> processes = new LinkedHashMap<>();
-    private final EventLog log = new EventLog();
-
-    @AfterEach
-    void stopAll() throws InterruptedException {
-        for (ElectorProcess process : processes.values()) {
-            process.close();
-        }
-    }
-
     @Test
     void oneLeaderAtATimeWithTakeoverAfterKillAndHandoverOnStop(S3MockServer server) throws Exception {
-        String run = UUID.randomUUID().toString().substring(0, 8);
-        Path dir = TestDirs.target().resolve("elector-processes").resolve(run);
-        String prefix = "t/processes-" + run + "/";
-        for (String owner : List.of("node-a", "node-b", "node-c")) {
-            processes.put(owner, ElectorProcess.start(owner, dir, log, List.of(server.endpoint().toString(),
-                    server.bucket(), prefix, "election", owner, Long.toString(TTL.toMillis()),
-                    Long.toString(POLL.toMillis()))));
-        }
-
-        // One leader, and both others following it.
-        Received first = await("a first leader; logs in " + dir).atMost(Duration.ofSeconds(60))
-                .until(() -> log.acquired(0).orElse(null), r -> r != null);
-        String leader1 = first.line().owner();
-        List<String> followers = others(leader1);
-        await("both followers see " + leader1 + ", and it has renewed").atMost(PATIENCE)
-                .until(() -> followers.stream().allMatch(f -> log.observed(f, leader1))
-                        && log.last(leader1, "RENEWED", "expires").isPresent());
-
-        // kill -9 of the leader: a follower takes over within TTL + poll + slack, not before the lease expired.
-        long killedAt = System.currentTimeMillis();
-        long killedNanos = System.nanoTime();
-        processes.get(leader1).kill();
-        Received second = await("a leader after killing " + leader1).atMost(PATIENCE)
-                .until(() -> log.acquired(1).orElse(null), r -> r != null);
-        Duration takeover = Duration.ofNanos(second.receivedNanos() - killedNanos);
-        String leader2 = second.line().owner();
-        long leader1Expiry = Math.max(log.last(leader1, "ACQUIRED", "expires").orElseThrow(),
-                log.last(leader1, "RENEWED", "expires").orElse(0L));
-
-        assertThat(leader2).isIn(followers);
-        assertThat(takeover).as("takeover after kill -9 (TTL %s, poll %s)", TTL, POLL)
-                .isLessThanOrEqualTo(TTL.plus(POLL).plus(SLACK));
-        assertThat(second.line().number("at")).as("new leader only after the dead leader's lease expired")
-                .isGreaterThanOrEqualTo(leader1Expiry);
-
-        // Graceful stop of the leader: it releases, and the last elector takes over within about one poll.
-        await(others(leader1, leader2).get(0) + " sees " + leader2).atMost(PATIENCE)
-                .until(() -> log.observed(others(leader1, leader2).get(0), leader2));
-        long stoppedNanos = System.nanoTime();
-        processes.get(leader2).stop();
-        Received third = await("a leader after stopping " + leader2).atMost(PATIENCE)
-                .until(() -> log.acquired(2).orElse(null), r -> r != null);
-        Duration handover = Duration.ofNanos(third.receivedNanos() - stoppedNanos);
-
-        assertThat(third.line().owner()).isEqualTo(others(leader1, leader2).get(0));
-        assertThat(handover).as("handover after a graceful stop (poll %s)", POLL)
-                .isLessThanOrEqualTo(POLL.plus(SLACK));
-        assertThat(processes.get(leader2).awaitExit(PATIENCE.toMillis())).as(leader2 + " exits").isTrue();
-        List<EventLine> leader2Lost = log.lines(l -> l.owner().equals(leader2) && l.is("LOST"));
-        assertThat(leader2Lost).extracting(l -> l.fields().get("cause")).containsExactly("STOPPED");
-
-        System.out.printf("elector processes: takeover after kill -9 %d ms (bound %d), handover after stop %d ms"
-                + " (bound %d)%n", takeover.toMillis(), TTL.plus(POLL).plus(SLACK).toMillis(), handover.toMillis(),
-                POLL.plus(SLACK).toMillis());
-
-        // Generations strictly increase, and the terms never overlap.
-        assertThat(List.of(first, second, third)).extracting(r -> r.line().number("generation"))
-                .isSorted().doesNotHaveDuplicates();
-        assertThat(log.lines(l -> l.is("ACQUIRED"))).as("exactly three terms: %s", log).hasSize(3);
-        assertTermsDoNotOverlap(List.of(
-                new long[] {first.line().number("at"), killedAt},
-                new long[] {second.line().number("at"), leader2Lost.get(0).number("at")},
-                new long[] {third.line().number("at"), Long.MAX_VALUE}));
-    }
-
-    private List<String> others(String... excluded) {
-        List<String> others = new ArrayList<>(processes.keySet());
-        others.removeAll(List.of(excluded));
-        return others;
-    }
-
-    private void assertTermsDoNotOverlap(List<long[]> terms) {
-        for (int i = 1; i < terms.size(); i++) {
-            assertThat(terms.get(i)[0]).as("term %d starts after term %d ended; %s", i + 1, i, log)
-                    .isGreaterThanOrEqualTo(terms.get(i - 1)[1]);
+        try (FailoverScenario scenario = new FailoverScenario()) {
+            scenario.run("S3Mock", server.endpoint(), server.bucket(), Map.of());
         }
     }
 }

@@ -1,0 +1,57 @@
+package dev.hoplock.s3;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.s3.server.CephRgw;
+import dev.hoplock.test.BackendContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+
+/**
+ * The backend contract, races included, for {@link S3Backend} against a real Ceph RADOS Gateway (run with
+ * {@code -Pceph}). The backend is verified as in production, so the tests of a conditional DELETE, which RGW does
+ * not honour, are skipped with that reason; everything an elector relies on runs.
+ */
+@Tag("ceph")
+@ExtendWith(CephRgw.Extension.class)
+class CephRgwBackendContractTest extends BackendContractTest {
+
+    private static S3Backend shared;
+
+    private final CephRgw rgw;
+
+    CephRgwBackendContractTest(CephRgw rgw) {
+        this.rgw = rgw;
+    }
+
+    static S3BackendBuilder builder(CephRgw rgw, String prefix) {
+        return S3Backend.builder().endpoint(rgw.endpoint()).pathStyle(true).region("us-east-1")
+                .credentials(rgw.accessKey(), rgw.secretKey()).bucket(rgw.bucket()).prefix(prefix)
+                .requestTimeout(Duration.ofSeconds(10)).connectTimeout(Duration.ofSeconds(2));
+    }
+
+    @Override
+    protected Backend backend() throws Exception {
+        synchronized (CephRgwBackendContractTest.class) {
+            if (shared == null) {
+                shared = builder(rgw, TestS3.uniquePrefix("contract")).build();
+            }
+            return shared;
+        }
+    }
+
+    @AfterAll
+    static void closeBackend() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
+    @Override
+    protected Duration timeout() {
+        return Duration.ofSeconds(10);
+    }
+}
