@@ -174,29 +174,7 @@ class StoreVerificationTest {
     void aBlockingBackendIsVerifiedThroughAsyncBackendOn() throws Exception {
         StoreCapabilities custom = StoreCapabilities.builder("custom")
                 .set(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED, "seen ignored").handleForm("bare").build();
-        Backend blocking = new Backend() {
-            private final InMemoryBackend store = new InMemoryBackend();
-
-            @Override
-            public Optional<StoredObject> read(String key, Duration timeout) {
-                return store.read(key, timeout);
-            }
-
-            @Override
-            public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) {
-                return store.write(key, expected, content, timeout);
-            }
-
-            @Override
-            public DeleteResult delete(String key, Handle expected, Duration timeout) {
-                return store.delete(key, expected, timeout);
-            }
-
-            @Override
-            public StoreCapabilities verify() {
-                return custom;
-            }
-        };
+        Backend blocking = new BlockingMemory(() -> custom);
         assertThat(AsyncBackend.on(blocking, Runnable::run).verify().toCompletableFuture().get()).isSameAs(custom);
 
         Elector elector = Elector.builder(blocking, KEY).owner("a").timeSource(cluster.time).scheduler(cluster.time)
@@ -206,7 +184,9 @@ class StoreVerificationTest {
         assertThat(elector.status().capabilities()).get().isSameAs(custom);
         assertThat(elector.isLeader()).isTrue();
 
-        Backend failing = new InMemoryBackendThatCannotBeAsked();
+        Backend failing = new BlockingMemory(() -> {
+            throw new BackendException(BackendException.Kind.UNREACHABLE, "unreachable for the test");
+        });
         assertThat(AsyncBackend.on(failing, Runnable::run).verify().toCompletableFuture())
                 .failsWithin(Duration.ZERO).withThrowableOfType(java.util.concurrent.ExecutionException.class)
                 .withCauseInstanceOf(BackendException.class).withMessageContaining("unreachable for the test");
@@ -230,9 +210,14 @@ class StoreVerificationTest {
         return CompletableFuture.completedFuture(builder.build());
     }
 
-    /** A backend that cannot be asked: {@code verify()} throws. */
-    private static final class InMemoryBackendThatCannotBeAsked implements Backend {
+    /** A blocking in-memory store whose {@code verify()} the test gives. */
+    private static final class BlockingMemory implements Backend {
         private final InMemoryBackend store = new InMemoryBackend();
+        private final AsyncBackend.BackendCall<StoreCapabilities> verify;
+
+        BlockingMemory(AsyncBackend.BackendCall<StoreCapabilities> verify) {
+            this.verify = verify;
+        }
 
         @Override
         public Optional<StoredObject> read(String key, Duration timeout) {
@@ -251,7 +236,7 @@ class StoreVerificationTest {
 
         @Override
         public StoreCapabilities verify() throws BackendException {
-            throw new BackendException(BackendException.Kind.UNREACHABLE, "unreachable for the test");
+            return verify.run();
         }
     }
 
