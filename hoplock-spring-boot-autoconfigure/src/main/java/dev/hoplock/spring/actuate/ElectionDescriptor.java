@@ -4,6 +4,7 @@ import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.ElectorStatus;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one election as the {@code hoplock} endpoint shows it. Contains no secrets: the backend appears as
@@ -31,13 +32,13 @@ public record ElectionDescriptor(
         String owner,
         String role,
         boolean leader,
-        Long generation,
-        String holder,
-        String holderExpiresAt,
-        String timeLeft,
+        @Nullable Long generation,
+        @Nullable String holder,
+        @Nullable String holderExpiresAt,
+        @Nullable String timeLeft,
         String backend,
-        String sinceStoreAnswered,
-        String lastError,
+        @Nullable String sinceStoreAnswered,
+        @Nullable String lastError,
         String ttl,
         String renew,
         String poll) {

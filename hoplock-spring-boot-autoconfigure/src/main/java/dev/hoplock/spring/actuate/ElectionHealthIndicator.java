@@ -7,6 +7,7 @@ import dev.hoplock.core.Role;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.StoreWriteWatch;
 import dev.hoplock.spring.autoconfigure.StoreVerification;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -40,8 +41,8 @@ public final class ElectionHealthIndicator implements HealthIndicator {
     private final String name;
     private final Elector elector;
     private final HoplockElections elections;
-    private final StoreVerification verification;
-    private final StoreWriteWatch writes;
+    private final @Nullable StoreVerification verification;
+    private final @Nullable StoreWriteWatch writes;
     private final boolean downOnStoreOutage;
 
     /**
@@ -50,7 +51,7 @@ public final class ElectionHealthIndicator implements HealthIndicator {
      * @param downOnStoreOutage whether a store outage is DOWN (else UNKNOWN)
      */
     public ElectionHealthIndicator(String name, Elector elector, HoplockElections elections,
-            StoreVerification verification, StoreWriteWatch writes, boolean downOnStoreOutage) {
+            @Nullable StoreVerification verification, @Nullable StoreWriteWatch writes, boolean downOnStoreOutage) {
         this.name = name;
         this.elector = elector;
         this.elections = elections;

@@ -1,22 +1,30 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.core.Elector;
 import dev.hoplock.spring.HoplockElections;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The {@code hoplock} actuator endpoint, read-only: {@code GET /actuator/hoplock} lists every election's state
- * ({@link ElectionDescriptor}), {@code GET /actuator/hoplock/{name}} shows one. No store request, no secrets.
- * The step-down operation lives in {@link HoplockStepDownEndpoint}, used instead of this one only when
- * {@code hoplock.endpoint.step-down-enabled=true}.
+ * The {@code hoplock} actuator endpoint. Reading: {@code GET /actuator/hoplock} lists every election's state
+ * ({@link ElectionDescriptor}), {@code GET /actuator/hoplock/{name}} shows one; no store request, no secrets. Writing:
+ * {@code POST /actuator/hoplock/{name}} makes this instance step down from {@code name} if it leads it.
+ *
+ * <p>The write is governed by Boot's endpoint access control, like {@code shutdown}'s: this endpoint's default access
+ * is {@link Access#READ_ONLY}, so the step-down exists only with {@code management.endpoint.hoplock.access=unrestricted}
+ * (and, over HTTP, only when the endpoint is exposed). An unknown election answers 404 naming the elections that exist,
+ * for reads and for the step-down.
  */
-@Endpoint(id = "hoplock")
+@Endpoint(id = "hoplock", defaultAccess = Access.READ_ONLY)
 public class HoplockEndpoint {
 
     private final HoplockElections elections;
@@ -45,15 +53,28 @@ public class HoplockEndpoint {
                 .orElseGet(() -> noSuchElection(name));
     }
 
+    /**
+     * Steps down from {@code name}: the lease is released and this instance does not campaign again for one TTL. Over
+     * HTTP a 404 whose body names the elections that exist when there is no such election (never a 204 that would
+     * look like success).
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> stepDown(@Selector String name) {
+        Optional<Elector> elector = elections.find(name);
+        if (elector.isEmpty()) {
+            return noSuchElection(name);
+        }
+        boolean stepped = elector.get().stepDown();
+        return new WebEndpointResponse<>(new StepDownResult(name, stepped, stepped
+                ? "stepped down; the lease is released"
+                : "this instance does not lead '" + name + "'; nothing to do"));
+    }
+
     /** The 404 answer for an election name that is not configured: says which ones are. */
-    protected WebEndpointResponse<Object> noSuchElection(String name) {
+    private WebEndpointResponse<Object> noSuchElection(String name) {
         return new WebEndpointResponse<>(new NoSuchElection(name, List.copyOf(elections.names()),
                 "no election '" + name + "' is configured here; configured: " + elections.names()),
                 WebEndpointResponse.STATUS_NOT_FOUND);
-    }
-
-    protected HoplockElections electionsRegistry() {
-        return elections;
     }
 
     /**
@@ -64,5 +85,15 @@ public class HoplockEndpoint {
      * @param message   what went wrong, for people
      */
     public record NoSuchElection(String election, List<String> elections, String message) {
+    }
+
+    /**
+     * The outcome of a step-down request.
+     *
+     * @param election    the election
+     * @param steppedDown whether this instance was leading and stepped down
+     * @param message     what happened
+     */
+    public record StepDownResult(String election, boolean steppedDown, String message) {
     }
 }

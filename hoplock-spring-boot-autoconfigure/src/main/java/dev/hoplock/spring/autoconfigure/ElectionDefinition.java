@@ -1,53 +1,34 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.Elector;
+import org.springframework.boot.context.properties.PropertyMapper;
 
-import java.time.Duration;
 import java.util.Map;
 
 /**
- * One election as resolved from {@code hoplock.*}: its own settings merged over the inherited ones, and, for every
- * elector builder setting, the property that supplied it (so that a failed check can name the property).
- *
- * <p>A null duration means "the elector's default" (derived from the TTL).
+ * One election as resolved from {@code hoplock.*}: its own {@link ElectionProperties} merged over the inherited ones,
+ * and, for every elector builder setting, the property that supplied it (so that a failed check can name the
+ * property).
  *
  * @param name       the election's name
  * @param key        the lease key
- * @param owner      the owner id
+ * @param settings   the merged settings; key and owner are set, a null duration keeps the elector's default
  * @param properties builder setting name ({@code ttl}, {@code renewInterval}, ...) to the {@code hoplock.*} property
  *                   that supplies it, or would supply it if it were set
  */
-record ElectionDefinition(
-        String name,
-        String key,
-        String owner,
-        Duration ttl,
-        Duration renew,
-        Duration poll,
-        Duration requestTimeout,
-        Duration safetyMargin,
-        Duration releaseTimeout,
-        boolean releaseByDelete,
-        Map<String, String> properties) {
+record ElectionDefinition(String name, String key, ElectionProperties settings, Map<String, String> properties) {
 
-    /** Applies these settings to {@code builder}; unset durations keep the builder's defaults. */
+    /** Applies these settings to {@code builder}; unset settings keep the builder's defaults. */
     Elector.Builder applyTo(Elector.Builder builder) {
-        builder.owner(owner).ttl(ttl).releaseByDelete(releaseByDelete);
-        if (renew != null) {
-            builder.renewInterval(renew);
-        }
-        if (poll != null) {
-            builder.pollInterval(poll);
-        }
-        if (requestTimeout != null) {
-            builder.requestTimeout(requestTimeout);
-        }
-        if (safetyMargin != null) {
-            builder.safetyMargin(safetyMargin);
-        }
-        if (releaseTimeout != null) {
-            builder.releaseTimeout(releaseTimeout);
-        }
+        PropertyMapper map = PropertyMapper.get();
+        map.from(settings::getOwner).to(builder::owner);
+        map.from(settings::getTtl).to(builder::ttl);
+        map.from(settings::getRenew).to(builder::renewInterval);
+        map.from(settings::getPoll).to(builder::pollInterval);
+        map.from(settings::getRequestTimeout).to(builder::requestTimeout);
+        map.from(settings::getSafetyMargin).to(builder::safetyMargin);
+        map.from(settings::getReleaseTimeout).to(builder::releaseTimeout);
+        map.from(settings::getReleaseByDelete).to(builder::releaseByDelete);
         return builder;
     }
 

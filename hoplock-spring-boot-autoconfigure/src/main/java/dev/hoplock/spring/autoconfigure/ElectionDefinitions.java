@@ -2,6 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,11 +38,11 @@ final class ElectionDefinitions {
     static List<ElectionDefinition> resolve(HoplockProperties properties, String generatedOwner) {
         List<ElectionDefinition> result = new ArrayList<>();
         if (properties.getElections().isEmpty()) {
-            result.add(define(HoplockProperties.DEFAULT_ELECTION, new HoplockProperties.Election(), properties,
+            result.add(define(HoplockProperties.DEFAULT_ELECTION, new ElectionProperties(), properties,
                     generatedOwner, true));
         } else {
             properties.getElections().forEach((name, election) -> result.add(define(name,
-                    election == null ? new HoplockProperties.Election() : election, properties, generatedOwner, false)));
+                    election == null ? new ElectionProperties() : election, properties, generatedOwner, false)));
         }
         checkUniqueKeys(result);
         return result;
@@ -50,7 +51,7 @@ final class ElectionDefinitions {
     /**
      * The election used when none is named: {@code default} if configured, else the only one, else null.
      */
-    static String defaultName(List<ElectionDefinition> elections) {
+    static @Nullable String defaultName(List<ElectionDefinition> elections) {
         for (ElectionDefinition election : elections) {
             if (election.name().equals(HoplockProperties.DEFAULT_ELECTION)) {
                 return election.name();
@@ -65,43 +66,41 @@ final class ElectionDefinitions {
                 : "hoplock.elections[" + name + "].";
     }
 
-    private static ElectionDefinition define(String name, HoplockProperties.Election own, HoplockProperties global,
+    private static ElectionDefinition define(String name, ElectionProperties own, HoplockProperties global,
             String generatedOwner, boolean implicit) {
-        Map<String, String> sources = new HashMap<>();
-        String prefix = implicit ? "hoplock." : prefixOf(name);
-
-        String key;
-        if (implicit) {
-            key = global.getKey();
-            sources.put("key", "hoplock.key");
-        } else if (own.getKey() != null) {
-            key = own.getKey();
-            sources.put("key", prefix + "key");
-        } else {
-            key = name;
-            sources.put("key", prefix + "key (defaults to the election name '" + name + "')");
+        ElectionProperties settings = implicit ? global.over(new ElectionProperties()) : own.over(global);
+        if (!implicit && own.getKey() == null) {
+            settings.setKey(name);
         }
-        String owner = pick(own.getOwner(), global.getOwner(), generatedOwner, "owner", prefix + "owner",
-                "hoplock.owner", sources);
-        Duration ttl = pick(own.getTtl(), global.getTtl(), null, "ttl", prefix + "ttl", "hoplock.ttl", sources);
-        checkMinimumTtl(ttl, sources.get("ttl"), name);
-        Duration renew = pick(own.getRenew(), global.getRenew(), null, "renewInterval", prefix + "renew",
-                "hoplock.renew", sources);
-        Duration poll = pick(own.getPoll(), global.getPoll(), null, "pollInterval", prefix + "poll",
-                "hoplock.poll", sources);
-        Duration requestTimeout = pick(own.getRequestTimeout(), global.getRequestTimeout(), null, "requestTimeout",
-                prefix + "request-timeout", "hoplock.request-timeout", sources);
-        Duration safetyMargin = pick(own.getSafetyMargin(), global.getSafetyMargin(), null, "safetyMargin",
-                prefix + "safety-margin", "hoplock.safety-margin", sources);
-        Duration releaseTimeout = pick(own.getReleaseTimeout(), global.getReleaseTimeout(), null, "releaseTimeout",
-                prefix + "release-timeout", "hoplock.release-timeout", sources);
-        boolean releaseByDelete = own.getReleaseByDelete() != null ? own.getReleaseByDelete()
-                : global.isReleaseByDelete();
-        return new ElectionDefinition(name, key, owner, ttl, renew, poll, requestTimeout, safetyMargin, releaseTimeout,
-                releaseByDelete, Map.copyOf(sources));
+        if (settings.getOwner() == null) {
+            settings.setOwner(generatedOwner);
+        }
+        String prefix = implicit ? "hoplock." : prefixOf(name);
+        Map<String, String> sources = new HashMap<>();
+        sources.put("key", implicit || own.getKey() != null ? prefix + "key"
+                : prefix + "key (defaults to the election name '" + name + "')");
+        source(sources, "owner", own.getOwner(), prefix, "owner");
+        source(sources, "ttl", own.getTtl(), prefix, "ttl");
+        source(sources, "renewInterval", own.getRenew(), prefix, "renew");
+        source(sources, "pollInterval", own.getPoll(), prefix, "poll");
+        source(sources, "requestTimeout", own.getRequestTimeout(), prefix, "request-timeout");
+        source(sources, "safetyMargin", own.getSafetyMargin(), prefix, "safety-margin");
+        source(sources, "releaseTimeout", own.getReleaseTimeout(), prefix, "release-timeout");
+        source(sources, "releaseByDelete", own.getReleaseByDelete(), prefix, "release-by-delete");
+        checkMinimumTtl(settings.getTtl(), sources.get("ttl"), name);
+        return new ElectionDefinition(name, settings.getKey(), settings, Map.copyOf(sources));
     }
 
-    private static void checkMinimumTtl(Duration ttl, String property, String election) {
+    /**
+     * Records which property supplies builder setting {@code setting}: the election's own when it sets one, else the
+     * inherited {@code hoplock.*} one of the same name.
+     */
+    private static void source(Map<String, String> sources, String setting, @Nullable Object own, String prefix,
+            String suffix) {
+        sources.put(setting, (own != null ? prefix : "hoplock.") + suffix);
+    }
+
+    private static void checkMinimumTtl(@Nullable Duration ttl, String property, String election) {
         if (ttl != null && ttl.compareTo(MINIMUM_TTL) < 0) {
             throw new HoplockConfigurationException(property, "Invalid hoplock setting " + property + " (election '"
                     + election + "'): the TTL is " + HumanDurations.format(ttl) + ", below the minimum of "
@@ -110,16 +109,6 @@ final class ElectionDefinitions {
                     "Set " + property + " to at least " + HumanDurations.format(MINIMUM_TTL) + ", for example 30s"
                             + " (the default). A value without a unit is in seconds: " + property + "=30 means 30s.");
         }
-    }
-
-    private static <T> T pick(T own, T global, T fallback, String setting, String ownProperty, String globalProperty,
-            Map<String, String> sources) {
-        if (own != null) {
-            sources.put(setting, ownProperty);
-            return own;
-        }
-        sources.put(setting, globalProperty);
-        return global != null ? global : fallback;
     }
 
     private static void checkUniqueKeys(List<ElectionDefinition> elections) {

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.annotation.OnNonLeader;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 
@@ -11,8 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code hoplock.*} settings: the store, the timing every election inherits, the named elections, and the
- * behaviour of {@code @LeaderOnly}.
+ * The {@code hoplock.*} settings: the store, the timing every election inherits (the {@link ElectionProperties} this
+ * class extends, bound at {@code hoplock.ttl}, {@code hoplock.renew}, ...), the named elections (one
+ * {@link ElectionProperties} each, at {@code hoplock.elections.NAME.*}), and the behaviour of {@code @LeaderOnly}.
  *
  * <p>Guarantees: this class only holds what was bound; every check (and the mapping of a check back to the property at
  * fault) happens when the electors are built, so that a bad value fails the start with the property's name. Secrets
@@ -20,7 +22,7 @@ import java.util.Map;
  * events, health or endpoint output.
  */
 @ConfigurationProperties("hoplock")
-public class HoplockProperties {
+public class HoplockProperties extends ElectionProperties {
 
     /** The name of the election configured when no {@code hoplock.elections.*} is set. */
     public static final String DEFAULT_ELECTION = "default";
@@ -36,61 +38,7 @@ public class HoplockProperties {
      * filesystem if hoplock.filesystem.directory is set. A Backend bean defined by the application always wins over
      * this setting.
      */
-    private BackendType backend;
-
-    /**
-     * This process's owner id, written into every lease it takes. Must be unique per process. Default:
-     * host:pid:random, generated once per application context.
-     */
-    private String owner;
-
-    /**
-     * Lease key of the default election, the one created when no hoplock.elections.* is configured. Segments of
-     * letters, digits, '.', '_' and '-' separated by '/'.
-     */
-    private String key = DEFAULT_ELECTION;
-
-    /**
-     * How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. At
-     * least 1s. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private Duration ttl = Duration.ofSeconds(30);
-
-    /** How often the leader renews its lease. Default: ttl/3. Without a unit: seconds. */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private Duration renew;
-
-    /**
-     * How often a follower reads the lease, and the retry delay after a failed request. A released lease is taken
-     * over within about one poll interval. Default: ttl/15. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private Duration poll;
-
-    /** The longest wait for one request to the store. Default: the renew interval. Without a unit: seconds. */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private Duration requestTimeout;
-
-    /**
-     * How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default:
-     * ttl/10. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private Duration safetyMargin;
-
-    /**
-     * On shutdown, the longest wait for leader-only work to stop and then for the release of the lease. Negative:
-     * never release (the lease then expires after a TTL). A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private Duration releaseTimeout = Duration.ofSeconds(2);
-
-    /**
-     * Release by a conditional DELETE, as Go hoplock does, instead of writing an expired record. The generation then
-     * restarts at 1 with the next leader.
-     */
-    private boolean releaseByDelete = false;
+    private @Nullable BackendType backend;
 
     /**
      * Whether to verify, before campaigning, that the store refuses the writes a compare-and-swap store must refuse
@@ -110,8 +58,6 @@ public class HoplockProperties {
 
     private final Scheduling scheduling = new Scheduling();
 
-    private final Endpoint endpoint = new Endpoint();
-
     private final Health health = new Health();
 
     /**
@@ -129,7 +75,7 @@ public class HoplockProperties {
      * it inherits when unset: hoplock.elections.NAME.key, owner, ttl, renew, poll, request-timeout, safety-margin,
      * release-timeout, release-by-delete. When none is set, one election named 'default' is created.
      */
-    private Map<String, Election> elections = new LinkedHashMap<>();
+    private Map<String, ElectionProperties> elections = new LinkedHashMap<>();
 
     public boolean isEnabled() {
         return enabled;
@@ -139,84 +85,24 @@ public class HoplockProperties {
         this.enabled = enabled;
     }
 
-    public BackendType getBackend() {
+    public @Nullable BackendType getBackend() {
         return backend;
     }
 
-    public void setBackend(BackendType backend) {
+    public void setBackend(@Nullable BackendType backend) {
         this.backend = backend;
     }
 
-    public String getOwner() {
-        return owner;
-    }
-
-    public void setOwner(String owner) {
-        this.owner = owner;
-    }
-
-    public String getKey() {
-        return key;
-    }
-
-    public void setKey(String key) {
-        this.key = key;
-    }
-
-    public Duration getTtl() {
-        return ttl;
-    }
-
-    public void setTtl(Duration ttl) {
-        this.ttl = ttl;
-    }
-
-    public Duration getRenew() {
-        return renew;
-    }
-
-    public void setRenew(Duration renew) {
-        this.renew = renew;
-    }
-
-    public Duration getPoll() {
-        return poll;
-    }
-
-    public void setPoll(Duration poll) {
-        this.poll = poll;
-    }
-
-    public Duration getRequestTimeout() {
-        return requestTimeout;
-    }
-
-    public void setRequestTimeout(Duration requestTimeout) {
-        this.requestTimeout = requestTimeout;
-    }
-
-    public Duration getSafetyMargin() {
-        return safetyMargin;
-    }
-
-    public void setSafetyMargin(Duration safetyMargin) {
-        this.safetyMargin = safetyMargin;
-    }
-
-    public Duration getReleaseTimeout() {
-        return releaseTimeout;
-    }
-
-    public void setReleaseTimeout(Duration releaseTimeout) {
-        this.releaseTimeout = releaseTimeout;
-    }
-
-    public boolean isReleaseByDelete() {
-        return releaseByDelete;
-    }
-
-    public void setReleaseByDelete(boolean releaseByDelete) {
-        this.releaseByDelete = releaseByDelete;
+    /**
+     * The defaults every election inherits: lease key {@code default} (used by the election created when no
+     * {@code hoplock.elections.*} is set), TTL 30s, release timeout 2s; the other durations derive from the TTL in the
+     * elector.
+     */
+    public HoplockProperties() {
+        setKey(DEFAULT_ELECTION);
+        setTtl(Duration.ofSeconds(30));
+        setReleaseTimeout(Duration.ofSeconds(2));
+        setReleaseByDelete(false);
     }
 
     public boolean isProbe() {
@@ -243,10 +129,6 @@ public class HoplockProperties {
         return scheduling;
     }
 
-    public Endpoint getEndpoint() {
-        return endpoint;
-    }
-
     public Health getHealth() {
         return health;
     }
@@ -267,131 +149,17 @@ public class HoplockProperties {
         return filesystem;
     }
 
-    public Map<String, Election> getElections() {
+    public Map<String, ElectionProperties> getElections() {
         return elections;
     }
 
-    public void setElections(Map<String, Election> elections) {
+    public void setElections(Map<String, ElectionProperties> elections) {
         this.elections = elections;
     }
 
     @Override
     public String toString() {
         return "HoplockProperties[backend=" + backend + ", elections=" + elections.keySet() + "]";
-    }
-
-    /** One named election: every setting left unset is inherited from {@code hoplock.*}. */
-    public static class Election {
-
-        /** Lease key of this election. Default: the election's name. */
-        private String key;
-
-        /** Owner id for this election. Default: hoplock.owner. */
-        private String owner;
-
-        /** Lease duration. Default: hoplock.ttl. Without a unit: seconds. */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration ttl;
-
-        /** Renew interval. Default: hoplock.renew, else this election's ttl/3. Without a unit: seconds. */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration renew;
-
-        /** Poll interval. Default: hoplock.poll, else this election's ttl/15. Without a unit: seconds. */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration poll;
-
-        /** Request timeout. Default: hoplock.request-timeout, else the renew interval. Without a unit: seconds. */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration requestTimeout;
-
-        /** Safety margin. Default: hoplock.safety-margin, else this election's ttl/10. Without a unit: seconds. */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration safetyMargin;
-
-        /** Release timeout. Default: hoplock.release-timeout. Without a unit: seconds. */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration releaseTimeout;
-
-        /** Release by conditional delete. Default: hoplock.release-by-delete. */
-        private Boolean releaseByDelete;
-
-        public String getKey() {
-            return key;
-        }
-
-        public void setKey(String key) {
-            this.key = key;
-        }
-
-        public String getOwner() {
-            return owner;
-        }
-
-        public void setOwner(String owner) {
-            this.owner = owner;
-        }
-
-        public Duration getTtl() {
-            return ttl;
-        }
-
-        public void setTtl(Duration ttl) {
-            this.ttl = ttl;
-        }
-
-        public Duration getRenew() {
-            return renew;
-        }
-
-        public void setRenew(Duration renew) {
-            this.renew = renew;
-        }
-
-        public Duration getPoll() {
-            return poll;
-        }
-
-        public void setPoll(Duration poll) {
-            this.poll = poll;
-        }
-
-        public Duration getRequestTimeout() {
-            return requestTimeout;
-        }
-
-        public void setRequestTimeout(Duration requestTimeout) {
-            this.requestTimeout = requestTimeout;
-        }
-
-        public Duration getSafetyMargin() {
-            return safetyMargin;
-        }
-
-        public void setSafetyMargin(Duration safetyMargin) {
-            this.safetyMargin = safetyMargin;
-        }
-
-        public Duration getReleaseTimeout() {
-            return releaseTimeout;
-        }
-
-        public void setReleaseTimeout(Duration releaseTimeout) {
-            this.releaseTimeout = releaseTimeout;
-        }
-
-        public Boolean getReleaseByDelete() {
-            return releaseByDelete;
-        }
-
-        public void setReleaseByDelete(Boolean releaseByDelete) {
-            this.releaseByDelete = releaseByDelete;
-        }
-
-        @Override
-        public String toString() {
-            return "Election[key=" + key + "]";
-        }
     }
 
     /** Defaults of {@code @LeaderOnly}. */
@@ -430,24 +198,6 @@ public class HoplockProperties {
         }
     }
 
-    /** The {@code hoplock} actuator endpoint. */
-    public static class Endpoint {
-
-        /**
-         * Whether the endpoint offers the step-down write operation (POST /actuator/hoplock/NAME). Off by default; it
-         * also needs the endpoint to be exposed (management.endpoints.web.exposure.include=hoplock).
-         */
-        private boolean stepDownEnabled = false;
-
-        public boolean isStepDownEnabled() {
-            return stepDownEnabled;
-        }
-
-        public void setStepDownEnabled(boolean stepDownEnabled) {
-            this.stepDownEnabled = stepDownEnabled;
-        }
-    }
-
     /** What {@code hoplock.unknown-properties} does with a {@code hoplock.*} key that is not a known property. */
     public enum UnknownProperties {
         /** Log a warning naming the key, the closest known property and where the key was set. */
@@ -483,7 +233,7 @@ public class HoplockProperties {
     public static class S3 {
 
         /** The bucket that holds the lease objects. It must exist. */
-        private String bucket;
+        private @Nullable String bucket;
 
         /** Put before every lease key to form the object key, exactly as given, for example 'locks/'. */
         private String prefix = "";
@@ -492,22 +242,22 @@ public class HoplockProperties {
          * The region, for example eu-west-1. Default: the AWS SDK's region chain (AWS_REGION, profile), or us-east-1
          * when an endpoint is set.
          */
-        private String region;
+        private @Nullable String region;
 
         /** The endpoint of an S3-compatible store, for example http://127.0.0.1:9000. Default: AWS S3. */
-        private String endpoint;
+        private @Nullable String endpoint;
 
         /** Address the bucket in the path (host/bucket/key) instead of the host name. Needed by MinIO. */
         private boolean pathStyle = false;
 
         /** Static access key id. Default: the AWS SDK's default credentials chain. */
-        private String accessKey;
+        private @Nullable String accessKey;
 
         /** Static secret access key, used with access-key. Never logged or shown. */
-        private String secretKey;
+        private @Nullable String secretKey;
 
         /** Session token of temporary credentials, used with access-key and secret-key. Never logged or shown. */
-        private String sessionToken;
+        private @Nullable String sessionToken;
 
         /** The longest one S3 call may take, SDK retries included. Without a unit: seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
@@ -517,11 +267,11 @@ public class HoplockProperties {
         @DurationUnit(ChronoUnit.SECONDS)
         private Duration connectTimeout = Duration.ofSeconds(3);
 
-        public String getBucket() {
+        public @Nullable String getBucket() {
             return bucket;
         }
 
-        public void setBucket(String bucket) {
+        public void setBucket(@Nullable String bucket) {
             this.bucket = bucket;
         }
 
@@ -533,19 +283,19 @@ public class HoplockProperties {
             this.prefix = prefix;
         }
 
-        public String getRegion() {
+        public @Nullable String getRegion() {
             return region;
         }
 
-        public void setRegion(String region) {
+        public void setRegion(@Nullable String region) {
             this.region = region;
         }
 
-        public String getEndpoint() {
+        public @Nullable String getEndpoint() {
             return endpoint;
         }
 
-        public void setEndpoint(String endpoint) {
+        public void setEndpoint(@Nullable String endpoint) {
             this.endpoint = endpoint;
         }
 
@@ -557,27 +307,27 @@ public class HoplockProperties {
             this.pathStyle = pathStyle;
         }
 
-        public String getAccessKey() {
+        public @Nullable String getAccessKey() {
             return accessKey;
         }
 
-        public void setAccessKey(String accessKey) {
+        public void setAccessKey(@Nullable String accessKey) {
             this.accessKey = accessKey;
         }
 
-        public String getSecretKey() {
+        public @Nullable String getSecretKey() {
             return secretKey;
         }
 
-        public void setSecretKey(String secretKey) {
+        public void setSecretKey(@Nullable String secretKey) {
             this.secretKey = secretKey;
         }
 
-        public String getSessionToken() {
+        public @Nullable String getSessionToken() {
             return sessionToken;
         }
 
-        public void setSessionToken(String sessionToken) {
+        public void setSessionToken(@Nullable String sessionToken) {
             this.sessionToken = sessionToken;
         }
 
@@ -616,16 +366,16 @@ public class HoplockProperties {
          * The directory that holds the lease files. Local disks only, never a network file system: processes on one
          * host share it.
          */
-        private Path directory;
+        private @Nullable Path directory;
 
         /** Create the directory (and its parents) at startup when it does not exist. */
         private boolean createDirectory = true;
 
-        public Path getDirectory() {
+        public @Nullable Path getDirectory() {
             return directory;
         }
 
-        public void setDirectory(Path directory) {
+        public void setDirectory(@Nullable Path directory) {
             this.directory = directory;
         }
 

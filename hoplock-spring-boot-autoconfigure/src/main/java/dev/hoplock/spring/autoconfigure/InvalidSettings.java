@@ -5,39 +5,29 @@ import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.HoplockConfigurationException;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Translates the core's {@link InvalidSettingException} (which names elector builder settings such as
- * {@code renewInterval}) into a {@link HoplockConfigurationException} that names the {@code hoplock.*} property and
- * speaks in property names and human durations ({@code 10s}, {@code 500ms}, not {@code PT10S}).
+ * Reports the core's {@link InvalidSettingException} as a {@link HoplockConfigurationException} naming the
+ * {@code hoplock.*} property at fault. The property comes from the exception's {@link InvalidSettingException#setting()
+ * setting} through the election's setting-to-property map ({@link ElectionDefinition#propertyOf(String)}); the value
+ * and the limit come from its fields, shown as Boot writes durations ({@code 10s}, {@code 500ms}). The core's message
+ * is never searched or rewritten: when the exception carries no value, its message is quoted as it is.
  */
 final class InvalidSettings {
-
-    private static final Map<String, String> WORDS = Map.of(
-            "renewInterval", "renew",
-            "pollInterval", "poll",
-            "requestTimeout", "request-timeout",
-            "safetyMargin", "safety-margin",
-            "releaseTimeout", "release-timeout",
-            "releaseByDelete", "release-by-delete");
-
-    private static final Pattern ISO_DURATION = Pattern.compile("PT[0-9HMS.]+");
 
     private InvalidSettings() {
     }
 
     static HoplockConfigurationException translate(ElectionDefinition election, InvalidSettingException e) {
         String property = election.propertyOf(e.setting());
+        String name = property.split(" ")[0];
+        String problem = e.rejectedValue() == null ? e.getMessage()
+                : name + " (" + shown(e.rejectedValue()) + ") " + e.reason()
+                        + (e.limit() == null ? "" : " (limit: " + shown(e.limit()) + ")");
         String description = "Invalid hoplock setting " + property + " (election '" + election.name() + "'): "
-                + inPropertyWords(e.getMessage()) + ".";
-        return new HoplockConfigurationException(property.split(" ")[0], description,
-                action(e.setting(), property.split(" ")[0], election), e);
+                + problem + ".";
+        return new HoplockConfigurationException(name, description, action(e.setting(), name, election), e);
     }
-
     private static String action(String setting, String property, ElectionDefinition election) {
         String ttlProperty = election.propertyOf("ttl");
         return switch (setting) {
@@ -58,27 +48,8 @@ final class InvalidSettings {
         };
     }
 
-    /** Replaces builder setting names by property names, and ISO-8601 durations by Boot's style. */
-    static String inPropertyWords(String message) {
-        String result = message;
-        for (Map.Entry<String, String> word : WORDS.entrySet()) {
-            result = result.replace(word.getKey(), word.getValue());
-        }
-        Matcher matcher = ISO_DURATION.matcher(result);
-        StringBuilder out = new StringBuilder();
-        while (matcher.find()) {
-            matcher.appendReplacement(out, Matcher.quoteReplacement(humanForm(matcher.group())));
-        }
-        matcher.appendTail(out);
-        return out.toString();
-    }
-
-    /** {@code PT10S} as {@code 10s}, {@code PT0.5S} as {@code 500ms} ({@link HumanDurations}); else unchanged. */
-    static String humanForm(String iso) {
-        try {
-            return HumanDurations.format(Duration.parse(iso));
-        } catch (DateTimeParseException | ArithmeticException e) {
-            return iso;
-        }
+    /** A value as a property would be written: durations in Boot's style ({@link HumanDurations}). */
+    static String shown(Object value) {
+        return value instanceof Duration duration ? HumanDurations.format(duration) : String.valueOf(value);
     }
 }

@@ -1,14 +1,17 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.s3.S3Backend;
 import dev.hoplock.s3.S3BackendBuilder;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Builds the {@link S3Backend} from {@code hoplock.s3.*}, without contacting the store (the probe runs later, from
@@ -25,7 +28,7 @@ final class S3Backends {
      * @param settings   {@code hoplock.s3}
      * @param userClient the application's unique {@link S3Client} bean, or null
      */
-    static S3Backend create(HoplockProperties.S3 settings, S3Client userClient) {
+    static S3Backend create(HoplockProperties.S3 settings, @Nullable S3Client userClient) {
         if (settings.getBucket() == null || settings.getBucket().isBlank()) {
             throw new HoplockConfigurationException("hoplock.s3.bucket",
                     "hoplock.backend is s3, but hoplock.s3.bucket is not set.",
@@ -91,6 +94,15 @@ final class S3Backends {
         }
     }
 
+    /** S3 builder setting (as {@link InvalidSettingException#setting()} names it) to the property that supplies it. */
+    private static final Map<String, String> S3_PROPERTIES = Map.of(
+            "bucket", "hoplock.s3.bucket",
+            "prefix", "hoplock.s3.prefix",
+            "region", "hoplock.s3.region",
+            "endpoint", "hoplock.s3.endpoint",
+            "requestTimeout", "hoplock.s3.api-call-timeout",
+            "connectTimeout", "hoplock.s3.connect-timeout");
+
     private static S3Backend build(S3BackendBuilder builder) {
         try {
             return builder.build();
@@ -100,7 +112,12 @@ final class S3Backends {
             return fail(property, e.getMessage(), region
                     ? "Set hoplock.s3.region (for example eu-west-1), or AWS_REGION in the environment."
                     : "Check the hoplock.s3.* settings.", e);
+        } catch (InvalidSettingException e) {
+            String property = S3_PROPERTIES.getOrDefault(e.setting(), "hoplock.s3");
+            return fail(property, e.getMessage(), "Fix " + property + ".", e);
         } catch (IllegalArgumentException | IllegalStateException e) {
+            // Not yet structured: hoplock-s3's builder still throws plain exceptions. This fallback goes once it
+            // throws InvalidSettingException (handled above, from its setting field).
             String message = String.valueOf(e.getMessage());
             String lower = message.toLowerCase(Locale.ROOT);
             String property = lower.contains("endpoint") ? "hoplock.s3.endpoint"

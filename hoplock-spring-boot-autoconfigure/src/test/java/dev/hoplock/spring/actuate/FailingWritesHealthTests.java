@@ -1,5 +1,6 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.support.ReadOnlyBackend;

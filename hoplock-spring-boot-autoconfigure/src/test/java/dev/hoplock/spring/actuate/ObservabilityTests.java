@@ -1,5 +1,11 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.PropertiesEndpointAccessResolver;
+import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.LossCause;
 import dev.hoplock.spring.HoplockElections;
@@ -9,7 +15,7 @@ import dev.hoplock.spring.event.LeaderObservedEvent;
 import dev.hoplock.spring.event.LeadershipAcquiredEvent;
 import dev.hoplock.spring.event.LeadershipLostEvent;
 import dev.hoplock.spring.metrics.HoplockMeterBinder;
-import dev.hoplock.spring.metrics.HoplockMetricsAutoConfiguration;
+import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
 import dev.hoplock.spring.metrics.MeteredBackend;
 import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.support.SwitchableBackend;
@@ -167,10 +173,15 @@ class ObservabilityTests {
     // ------------------------------------------------------------------ endpoint
 
     @Test
-    void theEndpointIsReadOnlyUnlessStepDownIsEnabled() {
+    void theEndpointIsReadOnlyByDefault() {
         runner.run(context -> assertThat(context).doesNotHaveBean(HoplockEndpoint.class));
         runner.withPropertyValues("management.endpoints.web.exposure.include=hoplock").run(context -> {
-            assertThat(context).hasSingleBean(HoplockEndpoint.class).doesNotHaveBean(HoplockStepDownEndpoint.class);
+            assertThat(context).hasSingleBean(HoplockEndpoint.class);
+            assertThat(new PropertiesEndpointAccessResolver(context.getEnvironment())
+                    .accessFor(EndpointId.of("hoplock"), HoplockEndpoint.class.getAnnotation(Endpoint.class)
+                            .defaultAccess()))
+                    .as("the step-down needs management.endpoint.hoplock.access=unrestricted")
+                    .isEqualTo(Access.READ_ONLY);
             awaitLeader(context);
             HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
             ElectionDescriptor state = endpoint.elections().get("default");
@@ -188,17 +199,19 @@ class ObservabilityTests {
     }
 
     @Test
-    void stepDownOperationWorksWhenEnabled() {
+    void stepDownOperationWorksWhenAccessIsUnrestricted() {
+        // Upper case: the runner has no relaxed enum conversion (a real application accepts "unrestricted").
         runner.withPropertyValues("management.endpoints.web.exposure.include=hoplock",
-                "hoplock.endpoint.step-down-enabled=true").run(context -> {
-                    assertThat(context).hasSingleBean(HoplockStepDownEndpoint.class);
+                "management.endpoint.hoplock.access=UNRESTRICTED").run(context -> {
+                    assertThat(new PropertiesEndpointAccessResolver(context.getEnvironment()).accessFor(EndpointId.of("hoplock"), Access.READ_ONLY))
+                            .isEqualTo(Access.UNRESTRICTED);
                     Elector elector = awaitLeader(context);
-                    HoplockStepDownEndpoint endpoint = context.getBean(HoplockStepDownEndpoint.class);
+                    HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
                     WebEndpointResponse<Object> first = endpoint.stepDown("default");
                     assertThat(first.getStatus()).isEqualTo(200);
-                    assertThat(((HoplockStepDownEndpoint.StepDownResult) first.getBody()).steppedDown()).isTrue();
+                    assertThat(((HoplockEndpoint.StepDownResult) first.getBody()).steppedDown()).isTrue();
                     assertThat(elector.isLeader()).isFalse();
-                    assertThat(((HoplockStepDownEndpoint.StepDownResult) endpoint.stepDown("default").getBody())
+                    assertThat(((HoplockEndpoint.StepDownResult) endpoint.stepDown("default").getBody())
                             .steppedDown()).isFalse();
                     assertNoSuchElection(endpoint.stepDown("nope"), "nope");
                     assertNoSuchElection(endpoint.election("nope"), "nope");

@@ -2,7 +2,7 @@ package dev.hoplock.spring.aop;
 
 import dev.hoplock.core.LeaderScope;
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.annotation.LeaderContextHolder;
+import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.annotation.OnNonLeader;
 

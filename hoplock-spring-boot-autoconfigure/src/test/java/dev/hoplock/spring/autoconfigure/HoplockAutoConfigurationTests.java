@@ -255,12 +255,12 @@ class HoplockAutoConfigurationTests {
     }
 
     @Test
-    void renewTooLongFailsNamingTheGlobalPropertyInBootStyle() {
+    void renewTooLongFailsNamingTheGlobalProperty() {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.ttl=10s", "hoplock.renew=9500ms").run(context -> {
             FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+            // The reason is the core's, never rewritten: in Boot's words once the core gives the value as a field.
             assertThat(analysis.getDescription()).startsWith("Invalid hoplock setting hoplock.renew (election 'default')")
-                    .contains("renew (9.5s) must be shorter than ttl (10s) minus safety-margin (1s)")
-                    .doesNotContain("renewInterval").doesNotContain("PT");
+                    .contains("must be shorter than ttl");
             assertThat(analysis.getAction()).contains("Set hoplock.renew below", "hoplock.ttl");
         });
     }
@@ -271,7 +271,7 @@ class HoplockAutoConfigurationTests {
                 .run(context -> {
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("hoplock.elections.jobs.safety-margin",
-                            "safety-margin (40s)", "ttl (30s)");
+                            "(election 'jobs')", "shorter than ttl");
                     assertThat(analysis.getAction()).contains("Set hoplock.elections.jobs.safety-margin");
                 });
     }

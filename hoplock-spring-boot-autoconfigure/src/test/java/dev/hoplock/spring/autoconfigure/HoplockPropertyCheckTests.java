@@ -97,10 +97,11 @@ class HoplockPropertyCheckTests {
         List<String> names = KnownProperties.ofHoplock().names();
         assertThat(names).contains("hoplock.enabled", "hoplock.ttl", "hoplock.release-by-delete",
                 "hoplock.leader-only.on-non-leader", "hoplock.scheduling.leader-only-all",
-                "hoplock.endpoint.step-down-enabled", "hoplock.health.down-on-store-outage",
+                "hoplock.health.down-on-store-outage",
                 "hoplock.unknown-properties", "hoplock.s3.secret-key", "hoplock.filesystem.create-directory",
                 "hoplock.elections.*.ttl", "hoplock.elections.*.release-by-delete")
-                .doesNotContain("hoplock.s3", "hoplock.elections", "hoplock.class");
+                .doesNotContain("hoplock.s3", "hoplock.elections", "hoplock.class",
+                        "hoplock.endpoint.step-down-enabled");
         assertThat(KnownProperties.ofHoplock().closest("hoplock.s3.bukcet")).isEqualTo("hoplock.s3.bucket");
         assertThat(KnownProperties.ofHoplock().matchElements(List.of("hoplock", "elections", "jobs")))
                 .as("an election with no settings, as YAML writes 'jobs: {}'").contains("hoplock.elections.*");

@@ -7,7 +7,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.actuate.HoplockHealthAutoConfiguration;
+import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
 import dev.hoplock.spring.support.CountingBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -1,7 +1,7 @@
 package dev.hoplock.spring.it;
 
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.annotation.LeaderContextHolder;
+import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;

@@ -126,7 +126,8 @@ class TwoApplicationsTests {
                         "hoplock.owner=bad", "hoplock.ttl=10s", "hoplock.renew=20s")
                 .run()).isNotNull();
         assertThat(output).contains("APPLICATION FAILED TO START")
-                .contains("Invalid hoplock setting hoplock.renew (election 'default'): renew (20s) must be shorter")
+                .contains("Invalid hoplock setting hoplock.renew (election 'default'): ")
+                .contains("must be shorter than ttl")
                 .contains("Set hoplock.renew below the TTL");
     }
 

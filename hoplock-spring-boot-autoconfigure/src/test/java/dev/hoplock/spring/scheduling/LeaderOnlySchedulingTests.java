@@ -6,7 +6,7 @@ import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration;
-import dev.hoplock.spring.metrics.HoplockMetricsAutoConfiguration;
+import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
 import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.support.CountingBackend;
 import dev.hoplock.spring.support.Records;

@@ -14,7 +14,7 @@ public final class Failures {
     /** The analysis of {@code failure} by hoplock's analyzer; fails the test if it does not apply. */
     public static FailureAnalysis analyze(Throwable failure) {
         assertThat(failure).as("the context should have failed to start").isNotNull();
-        FailureAnalysis analysis = new HoplockFailureAnalyzer().analyze(failure);
+        FailureAnalysis analysis = new HoplockFailureAnalyzer(null).analyze(failure);
         assertThat(analysis).as("hoplock's failure analyzer should explain %s", failure).isNotNull();
         return analysis;
     }

@@ -1,7 +1,7 @@
 package dev.hoplock.samples.leaderdemo;
 
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.annotation.LeaderContextHolder;
+import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

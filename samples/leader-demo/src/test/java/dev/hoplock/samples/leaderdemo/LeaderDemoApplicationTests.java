@@ -23,7 +23,7 @@ class LeaderDemoApplicationTests {
     void leadsAndReportsOverHttp(@TempDir Path directory) {
         try (ConfigurableApplicationContext context = SpringApplication.run(LeaderDemoApplication.class,
                 "--hoplock.filesystem.directory=" + directory, "--hoplock.owner=sample-test", "--server.port=0",
-                "--spring.main.banner-mode=off", "--hoplock.endpoint.step-down-enabled=true")) {
+                "--spring.main.banner-mode=off", "--management.endpoint.hoplock.access=unrestricted")) {
             HoplockElections elections = context.getBean(HoplockElections.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> elections.getDefault().isLeader());
             HeartbeatJob job = context.getBean(HeartbeatJob.class);
@@ -47,6 +47,28 @@ class LeaderDemoApplicationTests {
                 assertThat(answer.getBody()).contains("\"election\":\"nosuch\"", "\"elections\":[\"default\"]");
             }
             assertThat(elections.getDefault().isLeader()).as("a misspelled step-down changes nothing").isTrue();
+        }
+    }
+
+    @Test
+    void theStepDownNeedsUnrestrictedEndpointAccess(@TempDir Path directory) {
+        try (ConfigurableApplicationContext context = SpringApplication.run(LeaderDemoApplication.class,
+                "--hoplock.filesystem.directory=" + directory, "--hoplock.owner=sample-test", "--server.port=0",
+                "--spring.main.banner-mode=off")) {
+            HoplockElections elections = context.getBean(HoplockElections.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> elections.getDefault().isLeader());
+            String port = context.getEnvironment().getProperty("local.server.port");
+            RestClient http = RestClient.create("http://localhost:" + port);
+
+            ResponseEntity<String> answer = http.post().uri("/actuator/hoplock/default").retrieve()
+                    .onStatus(status -> true, (request, response) -> { })
+                    .toEntity(String.class);
+
+            assertThat(answer.getStatusCode().is2xxSuccessful())
+                    .as("POST /actuator/hoplock/default with the default (read-only) access").isFalse();
+            assertThat(elections.getDefault().isLeader()).as("no step-down happened").isTrue();
+            assertThat(http.get().uri("/actuator/hoplock/default").retrieve().body(String.class))
+                    .contains("\"leader\":true");
         }
     }
 }

@@ -18,7 +18,7 @@ class NoStoreConfiguredTests {
     void withoutAStoreTheStartFailsSayingWhatToPutInTheTestProperties() {
         Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(ExistingApplication.class)
                 .properties("spring.config.name=no-such-file", "spring.main.banner-mode=off").run().close());
-        FailureAnalysis analysis = new HoplockFailureAnalyzer().analyze(failure);
+        FailureAnalysis analysis = new HoplockFailureAnalyzer(null).analyze(failure);
         assertThat(analysis).as("hoplock explains %s", failure).isNotNull();
         assertThat(analysis.getDescription()).contains("hoplock has no store", "hoplock.backend is not set");
         assertThat(analysis.getAction()).contains("hoplock.backend=memory in src/test/resources/application.properties",

@@ -1,0 +1,34 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.spring.actuate.HoplockEndpoint;
+import dev.hoplock.spring.HoplockElections;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The {@code hoplock} actuator endpoint, when the actuator is on the classpath and the endpoint is available
+ * (exposed and its access not {@code none}). Its step-down write operation follows Boot's endpoint access control:
+ * read-only by default, {@code management.endpoint.hoplock.access=unrestricted} allows it.
+ */
+@AutoConfiguration(after = HoplockAutoConfiguration.class)
+@ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+        "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
+@ConditionalOnBean(HoplockElections.class)
+public final class HoplockEndpointAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnAvailableEndpoint(endpoint = HoplockEndpoint.class)
+    static class Available {
+
+        @Bean
+        @ConditionalOnMissingBean
+        HoplockEndpoint hoplockEndpoint(HoplockElections elections) {
+            return new HoplockEndpoint(elections);
+        }
+    }
+}

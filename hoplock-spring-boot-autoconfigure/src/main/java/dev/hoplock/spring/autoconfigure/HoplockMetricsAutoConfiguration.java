@@ -1,0 +1,47 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.spring.metrics.HoplockMeterBinder;
+import dev.hoplock.spring.metrics.MeteredBackend;
+import dev.hoplock.spring.metrics.SkippedCallCounter;
+import dev.hoplock.spring.BackendDecorator;
+import dev.hoplock.spring.HoplockElections;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer meters for every election ({@link HoplockMeterBinder}), the {@code hoplock.leader-only.skipped} counter
+ * ({@link SkippedCallCounter}) and the {@code hoplock.backend.requests} timer ({@link MeteredBackend}, applied as a
+ * {@link BackendDecorator}). Active when Micrometer is on the classpath and the application has a
+ * {@link MeterRegistry}.
+ */
+@AutoConfiguration(after = HoplockAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({MeterRegistry.class, HoplockElections.class})
+public final class HoplockMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    HoplockMeterBinder hoplockMeterBinder(HoplockElections elections) {
+        return new HoplockMeterBinder(elections);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SkippedCallCounter hoplockSkippedCallCounter(MeterRegistry registry) {
+        return new SkippedCallCounter(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "hoplockMeteredBackendDecorator")
+    BackendDecorator hoplockMeteredBackendDecorator(ObjectProvider<MeterRegistry> registry) {
+        return (election, backend) -> new MeteredBackend(backend, registry.getObject(), election);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.hoplock.spring;
+
+import dev.hoplock.core.LeaderContext;
+import dev.hoplock.core.Lease;
+
+import java.util.Optional;
+
+/**
+ * The leader context of the {@link LeaderOnly} call running on the current thread, for example to stamp downstream
+ * writes with the lease's generation (the fencing token):
+ *
+ * <pre>{@code
+ * @LeaderOnly
+ * public void publish() {
+ *     long token = LeaderContextHolder.currentLease().orElseThrow().generation();
+ *     repository.saveIfNewer(report, token);
+ * }
+ * }</pre>
+ *
+ * <p>Guarantees: inside a {@code @LeaderOnly} call, {@link #current()} returns the context of the innermost such call
+ * on this thread; outside (and on other threads, including threads the call starts) it is empty. Nested calls restore
+ * the outer context when they end. Reading it makes no request to the store.
+ */
+public final class LeaderContextHolder {
+
+    private static final ThreadLocal<LeaderContext> CURRENT = new ThreadLocal<>();
+
+    private LeaderContextHolder() {
+    }
+
+    /** The context of the innermost {@code @LeaderOnly} call on this thread, if any. */
+    public static Optional<LeaderContext> current() {
+        return Optional.ofNullable(CURRENT.get());
+    }
+
+    /** The lease of the innermost {@code @LeaderOnly} call on this thread, if any. */
+    public static Optional<Lease> currentLease() {
+        return current().map(LeaderContext::lease);
+    }
+
+    /**
+     * The context of the innermost {@code @LeaderOnly} call on this thread.
+     *
+     * @throws IllegalStateException outside a {@code @LeaderOnly} call
+     */
+    public static LeaderContext require() {
+        return current().orElseThrow(() -> new IllegalStateException(
+                "no @LeaderOnly call is running on this thread: LeaderContextHolder is set only inside a call through"
+                        + " a @LeaderOnly method of a Spring bean"));
+    }
+
+    /**
+     * Makes {@code context} current until the returned handle is closed (for the advisor; rarely needed elsewhere).
+     * Handles must be closed in reverse order of opening, on the same thread.
+     */
+    public static Restorer push(LeaderContext context) {
+        LeaderContext previous = CURRENT.get();
+        CURRENT.set(context);
+        return () -> {
+            if (previous == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(previous);
+            }
+        };
+    }
+
+    /** Restores the context that was current before a {@link #push(LeaderContext)}. */
+    @FunctionalInterface
+    public interface Restorer extends AutoCloseable {
+        @Override
+        void close();
+    }
+}
