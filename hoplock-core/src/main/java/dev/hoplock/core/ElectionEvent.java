@@ -59,14 +59,15 @@ public sealed interface ElectionEvent
         /** The stored generation went down: someone deleted or rewrote the record outside the protocol. */
         GENERATION_REGRESSED,
         /**
-         * A backend request failed; see the message. Also a verification of the store that failed in a way no retry
-         * cures (access denied, missing container): the elector then never campaigns.
+         * A backend request failed; see the message. Also a verification of the store that could not ask it: the
+         * elector retries it every poll and campaigns only once it passed.
          */
         BACKEND_ERROR,
         /**
          * The store's verification ({@link dev.hoplock.core.backend.Backend#verify()}) found it lacks a conditional
          * request this elector needs ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor(boolean)}): the
-         * elector never campaigns on it. The message names the capability, what the probe saw and the fix.
+         * elector never campaigns on it. The message names the capability, what the probe saw and the fix. Also a store
+         * that answered a conditional request with 501 Not Implemented during the verification.
          */
         CONDITIONAL_WRITES_NOT_SUPPORTED,
         /**

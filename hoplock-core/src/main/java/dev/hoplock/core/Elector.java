@@ -54,9 +54,9 @@ import java.util.function.Supplier;
  *   <li><b>Campaign only on a verified store.</b> Before its first request about the lease, the elector asks the store
  *       what it honours ({@link Backend#verify()}, bounded by the request timeout) and writes nothing until the answer
  *       shows every conditional request it needs ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor}: create
- *       and swap; delete too when it releases by DELETE). A store that lacks one, or cannot be used at all, is never
- *       campaigned on (one {@link ElectionEvent.Problem}, the reason in {@link #status()}); a failure that may pass is
- *       retried every poll, with no other request meanwhile ({@code VerificationGate}, checked at every step).</li>
+ *       and swap; delete too when it releases by DELETE). A store that lacks one is never campaigned on (one
+ *       {@link ElectionEvent.Problem}, the reason in {@link #status()}); a store that could not be asked is asked again
+ *       every poll, with no other request meanwhile ({@code VerificationGate}, checked at every step).</li>
  *   <li><b>Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
  *       it the wall time {@code wall(t0)}, are taken before a write is sent; the record says
  *       {@code expires_at = wall(t0) + ttl}, and this elector leads only until {@code t0 + ttl - safetyMargin} on its

@@ -8,13 +8,16 @@ package dev.hoplock.core;
  * elector (only a change of store or configuration, and a new elector, helps).
  */
 public enum StoreVerification {
-    /** Not verified yet: the verification is running, or failed in a way that may pass (it is retried every poll). */
+    /**
+     * Not verified yet: the verification is running, or the store could not be asked (unreachable, access denied, a
+     * missing bucket or table); it is retried every poll.
+     */
     VERIFYING,
     /** The store has every capability this elector needs: it campaigns. */
     VERIFIED,
     /**
-     * The store lacks a capability this elector needs, or could not be used at all (access denied, missing bucket):
-     * this elector never campaigns on it and makes no further requests. The status says why.
+     * The store lacks a conditional request this elector needs: this elector never campaigns on it and makes no
+     * further requests. The status says why.
      */
     REFUSED
 }

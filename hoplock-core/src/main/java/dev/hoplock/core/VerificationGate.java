@@ -15,10 +15,13 @@ import java.util.Optional;
  * with the answers of {@link dev.hoplock.core.backend.AsyncBackend#verify()}.
  *
  * <p>Guarantees: {@link #allowsCampaign()} is true only after a verification answered capabilities that pass
- * {@link StoreCapabilities#requireFor(boolean)} for this elector's release mode; a retryable failure (unreachable,
- * timeout) leaves it {@code VERIFYING} to be retried; a missing capability or a failure that no retry cures (access
- * denied, missing container) makes it {@code REFUSED} for good and is reported once, as a {@link ElectionEvent.Problem}
- * and an error log line naming the reason. Not thread-safe: used under the elector's lock.
+ * {@link StoreCapabilities#requireFor(boolean)} for this elector's release mode. Only the store's verdict is final: a
+ * missing capability (in the answer, or thrown as {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}, such
+ * as a 501 to a conditional request) makes it {@code REFUSED} for good, reported once as a
+ * {@link ElectionEvent.Problem} and an error log line naming the reason. Every other failure leaves it
+ * {@code VERIFYING} to be retried, even those that need a change outside this process (access denied, a missing
+ * bucket or table): permissions propagate late and deployments create buckets and tables while applications start,
+ * and retrying never lets the elector write before the store passed. Not thread-safe: used under the elector's lock.
  */
 final class VerificationGate {
 
@@ -28,7 +31,7 @@ final class VerificationGate {
     enum Next {
         /** Verified: campaign now. */
         CAMPAIGN,
-        /** A failure that may pass: verify again after a poll. */
+        /** The store could not be asked: verify again after a poll. */
         RETRY,
         /** Refused: make no further requests. */
         STOP
@@ -89,7 +92,7 @@ final class VerificationGate {
             log.info("hoplock: the store of '{}' is verified: {}", key, answered.summary());
             return Next.CAMPAIGN;
         }
-        if (failure.isRetryable()) {
+        if (failure.kind() != BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED) {
             reason = failure.getMessage();
             return Next.RETRY;
         }
@@ -102,10 +105,8 @@ final class VerificationGate {
     private Next refuse(BackendException failure) {
         state = StoreVerification.REFUSED;
         reason = failure.getMessage();
-        ElectionEvent.ProblemKind kind = failure.kind() == BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED
-                ? ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED : ElectionEvent.ProblemKind.BACKEND_ERROR;
-        problems.reportError(kind, "verify " + failure.kind(), "the elector of '" + key + "' never campaigns on its"
-                + " store: " + reason, null);
+        problems.reportError(ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED, "verify", "the elector of '"
+                + key + "' never campaigns on its store, which could let two leaders coexist: " + reason, null);
         return Next.STOP;
     }
 }

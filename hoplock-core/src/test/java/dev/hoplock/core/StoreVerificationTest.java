@@ -139,10 +139,32 @@ class StoreVerificationTest {
     }
 
     @Test
-    void aStoreThatDeniesAccessIsRefusedWithoutRetries() {
+    void aStoreThatDeniesAccessIsAskedAgainEveryPollSincePermissionsPropagateLate() {
         Verifying backend = new Verifying(cluster);
-        backend.answers.add(() -> CompletableFuture.failedFuture(
-                new BackendException(BackendException.Kind.ACCESS_DENIED, "403 AccessDenied: grant s3:PutObject")));
+        for (int i = 0; i < 3; i++) {
+            backend.answers.add(() -> CompletableFuture.failedFuture(new BackendException(
+                    BackendException.Kind.ACCESS_DENIED, "403 AccessDenied: grant s3:PutObject")));
+        }
+        backend.answers.add(() -> answered(null));
+        Cluster.Node a = node("a", backend, false).start();
+
+        cluster.advance(POLL.multipliedBy(2).plusMillis(1));
+        assertThat(backend.leaseRequests).isEmpty();
+        assertThat(a.elector.status().verification()).isEqualTo(StoreVerification.VERIFYING);
+        assertThat(a.elector.status().verificationProblem()).get().asString().contains("grant s3:PutObject");
+
+        cluster.advance(POLL);
+        assertThat(a.elector.isLeader()).isTrue();
+        assertThat(backend.verifications).hasSize(4);
+        assertThat(a.events(ElectionEvent.Problem.class)).singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("verify failed", "403 AccessDenied"));
+    }
+
+    @Test
+    void aStoreThatDoesNotImplementConditionalRequestsIsRefusedWithoutRetries() {
+        Verifying backend = new Verifying(cluster);
+        backend.answers.add(() -> CompletableFuture.failedFuture(new BackendException(
+                BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED, "501 NotImplemented to If-None-Match")));
         Cluster.Node a = node("a", backend, false).start();
 
         cluster.advance(TTL.multipliedBy(5));
@@ -150,9 +172,12 @@ class StoreVerificationTest {
         assertThat(backend.verifications).hasSize(1);
         assertThat(backend.leaseRequests).isEmpty();
         assertThat(a.elector.status().verification()).isEqualTo(StoreVerification.REFUSED);
-        assertThat(a.elector.status().verificationProblem()).get().asString().contains("grant s3:PutObject");
-        assertThat(a.events(ElectionEvent.Problem.class)).singleElement()
-                .satisfies(p -> assertThat(p.message()).contains("never campaigns", "403 AccessDenied"));
+        assertThat(a.elector.status().verificationProblem()).get().asString().contains("501 NotImplemented");
+        assertThat(a.elector.status().capabilities()).isEmpty();
+        assertThat(a.events(ElectionEvent.Problem.class)).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED);
+            assertThat(p.message()).contains("never campaigns", "501 NotImplemented");
+        });
     }
 
     @Test
