@@ -1,5 +1,6 @@
 package dev.hoplock.core;
 
+import dev.hoplock.core.VerificationGate.Next;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
@@ -559,20 +560,17 @@ public final class Elector implements AutoCloseable {
     private void verifyStore() {
         Duration timeout = settings.requestTimeout();
         request(backend::verify, timeout, (StoreCapabilities answered, BackendException failure) -> {
-            switch (verification.onAnswer(answered, failure)) {
-                case CAMPAIGN -> {
-                    noteAnswer();
-                    scheduleStep(Duration.ZERO);
-                }
-                case RETRY -> {
-                    noteFailure("verify", failure);
-                    scheduleStep(settings.pollInterval());
-                }
-                case STOP -> {
-                    if (failure == null) {
-                        noteAnswer();
-                    }
-                }
+            Next next = verification.onAnswer(answered, failure);
+            if (next == Next.RETRY) {
+                noteFailure("verify", failure);
+                scheduleStep(settings.pollInterval());
+                return;
+            }
+            // Not counted as an answer about the lease (sinceStoreAnswered): a backend may verify without a request.
+            lastError = null;
+            problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
+            if (next == Next.CAMPAIGN) {
+                scheduleStep(Duration.ZERO);
             }
         });
     }
