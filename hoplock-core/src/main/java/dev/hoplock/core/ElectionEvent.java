@@ -58,8 +58,18 @@ public sealed interface ElectionEvent
         CLOCK_SKEW,
         /** The stored generation went down: someone deleted or rewrote the record outside the protocol. */
         GENERATION_REGRESSED,
-        /** A backend request failed; see the message. */
+        /**
+         * A backend request failed; see the message. Also a verification of the store that could not ask it: the
+         * elector retries it every poll and campaigns only once it passed.
+         */
         BACKEND_ERROR,
+        /**
+         * The store's verification ({@link dev.hoplock.core.backend.Backend#verify()}) found it lacks a conditional
+         * request this elector needs ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor(boolean)}): the
+         * elector never campaigns on it. The message names the capability, what the probe saw and the fix. Also a store
+         * that answered a conditional request with 501 Not Implemented during the verification.
+         */
+        CONDITIONAL_WRITES_NOT_SUPPORTED,
         /**
          * A record seen held disappeared from the store without a release by this process: it was deleted outside
          * hoplock (an operator, a lifecycle rule, a sync tool) or released by a delete (Go hoplock, {@code

@@ -1,10 +1,12 @@
 package dev.hoplock.core;
 
+import dev.hoplock.core.VerificationGate.Next;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.record.LeaseRecord;
@@ -47,8 +49,15 @@ import java.util.function.Supplier;
  * The store is linearisable and every write is conditional on the handle last read or written, so at most one
  * elector's write succeeds against any version of the record. The rules below make "at most one elector runs leader
  * work at any instant" follow from that, assuming only that monotonic clocks on different machines advance at
- * nearly the same rate (the {@code safetyMargin} absorbs the difference):
- * <ol>
+ * nearly the same rate (the {@code safetyMargin} absorbs the difference), and that the store keeps the conditions
+ * this elector relies on, which rule 0 checks:
+ * <ol start="0">
+ *   <li><b>Campaign only on a verified store.</b> Before its first request about the lease, the elector asks the store
+ *       what it honours ({@link Backend#verify()}, bounded by the request timeout) and writes nothing until the answer
+ *       shows every conditional request it needs ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor}: create
+ *       and swap; delete too when it releases by DELETE). A store that lacks one is never campaigned on (one
+ *       {@link ElectionEvent.Problem}, the reason in {@link #status()}); a store that could not be asked is asked again
+ *       every poll, with no other request meanwhile ({@code VerificationGate}, checked at every step).</li>
  *   <li><b>Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
  *       it the wall time {@code wall(t0)}, are taken before a write is sent; the record says
  *       {@code expires_at = wall(t0) + ttl}, and this elector leads only until {@code t0 + ttl - safetyMargin} on its
@@ -127,6 +136,7 @@ public final class Elector implements AutoCloseable {
     private final LoopTimers timers;
     private final EventHub events;
     private final ProblemReporter problems;
+    private final VerificationGate verification;
     private final Runnable releaseResources;
     private final long ttlNanos;
     private final long safetyNanos;
@@ -196,6 +206,7 @@ public final class Elector implements AutoCloseable {
         }
         this.events = new EventHub(settings.key(), time::wallNow, eventExecutor);
         this.problems = new ProblemReporter(settings.key(), time, this::publish);
+        this.verification = new VerificationGate(settings.key(), settings.releaseByDelete(), problems);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
         ExecutorService eventsToClose = ownEvents;
@@ -306,7 +317,8 @@ public final class Elector implements AutoCloseable {
             return new ElectorStatus(key(), owner(), backend.describe(), shown,
                     leading ? Optional.of(current.lease()) : Optional.empty(),
                     leading ? current.timeLeft() : Duration.ZERO,
-                    Optional.ofNullable(holder), since, Optional.ofNullable(lastError));
+                    Optional.ofNullable(holder), since, Optional.ofNullable(lastError), verification.state(),
+                    verification.capabilities(), verification.reason());
         }
     }
 
@@ -510,6 +522,13 @@ public final class Elector implements AutoCloseable {
     }
 
     private void stepLocked() {
+        if (!verification.allowsCampaign()) {
+            // Rule 0: before the store is verified the only request is its verification; once refused, none.
+            if (verification.verifying()) {
+                verifyStore();
+            }
+            return;
+        }
         if (releaseRequested) {
             if (owned != null && settings.releaseTimeout().isNegative()) {
                 releaseRequested = false;
@@ -535,6 +554,25 @@ public final class Elector implements AutoCloseable {
         } else {
             readRecord();
         }
+    }
+
+    /** Rule 0: asks the store what it honours; campaigns once it has what this elector needs. */
+    private void verifyStore() {
+        Duration timeout = settings.requestTimeout();
+        request(backend::verify, timeout, (StoreCapabilities answered, BackendException failure) -> {
+            Next next = verification.onAnswer(answered, failure);
+            if (next == Next.RETRY) {
+                noteFailure("verify", failure);
+                scheduleStep(settings.pollInterval());
+                return;
+            }
+            // Not counted as an answer about the lease (sinceStoreAnswered): a backend may verify without a request.
+            lastError = null;
+            problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
+            if (next == Next.CAMPAIGN) {
+                scheduleStep(Duration.ZERO);
+            }
+        });
     }
 
     private void readRecord() {

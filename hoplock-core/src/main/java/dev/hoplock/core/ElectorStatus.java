@@ -1,5 +1,7 @@
 package dev.hoplock.core;
 
+import dev.hoplock.core.backend.StoreCapabilities;
+
 import java.time.Duration;
 import java.util.Optional;
 
@@ -16,6 +18,11 @@ import java.util.Optional;
  * @param sinceStoreAnswered  time since the store last answered (any answer, refusals included); empty if it never
  *                            has
  * @param lastError           the last backend error's message, until the store answers again
+ * @param verification        where the store's verification stands; the elector campaigns only when
+ *                            {@link StoreVerification#VERIFIED}
+ * @param capabilities        what the store's verification answered; empty before it answered
+ * @param verificationProblem why the store is {@link StoreVerification#REFUSED}, or the last failure while
+ *                            {@link StoreVerification#VERIFYING}; empty when verified
  */
 public record ElectorStatus(
         String key,
@@ -26,7 +33,10 @@ public record ElectorStatus(
         Duration timeLeft,
         Optional<Holder> holder,
         Optional<Duration> sinceStoreAnswered,
-        Optional<String> lastError) {
+        Optional<String> lastError,
+        StoreVerification verification,
+        Optional<StoreCapabilities> capabilities,
+        Optional<String> verificationProblem) {
 
     /** True when this process may run leader work at the time of the snapshot. */
     public boolean isLeader() {

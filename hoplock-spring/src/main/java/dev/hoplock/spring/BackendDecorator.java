@@ -7,7 +7,9 @@ import dev.hoplock.core.backend.Backend;
  * ({@link dev.hoplock.spring.metrics.MeteredBackend}). Every bean of this type is applied to every election's
  * backend, in {@link org.springframework.core.Ordered} order (the first decorator is the innermost wrapper).
  *
- * <p>A decorator must keep the {@link Backend} contract: it may observe calls, never change their outcome.
+ * <p>A decorator must keep the {@link Backend} contract: it may observe calls, never change their outcome. It must
+ * forward {@link Backend#verify()} and {@link Backend#describe()} too: the elector verifies the store through the
+ * decorated backend before it campaigns, and the default {@code verify()} checks nothing.
  */
 @FunctionalInterface
 public interface BackendDecorator {

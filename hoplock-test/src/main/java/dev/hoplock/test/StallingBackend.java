@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.record.LeaseRecord;
@@ -86,6 +87,12 @@ final class StallingBackend implements Backend {
         DeleteResult result = delegate.delete(key, expected, timeout);
         holdBack();
         return result;
+    }
+
+    /** Forwarded: the store's own verification (the S3 probe) must run through any wrapper. */
+    @Override
+    public StoreCapabilities verify() throws BackendException {
+        return delegate.verify();
     }
 
     @Override

@@ -22,6 +22,16 @@ public interface AsyncBackend {
 
     CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout);
 
+    /**
+     * See {@link Backend#verify()}: what the store's conditional requests do. The elector calls it before it campaigns
+     * and bounds it by its request timeout. A stage that completes exceptionally with a {@link BackendException} means
+     * the store could not be asked. The default reports every capability
+     * {@link StoreCapabilities.Support#ASSUMED}, at once.
+     */
+    default CompletionStage<StoreCapabilities> verify() {
+        return CompletableFuture.completedFuture(StoreCapabilities.assumed(describe()));
+    }
+
     /** See {@link Backend#describe()}. */
     String describe();
 
@@ -43,6 +53,11 @@ public interface AsyncBackend {
             @Override
             public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
                 return call(() -> backend.delete(key, expected, timeout));
+            }
+
+            @Override
+            public CompletionStage<StoreCapabilities> verify() {
+                return call(backend::verify);
             }
 
             @Override

@@ -4,6 +4,7 @@ import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.ElectorStatus;
+import dev.hoplock.core.backend.StoreCapabilities;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,11 @@ import org.jspecify.annotations.Nullable;
  * @param backend            the store's description
  * @param sinceStoreAnswered time since the store last answered; null if it never has
  * @param lastError          the last store error, until the store answers again; null when none
+ * @param verification       where the store's verification stands: verifying, verified or refused (the elector
+ *                           campaigns only once verified)
+ * @param capabilities       what the store's verification found (for example "create VERIFIED, swap VERIFIED, delete
+ *                           NOT_SUPPORTED, handles bare"); null before it answered
+ * @param verificationProblem why the store is refused, or the last failure while verifying; null when none
  * @param ttl                the lease duration
  * @param renew              the renew interval
  * @param poll               the poll interval
@@ -39,6 +45,9 @@ public record ElectionDescriptor(
         String backend,
         @Nullable String sinceStoreAnswered,
         @Nullable String lastError,
+        String verification,
+        @Nullable String capabilities,
+        @Nullable String verificationProblem,
         String ttl,
         String renew,
         String poll) {
@@ -61,6 +70,9 @@ public record ElectionDescriptor(
                 status.backend(),
                 status.sinceStoreAnswered().map(HumanDurations::format).orElse(null),
                 status.lastError().orElse(null),
+                status.verification().name().toLowerCase(java.util.Locale.ROOT),
+                status.capabilities().map(StoreCapabilities::summary).orElse(null),
+                status.verificationProblem().orElse(null),
                 HumanDurations.format(settings.ttl()),
                 HumanDurations.format(settings.renewInterval()),
                 HumanDurations.format(settings.pollInterval()));

@@ -4,9 +4,9 @@ import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorStatus;
 import dev.hoplock.core.Role;
+import dev.hoplock.core.StoreVerification;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.StoreWriteWatch;
-import dev.hoplock.spring.autoconfigure.StoreVerification;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -21,41 +21,39 @@ import java.util.Optional;
  *   <li><b>UP</b>: leader or follower, the store answered within the last TTL, and writes get answers.</li>
  *   <li><b>DOWN</b>: the store answers reads but every write and delete has failed for longer than one TTL (no
  *       instance can lead: a directory without write permission, a bucket policy without {@code s3:PutObject}); or
- *       the store refused the conditional-write probe (nothing is campaigned on it). Both are configuration errors
- *       that do not go away by waiting.</li>
+ *       the store's verification refused it ({@link StoreVerification#REFUSED}: it lacks a conditional request the
+ *       elector needs, as the S3 conditional-write probe found; nothing is campaigned on it). Both are configuration
+ *       errors that do not go away by waiting.</li>
  *   <li><b>Store outage</b>: the store has not answered for longer than one TTL (or not at all, more than one TTL
- *       after the elector started), or the probe could not reach it for longer than one TTL. <b>UNKNOWN</b> by
+ *       after the elector started), or its verification could not ask it for longer than one TTL after the start. <b>UNKNOWN</b> by
  *       default, so that the application's aggregate health stays UP (HTTP 200): every instance sees the same
  *       outage, and a load balancer would otherwise drop the whole fleet. <b>DOWN</b> with
  *       {@code hoplock.health.down-on-store-outage=true}.</li>
- *   <li><b>UNKNOWN</b>: starting (the elector waits for the probe or the store's first answer, for less than a
- *       TTL).</li>
+ *   <li><b>UNKNOWN</b>: starting (the elector verifies the store or waits for its first answer, for less than a TTL).</li>
  *   <li><b>OUT_OF_SERVICE</b>: the elector is stopped (shutdown).</li>
  * </ul>
  * Details: election, key, role, owner, backend (its description, never credentials), holder, generation, expiresAt
  * (the holder's), timeLeft (leader only), sinceStoreAnswered, lastError, failingWrites and lastWriteError (while
- * writes fail, the latest failure within a TTL), reason. Computing it reads local state only.
+ * writes fail, the latest failure within a TTL), verification (verifying, verified or refused), capabilities (what the
+ * store's verification found), reason. All read from {@link ElectorStatus}. Computing it reads local state only.
  */
 public final class ElectionHealthIndicator implements HealthIndicator {
 
     private final String name;
     private final Elector elector;
     private final HoplockElections elections;
-    private final @Nullable StoreVerification verification;
     private final @Nullable StoreWriteWatch writes;
     private final boolean downOnStoreOutage;
 
     /**
-     * @param verification      the store check's state; null when there is none
      * @param writes            the write watch; null when there is none
      * @param downOnStoreOutage whether a store outage is DOWN (else UNKNOWN)
      */
     public ElectionHealthIndicator(String name, Elector elector, HoplockElections elections,
-            @Nullable StoreVerification verification, @Nullable StoreWriteWatch writes, boolean downOnStoreOutage) {
+            @Nullable StoreWriteWatch writes, boolean downOnStoreOutage) {
         this.name = name;
         this.elector = elector;
         this.elections = elections;
-        this.verification = verification;
         this.writes = writes;
         this.downOnStoreOutage = downOnStoreOutage;
     }
@@ -82,6 +80,8 @@ public final class ElectionHealthIndicator implements HealthIndicator {
         status.sinceStoreAnswered().ifPresent(since -> health.withDetail("sinceStoreAnswered",
                 HumanDurations.format(since)));
         status.lastError().ifPresent(error -> health.withDetail("lastError", error));
+        health.withDetail("verification", status.verification().name().toLowerCase(java.util.Locale.ROOT));
+        status.capabilities().ifPresent(capabilities -> health.withDetail("capabilities", capabilities.summary()));
         failingWrites.filter(streak -> streak.sinceLastFailure().compareTo(ttl) <= 0)
                 .ifPresent(streak -> health.withDetail("failingWrites", streak.attempts())
                         .withDetail("lastWriteError", streak.lastError()));
@@ -89,19 +89,22 @@ public final class ElectionHealthIndicator implements HealthIndicator {
     }
 
     private Health.Builder decide(ElectorStatus status, Duration ttl, Optional<StoreWriteWatch.Streak> failingWrites) {
-        StoreVerification.Snapshot check = verification == null ? null : verification.snapshot();
-        if (check != null && check.state() == StoreVerification.State.REFUSED) {
+        if (status.verification() == StoreVerification.REFUSED) {
             return Health.down().withDetail("reason", "the store refused the conditional-write probe, so it could let"
-                    + " two leaders coexist; no election runs on it: " + check.message().orElse(""));
+                    + " two leaders coexist; no election runs on it: " + status.verificationProblem().orElse(""));
         }
         if (status.role() == Role.STOPPED) {
             return Health.outOfService().withDetail("reason", "stopped");
         }
         if (status.role() == Role.NEW) {
-            if (check != null && check.state() == StoreVerification.State.PENDING && check.age().compareTo(ttl) > 0) {
-                return outage("the store could not be checked for " + HumanDurations.format(check.age())
+            return Health.unknown().withDetail("reason", "starting");
+        }
+        if (status.verification() == StoreVerification.VERIFYING) {
+            Duration sinceStart = elections.sinceStarted(name).orElse(Duration.ZERO);
+            if (sinceStart.compareTo(ttl) > 0) {
+                return outage("the store could not be checked for " + HumanDurations.format(sinceStart)
                         + ", longer than the TTL (" + HumanDurations.format(ttl) + ")"
-                        + check.message().map(m -> ": " + m).orElse(""));
+                        + status.verificationProblem().map(m -> ": " + m).orElse(""));
             }
             return Health.unknown().withDetail("reason", "starting");
         }

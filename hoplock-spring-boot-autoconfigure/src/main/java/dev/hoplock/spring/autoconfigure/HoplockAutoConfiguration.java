@@ -2,7 +2,6 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.spring.BackendDecorator;
-import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.StoreWriteWatch;
@@ -53,16 +52,9 @@ public final class HoplockAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean
-    StoreVerification hoplockStoreVerification() {
-        return new StoreVerification();
-    }
-
-    @Bean
     @ConditionalOnMissingBean(name = "hoplockLifecycle")
-    HoplockLifecycle hoplockLifecycle(HoplockElections elections, Backend backend,
-            ObjectProvider<BackendVerifier> verifiers, StoreVerification verification) {
-        return new HoplockLifecycle(elections, backend, verifiers.orderedStream().toList(), verification);
+    HoplockLifecycle hoplockLifecycle(HoplockElections elections, Backend backend) {
+        return new HoplockLifecycle(elections, backend);
     }
 
     @Bean

@@ -3,7 +3,6 @@ package dev.hoplock.spring.autoconfigure;
 import dev.hoplock.spring.actuate.ElectionHealthIndicator;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.StoreWriteWatch;
-import dev.hoplock.spring.autoconfigure.StoreVerification;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -42,13 +41,13 @@ public final class HoplockHealthAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "hoplockHealthContributor")
         HealthContributor hoplockHealthContributor(HoplockElections elections,
-                ObjectProvider<StoreVerification> verification, ObjectProvider<StoreWriteWatch> writes,
+                ObjectProvider<StoreWriteWatch> writes,
                 Environment environment) {
             boolean downOnStoreOutage = Binder.get(environment).bind("hoplock.health.down-on-store-outage",
                     Boolean.class).orElse(false);
             Map<String, ElectionHealthIndicator> indicators = new LinkedHashMap<>();
             elections.asMap().forEach((name, elector) -> indicators.put(name, new ElectionHealthIndicator(name,
-                    elector, elections, verification.getIfAvailable(), writes.getIfAvailable(), downOnStoreOutage)));
+                    elector, elections, writes.getIfAvailable(), downOnStoreOutage)));
             return CompositeHealthContributor.fromMap(indicators);
         }
     }

@@ -42,8 +42,9 @@ public class HoplockProperties extends ElectionProperties {
 
     /**
      * Whether to verify, before campaigning, that the store refuses the writes a compare-and-swap store must refuse
-     * (S3 only: the conditional-write probe writes and deletes a side key under the prefix). Electors start only once
-     * the probe passed; a store that fails it is never campaigned on and the health contributor reports DOWN.
+     * (S3 only: the conditional-write probe writes and deletes a side key under the prefix). Each elector runs the
+     * store's verification before it campaigns; a store that lacks what it needs is never campaigned on and the health
+     * contributor reports DOWN.
      */
     private boolean probe = true;
 

@@ -14,8 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Builds the {@link S3Backend} from {@code hoplock.s3.*}, without contacting the store (the probe runs later, from
- * the lifecycle). Every failure names the {@code hoplock.s3.*} property; no message contains a secret.
+ * Builds the {@link S3Backend} from {@code hoplock.s3.*}, without contacting the store: with the probe on, its first
+ * {@link S3Backend#verify()} runs it (each elector calls that before it campaigns); with it off, nothing is probed. Every failure names the
+ * {@code hoplock.s3.*} property; no message contains a secret.
  */
 final class S3Backends {
 
@@ -26,9 +27,10 @@ final class S3Backends {
 
     /**
      * @param settings   {@code hoplock.s3}
+     * @param probe      {@code hoplock.probe}: whether the store's verification runs the conditional-write probe
      * @param userClient the application's unique {@link S3Client} bean, or null
      */
-    static S3Backend create(HoplockProperties.S3 settings, @Nullable S3Client userClient) {
+    static S3Backend create(HoplockProperties.S3 settings, boolean probe, @Nullable S3Client userClient) {
         if (settings.getBucket() == null || settings.getBucket().isBlank()) {
             throw new HoplockConfigurationException("hoplock.s3.bucket",
                     "hoplock.backend is s3, but hoplock.s3.bucket is not set.",
@@ -52,7 +54,8 @@ final class S3Backends {
                 .bucket(settings.getBucket())
                 .prefix(settings.getPrefix())
                 .requestTimeout(settings.getApiCallTimeout())
-                .verifyConditionalWrites(false);
+                .verifyConditionalWrites(probe)
+                .verifyOnBuild(false);
         boolean reuse = userClient != null && !hasClientSettings(settings);
         if (reuse) {
             builder.client(userClient);

@@ -5,7 +5,6 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.FilesystemBackend;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.BackendDecorator;
-import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.event.LeadershipEventPublisher;
@@ -37,7 +36,7 @@ class HoplockAutoConfigurationTests {
     void memoryBackendGivesOneDefaultElectionThatStartsWithTheContext() {
         runner.withPropertyValues("hoplock.backend=memory").run(context -> {
             assertThat(context).hasSingleBean(InMemoryBackend.class).hasSingleBean(HoplockElections.class)
-                    .hasSingleBean(LeadershipEventPublisher.class).hasSingleBean(StoreVerification.class)
+                    .hasSingleBean(LeadershipEventPublisher.class)
                     .hasBean("hoplockLifecycle");
             HoplockElections elections = context.getBean(HoplockElections.class);
             assertThat(elections.names()).containsExactly("default");
@@ -47,9 +46,10 @@ class HoplockAutoConfigurationTests {
             assertThat(elector.settings().ttl()).isEqualTo(Duration.ofSeconds(30));
             assertThat(elector.settings().renewInterval()).isEqualTo(Duration.ofSeconds(10));
             assertThat(elector.settings().releaseTimeout()).isEqualTo(Duration.ofSeconds(2));
-            assertThat(context.getBean(StoreVerification.class).snapshot().state())
-                    .isEqualTo(StoreVerification.State.NOT_REQUIRED);
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
+            assertThat(elector.status().verification()).isEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+            assertThat(elector.status().capabilities()).get().extracting(c -> c.summary())
+                    .isEqualTo("create ASSUMED, swap ASSUMED, delete ASSUMED, handles as received");
         });
     }
 
@@ -329,10 +329,15 @@ class HoplockAutoConfigurationTests {
     }
 
     @Test
-    void noVerifierWithoutS3() {
+    void withoutS3TheStoreIsVerifiedByItsBackendAlone() {
         runner.withPropertyValues("hoplock.backend=memory")
                 .withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader("dev.hoplock.s3"))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BackendVerifier.class));
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Elector elector = context.getBean(HoplockElections.class).getDefault();
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
+                    assertThat(elector.status().verification()).isEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+                });
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,8 +1,10 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.StoreVerification;
 import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.s3.S3Backend;
-import dev.hoplock.spring.BackendVerifier;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.actuate.ElectionDescriptor;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
@@ -46,7 +48,7 @@ class S3AutoConfigurationTests {
         runner.withPropertyValues("hoplock.backend=s3", "hoplock.s3.bucket=leases", "hoplock.s3.prefix=locks/",
                 "hoplock.s3.endpoint=http://127.0.0.1:1", "hoplock.s3.path-style=true", "hoplock.s3.region=eu-west-1",
                 "hoplock.s3.access-key=AKIA-TEST", "hoplock.s3.secret-key=" + SECRET).run(context -> {
-                    assertThat(context).hasNotFailed().hasSingleBean(S3Backend.class).hasSingleBean(BackendVerifier.class);
+                    assertThat(context).hasNotFailed().hasSingleBean(S3Backend.class);
                     S3Backend backend = context.getBean(S3Backend.class);
                     assertThat(backend.describe()).contains("s3://leases/locks/", "127.0.0.1:1").doesNotContain(SECRET);
                     assertThat(backend.objectKey("default")).isEqualTo("locks/default");
@@ -57,9 +59,10 @@ class S3AutoConfigurationTests {
     void s3IsChosenWhenOnlyABucketIsSet() {
         runner.withPropertyValues("hoplock.s3.bucket=leases", "hoplock.s3.endpoint=http://127.0.0.1:1",
                 "hoplock.probe=false").run(context -> {
-                    assertThat(context).hasSingleBean(S3Backend.class).doesNotHaveBean(BackendVerifier.class);
-                    assertThat(context.getBean(StoreVerification.class).snapshot().state())
-                            .isEqualTo(StoreVerification.State.NOT_REQUIRED);
+                    assertThat(context).hasSingleBean(S3Backend.class);
+                    // hoplock.probe=false: the backend's verification assumes the capabilities and sends nothing.
+                    StoreCapabilities assumed = context.getBean(S3Backend.class).verify();
+                    assertThat(assumed.support().values()).containsOnly(StoreCapabilities.Support.ASSUMED);
                 });
     }
 
@@ -89,7 +92,7 @@ class S3AutoConfigurationTests {
     void withoutTheAwsSdkNothingS3IsTouched() {
         runner.withClassLoader(new FilteredClassLoader("software.amazon.awssdk"))
                 .withPropertyValues("hoplock.backend=memory").run(context ->
-                        assertThat(context).hasNotFailed().doesNotHaveBean(BackendVerifier.class)
+                        assertThat(context).hasNotFailed().doesNotHaveBean(S3Backend.class)
                                 .hasSingleBean(InMemoryBackend.class));
         runner.withClassLoader(new FilteredClassLoader("dev.hoplock.s3"))
                 .withPropertyValues("hoplock.backend=s3", "hoplock.s3.bucket=leases").run(context -> {
@@ -139,11 +142,11 @@ class S3AutoConfigurationTests {
                         "management.endpoints.web.exposure.include=hoplock")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    StoreVerification verification = context.getBean(StoreVerification.class);
-                    await().atMost(Duration.ofSeconds(10)).until(() -> verification.snapshot().message().isPresent());
-                    assertThat(verification.snapshot().state()).isEqualTo(StoreVerification.State.PENDING);
-                    assertThat(context.getBean(HoplockElections.class).getDefault().status().role().name())
-                            .isEqualTo("NEW");
+                    Elector elector = context.getBean(HoplockElections.class).getDefault();
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> elector.status().verificationProblem().isPresent());
+                    assertThat(elector.status().verification()).isEqualTo(StoreVerification.VERIFYING);
+                    assertThat(elector.status().holder()).as("not a single request about the lease").isEmpty();
                     CompositeHealthContributor health = context.getBean("hoplockHealthContributor",
                             CompositeHealthContributor.class);
                     await().atMost(Duration.ofSeconds(10)).until(() -> ((HealthIndicator) health.getContributor("default"))
@@ -154,7 +157,7 @@ class S3AutoConfigurationTests {
                     assertThat(shown.toString()).doesNotContain(SECRET);
                     ElectionDescriptor state = context.getBean(HoplockEndpoint.class).elections().get("default");
                     assertThat(state.toString()).contains("s3://leases/").doesNotContain(SECRET);
-                    assertThat(verification.snapshot().message().orElseThrow()).doesNotContain(SECRET);
+                    assertThat(elector.status().verificationProblem().orElseThrow()).doesNotContain(SECRET);
                 });
     }
 

@@ -1,13 +1,16 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.Elector;
-import dev.hoplock.core.Role;
+import dev.hoplock.core.StoreVerification;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.InMemoryBackend;
-import dev.hoplock.spring.BackendVerifier;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
 import dev.hoplock.spring.support.CountingBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,14 +26,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The store check before campaigning ({@link BackendVerifier}, the S3 conditional-write probe in production): a
- * refused store is never campaigned on and reports DOWN; a store that cannot be asked yet is asked again.
+ * The store's verification before campaigning ({@link Backend#verify()}, run by each elector; the S3 conditional-write
+ * probe in production), as the application sees it: a refused store is never campaigned on and reports DOWN while the
+ * application stays up; a store that cannot be asked yet is asked again.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StoreVerificationTests {
@@ -42,46 +47,46 @@ class StoreVerificationTests {
 
     @Test
     void aRefusedStoreIsNeverCampaignedOnAndHealthSaysWhy() {
-        runner.withUserConfiguration(RefusingVerifier.class).run(context -> {
+        runner.withUserConfiguration(RefusingStore.class).run(context -> {
             assertThat(context).hasNotFailed();
-            StoreVerification verification = context.getBean(StoreVerification.class);
-            await().atMost(Duration.ofSeconds(5))
-                    .until(() -> verification.snapshot().state() == StoreVerification.State.REFUSED);
             Elector elector = context.getBean(HoplockElections.class).getDefault();
-            assertThat(elector.status().role()).isEqualTo(Role.NEW);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> elector.status().verification() == StoreVerification.REFUSED);
+            assertThat(elector.isLeader()).isFalse();
             assertThat(context.getBean(CountingBackend.class).requests()).as("no election request").isZero();
             Health health = health(context);
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(health.getDetails().get("reason").toString())
-                    .contains("refused the conditional-write probe", "accepted a stale If-Match");
+                    .contains("refused the conditional-write probe", "does not support conditional swap",
+                            "accepted a stale If-Match");
+            assertThat(health.getDetails()).containsEntry("verification", "refused")
+                    .containsEntry("capabilities", "create VERIFIED, swap NOT_SUPPORTED, delete VERIFIED, handles"
+                            + " as received");
         });
     }
 
     @Test
     void aStoreThatCannotBeAskedYetIsAskedAgainThenCampaignedOn() {
-        runner.withUserConfiguration(FlakyVerifier.class).run(context -> {
+        runner.withUserConfiguration(FlakyStore.class).run(context -> {
             assertThat(context).hasNotFailed();
             Elector elector = context.getBean(HoplockElections.class).getDefault();
             await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
-            assertThat(context.getBean(FlakyVerifier.class).attempts).hasValue(3);
-            assertThat(context.getBean(StoreVerification.class).snapshot().state())
-                    .isEqualTo(StoreVerification.State.PASSED);
+            assertThat(context.getBean(ScriptedStore.class).attempts).hasValue(3);
+            assertThat(elector.status().verification()).isEqualTo(StoreVerification.VERIFIED);
             assertThat(health(context).getStatus()).isEqualTo(Status.UP);
         });
     }
 
     @Test
-    void aFailingCheckIsLoggedOncePerKindOfFailureInHumanDurations(CapturedOutput output) {
-        runner.withUserConfiguration(ChangingVerifier.class).run(context -> {
+    void aFailingCheckIsLoggedOncePerKindOfFailure(CapturedOutput output) {
+        runner.withUserConfiguration(ChangingStore.class).run(context -> {
             Elector elector = context.getBean(HoplockElections.class).getDefault();
             await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
-            assertThat(context.getBean(ChangingVerifier.class).attempts).hasValue(9);
-            await().atMost(Duration.ofSeconds(5)).until(() -> output.getOut().contains("answered after 8 failed"));
+            assertThat(context.getBean(ScriptedStore.class).attempts).hasValue(9);
             String log = output.getOut();
-            assertThat(log.lines().filter(line -> line.contains("cannot check")).toList())
+            assertThat(log.lines().filter(line -> line.contains("verify failed")).toList())
                     .as("one line for the 5 unreachable attempts, one for the 3 access-denied ones")
-                    .hasSize(2)
-                    .allSatisfy(line -> assertThat(line).contains("retrying every 50ms").doesNotContain("PT0"));
+                    .hasSize(2);
             assertThat(log).contains("connection refused (attempt 1)").doesNotContain("(attempt 2)")
                     .contains("access denied (attempt 6)").doesNotContain("(attempt 7)");
         });
@@ -89,7 +94,7 @@ class StoreVerificationTests {
 
     @Test
     void aStoreThatCannotBeAskedForATtlIsUnknownByDefault() {
-        runner.withUserConfiguration(UnreachableVerifier.class).run(context -> {
+        runner.withUserConfiguration(UnreachableStore.class).run(context -> {
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getDetails().get("reason").toString()
                     .contains("could not be checked"));
             assertThat(health(context).getStatus()).isEqualTo(Status.UNKNOWN);
@@ -98,22 +103,24 @@ class StoreVerificationTests {
 
     @Test
     void aStoreThatCannotBeAskedForATtlIsDownWhenOutagesCountAsDown() {
-        runner.withUserConfiguration(UnreachableVerifier.class)
+        runner.withUserConfiguration(UnreachableStore.class)
                 .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getStatus().equals(Status.DOWN));
             assertThat(health(context).getDetails().get("reason").toString())
                     .contains("could not be checked", "connection refused");
-            assertThat(context.getBean(HoplockElections.class).getDefault().status().role()).isEqualTo(Role.NEW);
+            Elector elector = context.getBean(HoplockElections.class).getDefault();
+            assertThat(elector.status().verification()).isEqualTo(StoreVerification.VERIFYING);
+            assertThat(elector.status().holder()).isEmpty();
         });
     }
 
     @Test
-    void aVerifierThatDoesNotApplyIsSkipped() {
-        runner.withUserConfiguration(NotApplicableVerifier.class).run(context -> {
+    void aStoreThatChecksNothingIsCampaignedOnAtOnce() {
+        runner.withUserConfiguration(PlainStore.class).run(context -> {
             Elector elector = context.getBean(HoplockElections.class).getDefault();
             await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
-            assertThat(context.getBean(StoreVerification.class).snapshot().state())
-                    .isEqualTo(StoreVerification.State.NOT_REQUIRED);
+            assertThat(elector.status().verification()).isEqualTo(StoreVerification.VERIFIED);
+            assertThat(health(context).getDetails()).containsEntry("verification", "verified");
         });
     }
 
@@ -123,113 +130,109 @@ class StoreVerificationTests {
         return ((HealthIndicator) composite.getContributor("default")).health();
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class RefusingVerifier {
-        @Bean
-        CountingBackend backend() {
-            return new CountingBackend(new InMemoryBackend());
+    /** An in-memory store whose {@link #verify()} runs a script: {@code attempt -> capabilities}, or throws. */
+    static final class ScriptedStore implements Backend {
+        final AtomicInteger attempts = new AtomicInteger();
+        private final InMemoryBackend store = new InMemoryBackend();
+        private final Script script;
+
+        interface Script {
+            StoreCapabilities verify(int attempt) throws BackendException;
         }
 
-        @Bean
-        BackendVerifier refusing() {
-            return new BackendVerifier() {
-                @Override
-                public boolean appliesTo(Backend backend) {
-                    return true;
-                }
+        ScriptedStore(Script script) {
+            this.script = script;
+        }
 
-                @Override
-                public void verify(Backend backend) throws BackendException {
-                    throw new BackendException(BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED,
-                            "the store accepted a stale If-Match");
-                }
-            };
+        @Override
+        public StoreCapabilities verify() throws BackendException {
+            return script.verify(attempts.incrementAndGet());
+        }
+
+        @Override
+        public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+            return store.read(key, timeout);
+        }
+
+        @Override
+        public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
+                throws BackendException {
+            return store.write(key, expected, content, timeout);
+        }
+
+        @Override
+        public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+            return store.delete(key, expected, timeout);
+        }
+    }
+
+    /** Every capability verified, or all but {@code missing}. */
+    static StoreCapabilities probed(StoreCapabilities.Capability missing) {
+        StoreCapabilities.Builder builder = StoreCapabilities.builder("scripted");
+        for (StoreCapabilities.Capability capability : StoreCapabilities.Capability.values()) {
+            builder.set(capability, capability == missing ? StoreCapabilities.Support.NOT_SUPPORTED
+                    : StoreCapabilities.Support.VERIFIED, capability == missing ? "the store accepted a stale If-Match"
+                    : "");
+        }
+        return builder.build();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RefusingStore {
+        @Bean
+        CountingBackend backend() {
+            return new CountingBackend(new ScriptedStore(
+                    attempt -> probed(StoreCapabilities.Capability.CONDITIONAL_SWAP)));
         }
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class FlakyVerifier implements BackendVerifier {
-        final AtomicInteger attempts = new AtomicInteger();
-
+    static class FlakyStore {
         @Bean
-        InMemoryBackend backend() {
-            return new InMemoryBackend();
-        }
-
-        @Override
-        public boolean appliesTo(Backend backend) {
-            return backend instanceof InMemoryBackend;
-        }
-
-        @Override
-        public void verify(Backend backend) throws BackendException {
-            if (attempts.incrementAndGet() < 3) {
-                throw new BackendException(BackendException.Kind.UNREACHABLE, "connection refused");
-            }
+        ScriptedStore backend() {
+            return new ScriptedStore(attempt -> {
+                if (attempt < 3) {
+                    throw new BackendException(BackendException.Kind.UNREACHABLE, "connection refused");
+                }
+                return probed(null);
+            });
         }
     }
 
     /** Fails 5 times as unreachable, then 3 times as access denied, each time with another message; then passes. */
     @Configuration(proxyBeanMethods = false)
-    static class ChangingVerifier implements BackendVerifier {
-        final AtomicInteger attempts = new AtomicInteger();
-
+    static class ChangingStore {
         @Bean
-        InMemoryBackend backend() {
-            return new InMemoryBackend();
-        }
-
-        @Override
-        public boolean appliesTo(Backend backend) {
-            return true;
-        }
-
-        @Override
-        public void verify(Backend backend) throws BackendException {
-            int attempt = attempts.incrementAndGet();
-            if (attempt <= 5) {
-                throw new BackendException(BackendException.Kind.UNREACHABLE,
-                        "connection refused (attempt " + attempt + ")");
-            }
-            if (attempt <= 8) {
-                throw new BackendException(BackendException.Kind.ACCESS_DENIED, "access denied (attempt " + attempt + ")");
-            }
+        ScriptedStore backend() {
+            return new ScriptedStore(attempt -> {
+                if (attempt <= 5) {
+                    throw new BackendException(BackendException.Kind.UNREACHABLE,
+                            "connection refused (attempt " + attempt + ")");
+                }
+                if (attempt <= 8) {
+                    throw new BackendException(BackendException.Kind.ACCESS_DENIED,
+                            "access denied (attempt " + attempt + ")");
+                }
+                return probed(null);
+            });
         }
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class UnreachableVerifier implements BackendVerifier {
+    static class UnreachableStore {
         @Bean
-        InMemoryBackend backend() {
-            return new InMemoryBackend();
-        }
-
-        @Override
-        public boolean appliesTo(Backend backend) {
-            return true;
-        }
-
-        @Override
-        public void verify(Backend backend) throws BackendException {
-            throw new BackendException(BackendException.Kind.UNREACHABLE, "connection refused");
+        ScriptedStore backend() {
+            return new ScriptedStore(attempt -> {
+                throw new BackendException(BackendException.Kind.UNREACHABLE, "connection refused");
+            });
         }
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class NotApplicableVerifier implements BackendVerifier {
+    static class PlainStore {
         @Bean
         InMemoryBackend backend() {
             return new InMemoryBackend();
-        }
-
-        @Override
-        public boolean appliesTo(Backend backend) {
-            return false;
-        }
-
-        @Override
-        public void verify(Backend backend) throws BackendException {
-            throw new AssertionError("must not be called");
         }
     }
 }

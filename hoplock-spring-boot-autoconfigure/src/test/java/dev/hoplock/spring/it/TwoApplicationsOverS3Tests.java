@@ -5,7 +5,6 @@ import dev.hoplock.s3.S3Backend;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.autoconfigure.StoreVerification;
 import dev.hoplock.spring.it.DemoJobApplication.Execution;
 import dev.hoplock.spring.metrics.HoplockMeterBinder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -57,7 +56,9 @@ class TwoApplicationsOverS3Tests {
         assertThat(a.getBean(S3Backend.class).describe()).contains("s3://" + server.bucket() + "/" + prefix);
         Elector electorA = elector(a);
         await().atMost(Duration.ofSeconds(15)).until(electorA::isLeader);
-        assertThat(a.getBean(StoreVerification.class).snapshot().state()).isEqualTo(StoreVerification.State.PASSED);
+        assertThat(electorA.status().verification()).isEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+        assertThat(electorA.status().capabilities()).get().extracting(c -> c.summary()).asString()
+                .startsWith("create VERIFIED, swap VERIFIED");
         ConfigurableApplicationContext b = start(server, "s3-b");
         Elector electorB = elector(b);
         await().atMost(Duration.ofSeconds(15)).until(() -> electorB.holder().isPresent());

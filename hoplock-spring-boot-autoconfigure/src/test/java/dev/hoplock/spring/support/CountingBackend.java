@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 
@@ -39,6 +40,11 @@ public final class CountingBackend implements Backend {
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
         deletes.incrementAndGet();
         return delegate.delete(key, expected, timeout);
+    }
+
+    @Override
+    public StoreCapabilities verify() throws BackendException {
+        return delegate.verify();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -78,6 +79,12 @@ public final class MeteredBackend implements Backend {
         } finally {
             sample.stop(timer("delete", outcome));
         }
+    }
+
+    /** Forwarded: the store's own verification (the S3 probe) must run through any wrapper. */
+    @Override
+    public StoreCapabilities verify() throws BackendException {
+        return delegate.verify();
     }
 
     @Override
