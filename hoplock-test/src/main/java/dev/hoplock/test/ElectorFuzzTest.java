@@ -10,7 +10,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import dev.hoplock.test.FuzzChecker.Property;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -159,8 +158,6 @@ public abstract class ElectorFuzzTest {
 
     /** A release is sent only after every scope of the released term was closed. */
     @Test
-    @Disabled("finding of the fuzz test: on this branch Elector.stepDown() releases while leader work still runs"
-            + " (issue 9, defect 2; FUZZ-FINDINGS.md); enable once the fix is merged")
     void releaseIsSentOnlyAfterLeaderWorkStopped() {
         assertHolds(Property.RELEASE_AFTER_WORK);
     }
