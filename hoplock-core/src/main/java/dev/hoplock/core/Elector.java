@@ -103,7 +103,8 @@ import java.util.function.Supplier;
  *       {@link #lead} when its task returns, and the actuator) release the lease only once every scope of every term
  *       of this process has closed, waiting up to the release timeout; otherwise they keep the lease and let it
  *       expire, so no successor starts while this process still works. A release requested while the outcome of a
- *       write is unknown (a refused renewal) is kept until a read proves the record ours (then released) or not.</li>
+ *       write is unknown (a refused renewal) is kept until a read proves the record ours (then released) or not;
+ *       while it is pending no new term begins, so a release can only ever end the term it was requested for.</li>
  * </ol>
  * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
  * observation; a record at generation {@code Long.MAX_VALUE} is never taken over (no higher token exists).
@@ -767,6 +768,12 @@ public final class Elector implements AutoCloseable {
         if (stopping) {
             return;
         }
+        if (releaseRequested) {
+            // Rule 7: a write of ours answered (or was adopted) after a step-down asked for a release; the release
+            // comes first (the next step carries it out), and no term begins on a record about to be released.
+            scheduleStep(Duration.ZERO);
+            return;
+        }
         long deadline = owned.t0 + ttlNanos - safetyNanos;
         long wallDeadline = wallDeadline(owned.record);
         if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
@@ -1211,11 +1218,15 @@ public final class Elector implements AutoCloseable {
         campaignPausedUntil = time.nanoTime() + ttlNanos;
     }
 
+    /**
+     * Whether this elector may write a new term now. Never while a release is requested (rule 7): the request belongs
+     * to the term that was stepped down, and a new term begun first would be released under its own leader work.
+     */
     private boolean campaignAllowed() {
         if (campaignPaused && time.nanoTime() - campaignPausedUntil >= 0) {
             campaignPaused = false;
         }
-        return !campaignPaused && !stopping;
+        return !campaignPaused && !stopping && !releaseRequested;
     }
 
     private synchronized LeaderScope awaitLeadership() throws InterruptedException {

@@ -39,10 +39,15 @@ final class NetBackend implements AsyncBackend {
 
     @Override
     public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
+        long sent = process.clock.nanoTime();
         CompletionStage<Optional<StoredObject>> answer = send("read", false, () -> sim.store.read());
         return answer.thenApply(read -> {
-            LeaseRecord seen = read.map(o -> decode(o.content())).orElse(null);
-            process.lastSeenOwner = seen == null ? "" : seen.owner();
+            // An answer later than the request's bound was abandoned by the elector (it timed out first): the process
+            // never saw what it says, so it does not count as a sighting (the outside-delete precondition relies on it).
+            if (process.clock.nanoTime() - sent < timeout.toNanos()) {
+                LeaseRecord seen = read.map(o -> decode(o.content())).orElse(null);
+                process.lastSeenOwner = seen == null ? "" : seen.owner();
+            }
             return read;
         });
     }
