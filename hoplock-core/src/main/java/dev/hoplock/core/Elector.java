@@ -828,6 +828,11 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 if (current.isValid()) {
+                    if (activeOp == 0 && renewalDueByWallClock()) {
+                        // The renewal timer counts monotonic time, which stood still during a suspend while the wall
+                        // clock (and the wall deadline) moved on: renew now rather than lose the term by the wall clock.
+                        scheduleStep(Duration.ZERO);
+                    }
                     armFence(current);
                     return;
                 }
@@ -1184,6 +1189,15 @@ public final class Elector implements AutoCloseable {
      */
     private long wallDeadline(LeaseRecord record) {
         return record.expiresAt().minusNanos(safetyNanos).toEpochMilli();
+    }
+
+    /** Whether the renewal of the owned record is due by the wall clock: its write's wall time plus the renew interval. */
+    private boolean renewalDueByWallClock() {
+        if (owned == null) {
+            return false;
+        }
+        long writtenAtMillis = owned.record.expiresAt().toEpochMilli() - settings.ttl().toMillis();
+        return time.wallMillis() - writtenAtMillis >= settings.renewInterval().toMillis();
     }
 
     private Duration untilRenewal(long t0) {

@@ -191,7 +191,8 @@ final class Checker implements SimStore.Listener {
             return working;
         }
         boolean judged = p.clock.running() && !p.clock.waking();
-        long poll = p.machine.timing.poll().toNanos();
+        // One poll of the process's own (drifting) clock, in shared time: the fence looks once per local poll.
+        long poll = (long) Math.ceil(p.machine.timing.poll().toNanos() / p.machine.rate);
         Worker.Open untold = null;
         for (Worker.Open o : open) {
             if (o.scope.wasLost()) {
