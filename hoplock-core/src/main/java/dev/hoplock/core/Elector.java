@@ -95,7 +95,9 @@ import java.util.function.Supplier;
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
  *       its owner, generation and nonce, with validity counted from the {@code t0} of the write that created it;
- *       otherwise this elector acts as if the write had failed. A refused renewal ends the term at once (unless an
+ *       otherwise this elector acts as if the write had failed, and once a read shows another writer's version, no
+ *       earlier write of unknown outcome is adopted any more (a late create would land only after a delete, while that
+ *       version's holder may still lead). A refused renewal ends the term at once (unless an
  *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation.</li>
  *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
  *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
@@ -624,6 +626,12 @@ public final class Elector implements AutoCloseable {
         if (mine != null) {
             adopt(object.handle(), mine);
             return;
+        }
+        if (record == null || !record.owner().equals(owner())) {
+            // Rule 5: another writer's version is current, so no write of unknown outcome is: a swap of ours named an
+            // older handle and can never land now, and a create of ours can land only after someone deletes this
+            // version, when its holder may still lead. Neither may be adopted later.
+            pending.clear();
         }
         dropReleaseIfNotOurs();
         endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "

@@ -22,7 +22,8 @@ class SimulationRegressionSeedsTest {
             20262842L, 20270511L,   // a step-down's release carried out on a later term (two leaders)
             20269212L, 20267779L,   // an abandoned read answer counted as a sighting before an outside delete
             100005146L,             // the un-told-scope bound against a drifting clock
-            100088800L              // a resumed suspend: renewal due by the wall clock
+            100088800L,             // a resumed suspend: renewal due by the wall clock
+            100016271L, 100043492L, 100057628L, 100057997L, 100093465L, 100098373L  // a late create adopted after a delete
     })
     void aScheduleThatOnceFoundABugPasses(long seed) {
         assertThatCode(() -> new Simulation(seed, 400, EnumSet.allOf(Simulation.Fault.class)).run())
