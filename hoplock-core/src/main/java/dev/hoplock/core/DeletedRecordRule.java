@@ -2,6 +2,8 @@ package dev.hoplock.core;
 
 import dev.hoplock.core.record.LeaseRecord;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.time.Instant;
 
@@ -23,7 +25,8 @@ import java.time.Instant;
  *   <li>the last seen {@code expires_at} has passed by the local wall clock, as for an unchanged version.</li>
  * </ol>
  * A key this elector never saw present (a fresh start) is free at once: deletion is detected, not prevented.
- * Not thread-safe: used under the elector's lock. Nothing here is null except where stated.
+ * Not thread-safe: used under the owner's lock (through {@link ObservationTracker}). The decision itself is
+ * {@link TakeoverDecision#untilFree}.
  */
 final class DeletedRecordRule {
 
@@ -31,7 +34,7 @@ final class DeletedRecordRule {
     /** Whether a record was ever seen; false until then. */
     private boolean seenPresent;
     /** {@code expires_at} of the last seen record; null when it was corrupt (no expiry to wait for). */
-    private Instant lastExpiresAt;
+    private @Nullable Instant lastExpiresAt;
     /** Rule 2: the validity the last seen record showed when first seen, never below zero. */
     private long lastValidityNanos;
     /** Whether a read found the key absent since a version was last seen (the problem is reported once per absence). */
@@ -40,7 +43,7 @@ final class DeletedRecordRule {
      * Rule 1: the answer of the first read that found the key absent since it was last seen or since the last failed
      * read; null while present or after a failed read.
      */
-    private Long absentSinceNanos;
+    private @Nullable Long absentSinceNanos;
 
     DeletedRecordRule(Duration ttl) {
         this.ttlNanos = ttl.toNanos();
@@ -50,10 +53,10 @@ final class DeletedRecordRule {
      * A read or write showed a new version: {@code record} (null when corrupt) first seen at {@code wallNow}. Ends any
      * absence being observed.
      */
-    void sawVersion(LeaseRecord record, Instant wallNow) {
+    void sawVersion(@Nullable LeaseRecord record, Instant wallNow) {
         seenPresent = true;
         lastExpiresAt = record == null ? null : record.expiresAt();
-        lastValidityNanos = record == null ? 0 : nanosUntil(wallNow, record.expiresAt());
+        lastValidityNanos = record == null ? 0 : TakeoverDecision.nanosUntil(wallNow, record.expiresAt());
         absenceSeen = false;
         absentSinceNanos = null;
     }
@@ -85,29 +88,14 @@ final class DeletedRecordRule {
         return fresh;
     }
 
-    /** How much longer the absent key counts as held; zero when it may be created now. */
-    Duration untilFree(long nowNanos, Instant wallNow) {
-        if (absentSinceNanos == null) {
-            return Duration.ZERO;
-        }
-        long observe = Math.max(ttlNanos, lastValidityNanos);
-        long left = Math.max(0, observe - (nowNanos - absentSinceNanos));
-        if (lastExpiresAt != null) {
-            left = Math.max(left, nanosUntil(wallNow, lastExpiresAt));
-        }
-        return Duration.ofNanos(left);
-    }
-
     /**
-     * Nanoseconds from {@code from} to {@code to}: zero when {@code to} is not later, saturated for instants centuries
-     * apart (Go's zero time on a released record, a clock set to the year 9999), where {@link Duration#toNanos()}
-     * would overflow.
+     * The absence as {@link TakeoverDecision} needs it: watched while an unbroken observation runs, with how long it
+     * must last (the longer of the TTL and the last seen record's validity) and the last seen {@code expires_at}.
      */
-    private static long nanosUntil(Instant from, Instant to) {
-        if (!to.isAfter(from)) {
-            return 0;
+    Observation.Absent absence() {
+        if (absentSinceNanos == null) {
+            return Observation.Absent.unwatched();
         }
-        Duration between = Duration.between(from, to);
-        return between.getSeconds() >= Long.MAX_VALUE / 4_000_000_000L ? Long.MAX_VALUE / 4 : between.toNanos();
+        return new Observation.Absent(true, absentSinceNanos, Math.max(ttlNanos, lastValidityNanos), lastExpiresAt);
     }
 }

@@ -129,7 +129,6 @@ import java.util.function.Supplier;
 public final class Elector implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Elector.class);
-    private static final int MAX_PENDING_WRITES = 16;
     private static final Duration MIN_RETRY_GAP = Duration.ofMillis(50);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -149,13 +148,10 @@ public final class Elector implements AutoCloseable {
     private CompletableFuture<Void> closed;
     private Scheduler.Cancellable nextStep;
     private Scheduler.Cancellable fenceTimer;
-    private Scheduler.Cancellable opTimeout;
-    private long opCounter;
-    private long activeOp;
-    private CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
-    private Observation observed;
+    private final RequestBook requests;
+    private final ObservationTracker tracker;
+    private final UnknownWrites unknown = new UnknownWrites();
     private Owned owned;
-    private final Deque<Pending> pending = new ArrayDeque<>();
     /** Terms of this process whose scopes may still be open: the release waits for all of them, not only the last. */
     private final List<Term> undrainedTerms = new ArrayList<>();
     private long highestGeneration;
@@ -164,7 +160,6 @@ public final class Elector implements AutoCloseable {
     private boolean campaignPaused;
     private boolean releaseRequested;
     private Long lastAnswerNanos;
-    private final DeletedRecordRule deletedRecord;
     private String lastError;
 
     // ---- read without lock ----
@@ -177,7 +172,7 @@ public final class Elector implements AutoCloseable {
         this.time = builder.time;
         this.ttlNanos = settings.ttl().toNanos();
         this.safetyNanos = settings.safetyMargin().toNanos();
-        this.deletedRecord = new DeletedRecordRule(settings.ttl());
+        this.tracker = new ObservationTracker(settings.ttl());
         String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
 
         ExecutorScheduler ownScheduler = null;
@@ -210,6 +205,7 @@ public final class Elector implements AutoCloseable {
         this.events = new EventHub(settings.key(), time::wallNow, eventExecutor);
         this.problems = new ProblemReporter(settings.key(), time, this::publish);
         this.verification = new VerificationGate(settings.key(), settings.releaseByDelete(), problems);
+        this.requests = new RequestBook(this, timers, backend::describe, this::endTermIfPastDeadline, this::guarded);
         ExecutorScheduler schedulerToClose = ownScheduler;
         ExecutorService ioToClose = ownIo;
         ExecutorService eventsToClose = ownEvents;
@@ -468,7 +464,7 @@ public final class Elector implements AutoCloseable {
         }
         CompletableFuture<Void> done = closed;
         workStopped
-                .thenCompose(stoppedInTime -> idleFuture().thenApply(v -> stoppedInTime))
+                .thenCompose(stoppedInTime -> requests.idle().thenApply(v -> stoppedInTime))
                 .thenCompose(this::releaseOnClose)
                 .whenComplete((v, e) -> {
                     if (e != null) {
@@ -477,7 +473,7 @@ public final class Elector implements AutoCloseable {
                     synchronized (this) {
                         setRole(Role.STOPPED);
                         cancel(fenceTimer);
-                        cancel(opTimeout);
+                        requests.cancelTimeout();
                     }
                     log.info("hoplock: elector for '{}' ({}) stopped", key(), owner());
                     events.complete();
@@ -517,7 +513,7 @@ public final class Elector implements AutoCloseable {
         synchronized (this) {
             nextStep = null;
             endTermIfPastDeadline();
-            if (stopping || activeOp != 0) {
+            if (stopping || requests.busy()) {
                 return;
             }
             guarded("deciding the next request", this::stepLocked);
@@ -540,7 +536,7 @@ public final class Elector implements AutoCloseable {
                 releaseRequested = false;
                 release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
                 return;
-            } else if (pending.isEmpty()) {
+            } else if (unknown.isEmpty()) {
                 // Nothing of ours can be in the store: nothing to release.
                 releaseRequested = false;
             } else {
@@ -553,7 +549,7 @@ public final class Elector implements AutoCloseable {
         if (owned != null && isLeader()) {
             renew();
         } else if (owned != null && campaignAllowed()) {
-            acquire(owned.handle, highestGeneration + 1);
+            acquire(owned.handle(), highestGeneration + 1);
         } else {
             readRecord();
         }
@@ -562,7 +558,7 @@ public final class Elector implements AutoCloseable {
     /** Rule 0: asks the store what it honours; campaigns once it has what this elector needs. */
     private void verifyStore() {
         Duration timeout = settings.requestTimeout();
-        request(backend::verify, timeout, (StoreCapabilities answered, BackendException failure) -> {
+        requests.send(backend::verify, timeout, (StoreCapabilities answered, BackendException failure) -> {
             Next next = verification.onAnswer(answered, failure);
             if (next == Next.RETRY) {
                 noteFailure("verify", failure);
@@ -584,13 +580,13 @@ public final class Elector implements AutoCloseable {
             timeout = min(timeout, term.timeLeft());
         }
         Duration bound = timeout;
-        request(() -> backend.read(key(), bound), bound, this::onRead);
+        requests.send(() -> backend.read(key(), bound), bound, this::onRead);
     }
 
     private void onRead(Optional<StoredObject> result, BackendException failure) {
         if (failure != null) {
             noteFailure("read", failure);
-            deletedRecord.lostSight();
+            tracker.lostSight();
             Term current = term;
             scheduleStep(current != null && current.isValid() ? retryDelay(current) : settings.pollInterval());
             return;
@@ -599,19 +595,12 @@ public final class Elector implements AutoCloseable {
         if (result.isEmpty()) {
             dropReleaseIfNotOurs();
             endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
-            Observation before = observed;
-            observe(null, null, null);
-            if (deletedRecord.sawAbsent(time.nanoTime())) {
+            Observation.Present before = tracker.present();
+            forgetVersion();
+            if (tracker.sawAbsent(time.nanoTime())) {
                 reportDeletion(before);
             }
-            Duration untilFree = deletedRecord.untilFree(time.nanoTime(), time.wallNow());
-            if (!campaignAllowed()) {
-                scheduleStep(settings.pollInterval());
-            } else if (!untilFree.isZero()) {
-                scheduleStep(min(settings.pollInterval(), untilFree));
-            } else {
-                acquire(Handle.NONE, highestGeneration + 1);
-            }
+            decideTakeover();
             return;
         }
         StoredObject object = result.get();
@@ -622,7 +611,7 @@ public final class Elector implements AutoCloseable {
         } catch (MalformedLeaseRecordException e) {
             corruption = e.getMessage();
         }
-        Pending mine = record == null ? null : matchPending(record);
+        UnknownWrites.Write mine = record == null ? null : unknown.provablyOurs(record);
         if (mine != null) {
             adopt(object.handle(), mine);
             return;
@@ -631,7 +620,7 @@ public final class Elector implements AutoCloseable {
             // Rule 5: another writer's version is current, so no write of unknown outcome is: a swap of ours named an
             // older handle and can never land now, and a create of ours can land only after someone deletes this
             // version, when its holder may still lead. Neither may be adopted later.
-            pending.clear();
+            unknown.otherWriterSeen();
         }
         dropReleaseIfNotOurs();
         endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "
@@ -640,28 +629,23 @@ public final class Elector implements AutoCloseable {
         decideTakeover();
     }
 
+    /** Rule 4 (and 6): acquire the version observed, or look again; the decision is {@link TakeoverDecision}'s. */
     private void decideTakeover() {
-        Observation seen = observed;
-        long now = time.nanoTime();
-        long unchangedFor = now - seen.firstSeenNanos;
-        boolean observedLongEnough = unchangedFor >= ttlNanos;
-        Duration untilObserved = Duration.ofNanos(Math.max(0, ttlNanos - unchangedFor));
         if (!campaignAllowed()) {
             scheduleStep(settings.pollInterval());
-        } else if (seen.record == null) {
-            if (observedLongEnough) {
+            return;
+        }
+        Observation seen = tracker.current();
+        long now = time.nanoTime();
+        TakeoverDecision.Outcome outcome = TakeoverDecision.decide(seen, highestGeneration, now, time.wallNow(), settings);
+        if (outcome instanceof TakeoverDecision.Acquire take) {
+            if (take.reason() == TakeoverDecision.Why.CORRUPT_AND_UNCHANGED) {
                 log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
                         HumanDurations.format(settings.ttl()));
-                acquire(seen.handle, highestGeneration + 1);
-            } else {
-                scheduleStep(min(settings.pollInterval(), untilObserved));
             }
-        } else if (seen.record.isReleased()) {
-            acquire(seen.handle, highestGeneration + 1);
-        } else if (seen.record.isExpiredAt(time.wallNow()) && observedLongEnough) {
-            acquire(seen.handle, highestGeneration + 1);
+            acquire(take.expected(), take.generation());
         } else {
-            scheduleStep(settings.pollInterval());
+            scheduleStep(((TakeoverDecision.Wait) outcome).delay());
         }
     }
 
@@ -670,13 +654,13 @@ public final class Elector implements AutoCloseable {
      * version seen last was held by another owner, since that holder may still lead. The absence after a release or
      * after this process's own record disappears is observed as well, without a report.
      */
-    private void reportDeletion(Observation before) {
-        if (before == null || (before.record != null
-                && (before.record.isReleased() || before.record.owner().equals(owner())))) {
+    private void reportDeletion(Observation.Present before) {
+        if (before == null || (before.record() != null
+                && (before.record().isReleased() || before.record().owner().equals(owner())))) {
             return;
         }
-        String heldBy = before.record == null ? "a corrupt record"
-                : describeOwner(before.record.owner()) + " at generation " + before.record.generation();
+        String heldBy = before.record() == null ? "a corrupt record"
+                : describeOwner(before.record().owner()) + " at generation " + before.record().generation();
         problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted", "the lease record of '" + key() + "' in "
                 + backend.describe() + " disappeared while held by " + heldBy + ": it was deleted outside hoplock (or"
                 + " released by a delete, as Go hoplock and releaseByDelete do). Its holder may still lead, so the key"
@@ -696,16 +680,16 @@ public final class Elector implements AutoCloseable {
         LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), owner(), nonce());
         Duration timeout = min(settings.requestTimeout(), Duration.ofNanos(ttlNanos - safetyNanos));
         byte[] bytes = LeaseRecordCodec.encode(record);
-        request(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+        requests.send(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
             if (failure != null) {
-                remember(new Pending(record, t0));
+                unknown.remember(record, t0);
                 noteFailure(expected.isNone() ? "create" : "take over", failure);
                 scheduleStep(settings.pollInterval());
                 return;
             }
             noteAnswer();
             if (result instanceof WriteResult.Written written) {
-                pending.clear();
+                unknown.settled();
                 owned = new Owned(written.handle(), record, t0);
                 highestGeneration = Math.max(highestGeneration, generation);
                 observe(written.handle(), record, null);
@@ -722,28 +706,28 @@ public final class Elector implements AutoCloseable {
     private void renew() {
         Term current = term;
         long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(owned.record.generation(), time.wallNow().plusNanos(ttlNanos), owner(),
+        LeaseRecord record = new LeaseRecord(owned.record().generation(), time.wallNow().plusNanos(ttlNanos), owner(),
                 nonce());
         Duration timeout = min(settings.requestTimeout(), current.timeLeft());
         byte[] bytes = LeaseRecordCodec.encode(record);
-        Handle expected = owned.handle;
-        request(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+        Handle expected = owned.handle();
+        requests.send(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
             if (failure != null) {
-                remember(new Pending(record, t0));
+                unknown.remember(record, t0);
                 noteFailure("renew", failure);
                 scheduleStep(retryDelay(current));
                 return;
             }
             noteAnswer();
             if (result instanceof WriteResult.Written written) {
-                pending.clear();
+                unknown.settled();
                 owned = new Owned(written.handle(), record, t0);
                 observe(written.handle(), record, null);
                 extendTerm(current, record, t0);
                 return;
             }
             WriteResult.Refusal refusal = ((WriteResult.Refused) result).reason();
-            boolean earlierUnknown = !pending.isEmpty();
+            boolean earlierUnknown = !unknown.isEmpty();
             rememberRefused(record, t0);
             if (!earlierUnknown) {
                 endTerm(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
@@ -756,15 +740,15 @@ public final class Elector implements AutoCloseable {
     }
 
     /** A write whose outcome was unknown turned out to have happened. */
-    private void adopt(Handle handle, Pending write) {
-        pending.clear();
-        owned = new Owned(handle, write.record, write.t0);
-        highestGeneration = Math.max(highestGeneration, write.record.generation());
-        observe(handle, write.record, null);
+    private void adopt(Handle handle, UnknownWrites.Write write) {
+        unknown.settled();
+        owned = new Owned(handle, write.record(), write.t0());
+        highestGeneration = Math.max(highestGeneration, write.record().generation());
+        observe(handle, write.record(), null);
         Term current = term;
-        if (current != null && current.isValid() && current.lease().generation() == write.record.generation()) {
-            extendTerm(current, write.record, write.t0);
-        } else if (write.record.generation() <= lastTermGeneration) {
+        if (current != null && current.isValid() && current.lease().generation() == write.record().generation()) {
+            extendTerm(current, write.record(), write.t0());
+        } else if (write.record().generation() <= lastTermGeneration) {
             // A late renewal of a term that already ended: start a new term with a new generation.
             scheduleStep(Duration.ZERO);
         } else {
@@ -782,8 +766,8 @@ public final class Elector implements AutoCloseable {
             scheduleStep(Duration.ZERO);
             return;
         }
-        long deadline = owned.t0 + ttlNanos - safetyNanos;
-        long wallDeadline = wallDeadline(owned.record);
+        long deadline = owned.t0() + ttlNanos - safetyNanos;
+        long wallDeadline = wallDeadline(owned.record());
         if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // The write answered too late to lead on it; the record is still ours, so renew it as a new term.
             scheduleStep(Duration.ZERO);
@@ -791,8 +775,8 @@ public final class Elector implements AutoCloseable {
         }
         // Rule: a term ends (Lost, scopes told) before the next begins, so that Acquired and Lost alternate.
         endTerm(LossCause.TAKEN_OVER, "replaced by a new term of this process at generation "
-                + owned.record.generation());
-        Lease lease = new Lease(key(), owner(), owned.record.generation(), owned.record.expiresAt());
+                + owned.record().generation());
+        Lease lease = new Lease(key(), owner(), owned.record().generation(), owned.record().expiresAt());
         Term fresh = new Term(time, lease, deadline, wallDeadline);
         term = fresh;
         undrainedTerms.removeIf(t -> t.drained().isDone());
@@ -802,7 +786,7 @@ public final class Elector implements AutoCloseable {
         armFence(fresh);
         log.info("hoplock: {} leads '{}' at generation {}", owner(), key(), lease.generation());
         publish(new ElectionEvent.Acquired(key(), time.wallNow(), lease));
-        scheduleStep(untilRenewal(owned.t0));
+        scheduleStep(untilRenewal(owned.t0()));
     }
 
     private void extendTerm(Term current, LeaseRecord record, long t0) {
@@ -836,7 +820,7 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 if (current.isValid()) {
-                    if (activeOp == 0 && renewalDueByWallClock()) {
+                    if (!requests.busy() && renewalDueByWallClock()) {
                         // The renewal timer counts monotonic time, which stood still during a suspend while the wall
                         // clock (and the wall deadline) moved on: renew now rather than lose the term by the wall clock.
                         scheduleStep(Duration.ZERO);
@@ -845,7 +829,7 @@ public final class Elector implements AutoCloseable {
                     return;
                 }
                 endTermIfPastDeadline();
-                if (activeOp == 0) {
+                if (!requests.busy()) {
                     scheduleStep(Duration.ZERO);
                 }
             });
@@ -927,21 +911,21 @@ public final class Elector implements AutoCloseable {
         long open = undrainedTerms.stream().mapToLong(Term::openScopes).sum();
         log.warn("hoplock: {} '{}': leader work ({} open scope(s)) did not stop within the release timeout ({}), so the"
                 + " lease is not released: it expires at {} and another node takes over after that", activity, key(),
-                open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record.expiresAt());
+                open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record().expiresAt());
     }
 
     /** Releases the owned record: an expired record at the same generation, or a conditional delete. */
     private void release(Duration timeout, Runnable then) {
         Owned mine = owned;
         if (settings.releaseByDelete()) {
-            request(() -> backend.delete(key(), mine.handle, timeout), timeout, (DeleteResult result, BackendException failure) -> {
+            requests.send(() -> backend.delete(key(), mine.handle(), timeout), timeout, (DeleteResult result, BackendException failure) -> {
                 owned = null;
                 if (failure != null) {
                     noteFailure("release", failure);
                 } else {
                     noteAnswer();
                     if (result == DeleteResult.DELETED) {
-                        observe(null, null, null);
+                        forgetVersion();
                     } else {
                         warnReleaseRefused(mine, result.toString());
                     }
@@ -950,9 +934,9 @@ public final class Elector implements AutoCloseable {
             });
             return;
         }
-        LeaseRecord record = LeaseRecord.released(mine.record.generation(), nonce());
+        LeaseRecord record = LeaseRecord.released(mine.record().generation(), nonce());
         byte[] bytes = LeaseRecordCodec.encode(record);
-        request(() -> backend.write(key(), mine.handle, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+        requests.send(() -> backend.write(key(), mine.handle(), bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
             owned = null;
             if (failure != null) {
                 noteFailure("release", failure);
@@ -972,25 +956,17 @@ public final class Elector implements AutoCloseable {
     private void warnReleaseRefused(Owned mine, String reason) {
         log.warn("hoplock: the release of '{}' by {} at generation {} was refused ({}): the record is no longer the"
                 + " version this elector wrote, so it was left as it is; if it is still ours it expires at {}", key(),
-                owner(), mine.record.generation(), reason, mine.record.expiresAt());
+                owner(), mine.record().generation(), reason, mine.record().expiresAt());
     }
 
     // ------------------------------------------------------------------ helpers
 
     /** Records what the store holds now and publishes a change of holder. */
     private void observe(Handle handle, LeaseRecord record, String corruption) {
-        if (handle == null) {
-            observed = null;
-            setHolder(null);
+        Observation.Present previous = tracker.present();
+        if (!tracker.sawVersion(handle, record, time.nanoTime(), time.wallNow())) {
             return;
         }
-        if (observed != null && observed.handle.equals(handle)) {
-            deletedRecord.sawSameVersion();
-            return;
-        }
-        Observation previous = observed;
-        observed = new Observation(handle, record, time.nanoTime());
-        deletedRecord.sawVersion(record, time.wallNow());
         problems.clear(ElectionEvent.ProblemKind.RECORD_DELETED);
         if (record == null) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
@@ -1011,7 +987,7 @@ public final class Elector implements AutoCloseable {
         }
         highestGeneration = Math.max(highestGeneration, record.generation());
         if (record.generation() == Long.MAX_VALUE
-                && (previous == null || previous.record == null || previous.record.generation() != Long.MAX_VALUE)) {
+                && (previous == null || previous.record() == null || previous.record().generation() != Long.MAX_VALUE)) {
             String message = "the lease record of '" + key() + "' in " + backend.describe() + " has generation "
                     + Long.MAX_VALUE + ", the largest fencing token there is: no node can take it over without breaking"
                     + " fencing, so none will. Fix: delete the object once its holder has stopped (generations then"
@@ -1036,6 +1012,12 @@ public final class Elector implements AutoCloseable {
         setHolder(record.isReleased() ? null : new Holder(record.owner(), record.generation(), record.expiresAt()));
     }
 
+    /** No version is known to be current any more: a read found none, or our own delete removed ours. */
+    private void forgetVersion() {
+        tracker.forget();
+        setHolder(null);
+    }
+
     private void setHolder(Holder next) {
         Holder previous = holder;
         holder = next;
@@ -1046,17 +1028,6 @@ public final class Elector implements AutoCloseable {
         }
     }
 
-    private Pending matchPending(LeaseRecord record) {
-        for (Pending write : pending) {
-            LeaseRecord mine = write.record;
-            if (!mine.nonce().isEmpty() && mine.nonce().equals(record.nonce()) && mine.owner().equals(record.owner())
-                    && mine.generation() == record.generation()) {
-                return write;
-            }
-        }
-        return null;
-    }
-
     /**
      * A refused write leaves two versions that are provably ours if a read finds them: the one we held (a 409
      * ConditionalRequestConflict changes nothing) and the refused write itself (a client library that retries a write
@@ -1064,59 +1035,8 @@ public final class Elector implements AutoCloseable {
      * writes of unknown outcome, so the next read adopts them instead of waiting a TTL for our own record.
      */
     private void rememberRefused(LeaseRecord refused, long t0) {
-        if (owned != null) {
-            remember(new Pending(owned.record, owned.t0));
-        }
-        remember(new Pending(refused, t0));
+        unknown.refused(owned, refused, t0);
         owned = null;
-    }
-
-    private void remember(Pending write) {
-        pending.addLast(write);
-        while (pending.size() > MAX_PENDING_WRITES) {
-            pending.removeFirst();
-        }
-    }
-
-    /**
-     * Sends one request. The answer, or a timeout after {@code timeout}, is handled once under the lock; an answer
-     * arriving after the timeout is ignored (and a write's outcome then counts as unknown).
-     */
-    private <T> void request(Supplier<CompletionStage<T>> call, Duration timeout, BiConsumer<T, BackendException> handler) {
-        long op = ++opCounter;
-        activeOp = op;
-        idle = new CompletableFuture<>();
-        opTimeout = timers.schedule(() -> {
-            synchronized (this) {
-                if (activeOp != op) {
-                    return;
-                }
-                CompletableFuture<Void> wasIdle = finishRequest();
-                endTermIfPastDeadline();
-                BackendException noAnswer = new BackendException(BackendException.Kind.TRANSIENT, "no answer from "
-                        + backend.describe() + " within " + HumanDurations.format(timeout));
-                guarded("handling a request timeout", () -> handler.accept(null, noAnswer));
-                wasIdle.complete(null);
-            }
-        }, timeout);
-        CompletionStage<T> stage;
-        try {
-            stage = call.get();
-        } catch (RuntimeException e) {
-            stage = CompletableFuture.failedFuture(e);
-        }
-        stage.whenComplete((value, error) -> {
-            synchronized (this) {
-                if (activeOp != op) {
-                    return;
-                }
-                CompletableFuture<Void> wasIdle = finishRequest();
-                endTermIfPastDeadline();
-                guarded("handling an answer of " + backend.describe(),
-                        () -> handler.accept(error == null ? value : null, error == null ? null : asBackendException(error)));
-                wasIdle.complete(null);
-            }
-        });
     }
 
     /**
@@ -1134,35 +1054,10 @@ public final class Elector implements AutoCloseable {
             lastError = message;
             problems.reportError(ElectionEvent.ProblemKind.BACKEND_ERROR, "internal " + activity + " "
                     + e.getClass().getName(), message, e);
-            if (activeOp == 0 && !stopping) {
+            if (!requests.busy() && !stopping) {
                 scheduleStep(settings.pollInterval());
             }
         }
-    }
-
-    /**
-     * Marks the request as answered and returns the future that waits for it; the caller completes that future only
-     * after the answer was handled, so that whoever waits (a closing elector about to release) sees the state the
-     * answer left, such as the handle of a renewal that was in flight.
-     */
-    private CompletableFuture<Void> finishRequest() {
-        activeOp = 0;
-        cancel(opTimeout);
-        opTimeout = null;
-        return idle;
-    }
-
-    private synchronized CompletableFuture<Void> idleFuture() {
-        return activeOp == 0 ? CompletableFuture.completedFuture(null) : idle;
-    }
-
-    private BackendException asBackendException(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        if (cause instanceof BackendException backendException) {
-            return backendException;
-        }
-        return new BackendException(BackendException.Kind.TRANSIENT, "request to " + backend.describe()
-                + " failed unexpectedly: " + cause, cause);
     }
 
     /**
@@ -1204,7 +1099,7 @@ public final class Elector implements AutoCloseable {
         if (owned == null) {
             return false;
         }
-        long writtenAtMillis = owned.record.expiresAt().toEpochMilli() - settings.ttl().toMillis();
+        long writtenAtMillis = owned.record().expiresAt().toEpochMilli() - settings.ttl().toMillis();
         return time.wallMillis() - writtenAtMillis >= settings.renewInterval().toMillis();
     }
 
@@ -1323,18 +1218,6 @@ public final class Elector implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /** The version last seen in the store and when this elector first saw it (monotonic). */
-    private record Observation(Handle handle, LeaseRecord record, long firstSeenNanos) {
-    }
-
-    /** The version this elector last wrote and believes is still current. */
-    private record Owned(Handle handle, LeaseRecord record, long t0) {
-    }
-
-    /** A write whose outcome is unknown, kept until a read tells whether it happened. */
-    private record Pending(LeaseRecord record, long t0) {
     }
 
     // ------------------------------------------------------------------ builder

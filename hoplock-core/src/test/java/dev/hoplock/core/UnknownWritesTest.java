@@ -1,0 +1,64 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.record.LeaseRecord;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Rule 5 (unknown outcomes) on its own. */
+class UnknownWritesTest {
+
+    private static final Instant EXPIRES = Instant.parse("2026-12-01T10:00:30Z");
+    private final UnknownWrites writes = new UnknownWrites();
+
+    @Test
+    void aWriteIsAdoptedOnlyWhenOwnerGenerationAndNonceAllMatch() {
+        LeaseRecord mine = new LeaseRecord(3, EXPIRES, "a", "nonce-1");
+        writes.remember(mine, 42);
+        assertThat(writes.provablyOurs(new LeaseRecord(3, EXPIRES.plusSeconds(1), "a", "nonce-2"))).isNull();
+        assertThat(writes.provablyOurs(new LeaseRecord(4, EXPIRES, "a", "nonce-1"))).isNull();
+        assertThat(writes.provablyOurs(new LeaseRecord(3, EXPIRES, "b", "nonce-1"))).isNull();
+        assertThat(writes.provablyOurs(mine)).isEqualTo(new UnknownWrites.Write(mine, 42));
+    }
+
+    @Test
+    void aWriteWithoutNonceIsNeverAdopted() {
+        LeaseRecord noNonce = new LeaseRecord(3, EXPIRES, "a", "");
+        writes.remember(noNonce, 1);
+        assertThat(writes.provablyOurs(noNonce)).isNull();
+    }
+
+    @Test
+    void aRefusalRemembersTheHeldVersionAndTheRefusedWrite() {
+        LeaseRecord held = new LeaseRecord(3, EXPIRES, "a", "held");
+        LeaseRecord refused = new LeaseRecord(3, EXPIRES.plusSeconds(10), "a", "refused");
+        writes.refused(new Owned(Handle.of("\"h\""), held, 5), refused, 9);
+        assertThat(writes.provablyOurs(held)).isEqualTo(new UnknownWrites.Write(held, 5));
+        assertThat(writes.provablyOurs(refused)).isEqualTo(new UnknownWrites.Write(refused, 9));
+        writes.refused(null, refused, 11);
+        assertThat(writes.isEmpty()).isFalse();
+    }
+
+    @Test
+    void anotherWritersVersionEndsEveryAdoption() {
+        LeaseRecord mine = new LeaseRecord(3, EXPIRES, "a", "n");
+        writes.remember(mine, 1);
+        writes.otherWriterSeen();
+        assertThat(writes.isEmpty()).isTrue();
+        assertThat(writes.provablyOurs(mine)).isNull();
+    }
+
+    @Test
+    void onlyTheNewestWritesAreRemembered() {
+        for (int i = 0; i <= UnknownWrites.MAX_REMEMBERED; i++) {
+            writes.remember(new LeaseRecord(i + 1, EXPIRES, "a", "n" + i), i);
+        }
+        assertThat(writes.provablyOurs(new LeaseRecord(1, EXPIRES, "a", "n0"))).isNull();
+        assertThat(writes.provablyOurs(new LeaseRecord(2, EXPIRES, "a", "n1"))).isNotNull();
+        writes.settled();
+        assertThat(writes.isEmpty()).isTrue();
+    }
+}
