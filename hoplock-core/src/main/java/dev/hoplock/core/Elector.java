@@ -1,45 +1,23 @@
 package dev.hoplock.core;
 
-import dev.hoplock.core.VerificationGate.Next;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.core.backend.BackendException;
-import dev.hoplock.core.backend.DeleteResult;
-import dev.hoplock.core.backend.Handle;
-import dev.hoplock.core.backend.StoreCapabilities;
-import dev.hoplock.core.backend.StoredObject;
-import dev.hoplock.core.backend.WriteResult;
-import dev.hoplock.core.record.LeaseRecord;
-import dev.hoplock.core.record.LeaseRecordCodec;
-import dev.hoplock.core.record.MalformedLeaseRecordException;
-import dev.hoplock.core.time.ExecutorScheduler;
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Elects at most one leader among all electors that share a lease key in one store, by a lease renewed with
@@ -129,98 +107,16 @@ import java.util.function.Supplier;
 public final class Elector implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Elector.class);
-    private static final Duration MIN_RETRY_GAP = Duration.ofMillis(50);
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final ElectorSettings settings;
-    private final AsyncBackend backend;
-    private final TimeSource time;
-    private final LoopTimers timers;
-    private final EventHub events;
-    private final ProblemReporter problems;
-    private final VerificationGate verification;
-    private final Runnable releaseResources;
-    private final long ttlNanos;
-    private final long safetyNanos;
-
-    // ---- guarded by this ----
-    private boolean stopping;
-    private CompletableFuture<Void> closed;
-    private Scheduler.Cancellable nextStep;
-    private Scheduler.Cancellable fenceTimer;
-    private final RequestBook requests;
-    private final ObservationTracker tracker;
-    private final UnknownWrites unknown = new UnknownWrites();
-    private Owned owned;
-    /** Terms of this process whose scopes may still be open: the release waits for all of them, not only the last. */
-    private final List<Term> undrainedTerms = new ArrayList<>();
-    private long highestGeneration;
-    private long lastTermGeneration = -1;
-    private long campaignPausedUntil;
-    private boolean campaignPaused;
-    private boolean releaseRequested;
-    private Long lastAnswerNanos;
-    private String lastError;
-
-    // ---- read without lock ----
-    private volatile Term term;
-    private volatile Role role = Role.NEW;
-    private volatile Holder holder;
+    private final LeaseLoop loop;
+    private final LeaseLifecycle lifecycle;
 
     private Elector(Builder builder, ElectorSettings settings) {
         this.settings = settings;
-        this.time = builder.time;
-        this.ttlNanos = settings.ttl().toNanos();
-        this.safetyNanos = settings.safetyMargin().toNanos();
-        this.tracker = new ObservationTracker(settings.ttl());
-        String threadSuffix = settings.key() + "-" + THREADS.incrementAndGet();
-
-        ExecutorScheduler ownScheduler = null;
-        Scheduler scheduler;
-        if (builder.scheduler != null) {
-            scheduler = builder.scheduler;
-        } else {
-            ownScheduler = new ExecutorScheduler("hoplock-elector-" + threadSuffix);
-            scheduler = ownScheduler;
-        }
-        this.timers = new LoopTimers(scheduler, builder.fallbackScheduler, "hoplock-fallback-timer-" + threadSuffix,
-                this::schedulerFailed);
-        ExecutorService ownIo = null;
-        if (builder.asyncBackend != null) {
-            this.backend = builder.asyncBackend;
-        } else {
-            java.util.concurrent.Executor io = builder.ioExecutor;
-            if (io == null) {
-                ownIo = Executors.newCachedThreadPool(daemonThreads("hoplock-io-" + threadSuffix));
-                io = ownIo;
-            }
-            this.backend = AsyncBackend.on(builder.backend, io);
-        }
-        ExecutorService ownEvents = null;
-        java.util.concurrent.Executor eventExecutor = builder.eventExecutor;
-        if (eventExecutor == null) {
-            ownEvents = Executors.newSingleThreadExecutor(daemonThreads("hoplock-events-" + threadSuffix));
-            eventExecutor = ownEvents;
-        }
-        this.events = new EventHub(settings.key(), time::wallNow, eventExecutor);
-        this.problems = new ProblemReporter(settings.key(), time, this::publish);
-        this.verification = new VerificationGate(settings.key(), settings.releaseByDelete(), problems);
-        this.requests = new RequestBook(this, timers, backend::describe, this::endTermIfPastDeadline, this::guarded);
-        ExecutorScheduler schedulerToClose = ownScheduler;
-        ExecutorService ioToClose = ownIo;
-        ExecutorService eventsToClose = ownEvents;
-        this.releaseResources = () -> {
-            timers.close();
-            if (schedulerToClose != null) {
-                schedulerToClose.close();
-            }
-            if (ioToClose != null) {
-                ioToClose.shutdown();
-            }
-            if (eventsToClose != null) {
-                eventsToClose.shutdown();
-            }
-        };
+        ElectorThreads threads = new ElectorThreads(builder, settings.key());
+        this.loop = new LeaseLoop(settings, builder.time, threads, builder.fallbackScheduler);
+        this.lifecycle = new LeaseLifecycle(loop, threads::close);
     }
 
     /** Starts a builder for an elector over a blocking backend. */
@@ -252,19 +148,7 @@ public final class Elector implements AutoCloseable {
 
     /** Starts campaigning. Idempotent; a closed elector cannot be restarted. */
     public void start() {
-        synchronized (this) {
-            if (role == Role.STOPPED || stopping) {
-                throw new IllegalStateException("elector for '" + key() + "' is closed; build a new one");
-            }
-            if (role != Role.NEW) {
-                return;
-            }
-            setRole(Role.FOLLOWER);
-            log.info("hoplock: elector for '{}' started as {} over {} (ttl {}, renew {}, poll {})", key(), owner(),
-                    backend.describe(), HumanDurations.format(settings.ttl()),
-                    HumanDurations.format(settings.renewInterval()), HumanDurations.format(settings.pollInterval()));
-            scheduleStep(Duration.ZERO);
-        }
+        lifecycle.start();
     }
 
     /**
@@ -272,25 +156,25 @@ public final class Elector implements AutoCloseable {
      * a few volatile reads and one monotonic clock read.
      */
     public boolean isLeader() {
-        Term current = term;
+        Term current = loop.leadership.term();
         return current != null && current.isValid();
     }
 
     /** The lease while leading; empty otherwise. */
     public Optional<Lease> currentLease() {
-        Term current = term;
+        Term current = loop.leadership.term();
         return current != null && current.isValid() ? Optional.of(current.lease()) : Optional.empty();
     }
 
     /** Time left until the self-fencing deadline while leading, zero otherwise. No lock, no backend call. */
     public Duration timeLeft() {
-        Term current = term;
+        Term current = loop.leadership.term();
         return current != null && current.isValid() ? current.timeLeft() : Duration.ZERO;
     }
 
     /** The holder last seen in the store (this process included); empty when free or unknown. */
     public Optional<Holder> holder() {
-        return Optional.ofNullable(holder);
+        return loop.leadership.holder();
     }
 
     /**
@@ -298,7 +182,7 @@ public final class Elector implements AutoCloseable {
      * call. See {@link LeaderScope} for what happens when the term ends while it is open.
      */
     public Optional<LeaderScope> enterLeaderScope(boolean interruptOnLoss) {
-        Term current = term;
+        Term current = loop.leadership.term();
         if (current == null) {
             return Optional.empty();
         }
@@ -307,23 +191,12 @@ public final class Elector implements AutoCloseable {
 
     /** A snapshot for health checks. */
     public ElectorStatus status() {
-        synchronized (this) {
-            Term current = term;
-            boolean leading = current != null && current.isValid();
-            Optional<Duration> since = lastAnswerNanos == null ? Optional.empty()
-                    : Optional.of(Duration.ofNanos(Math.max(0, time.nanoTime() - lastAnswerNanos)));
-            Role shown = role == Role.LEADER && !leading ? Role.FOLLOWER : role;
-            return new ElectorStatus(key(), owner(), backend.describe(), shown,
-                    leading ? Optional.of(current.lease()) : Optional.empty(),
-                    leading ? current.timeLeft() : Duration.ZERO,
-                    Optional.ofNullable(holder), since, Optional.ofNullable(lastError), verification.state(),
-                    verification.capabilities(), verification.reason());
-        }
+        return lifecycle.status();
     }
 
     /** Events of this election; see {@link ElectionEvent} for the delivery guarantees. */
     public Flow.Publisher<ElectionEvent> events() {
-        return events;
+        return loop.events;
     }
 
     /**
@@ -332,7 +205,7 @@ public final class Elector implements AutoCloseable {
     public AutoCloseable addListener(Consumer<? super ElectionEvent> listener) {
         Objects.requireNonNull(listener, "listener");
         CompletableFuture<Flow.Subscription> subscription = new CompletableFuture<>();
-        events.subscribe(new Flow.Subscriber<ElectionEvent>() {
+        loop.events.subscribe(new Flow.Subscriber<ElectionEvent>() {
             @Override
             public void onSubscribe(Flow.Subscription s) {
                 subscription.complete(s);
@@ -363,32 +236,7 @@ public final class Elector implements AutoCloseable {
      * lease is kept and left to expire (logged). Returns false when not leading; returns before the release.
      */
     public boolean stepDown() {
-        synchronized (this) {
-            if (!isLeader()) {
-                return false;
-            }
-            endTerm(LossCause.STEPPED_DOWN, "stepped down on request");
-            pauseCampaign();
-            if (settings.releaseTimeout().isNegative()) {
-                releaseRequested = true;
-                scheduleStep(Duration.ZERO);
-                return true;
-            }
-            leaderWorkStopped().thenAccept(stoppedInTime -> {
-                synchronized (this) {
-                    if (stopping) {
-                        return;
-                    }
-                    if (!stoppedInTime) {
-                        warnWorkStillRunning("stepping down");
-                        return;
-                    }
-                    releaseRequested = true;
-                    scheduleStep(Duration.ZERO);
-                }
-            });
-            return true;
-        }
+        return lifecycle.stepDown();
     }
 
     /**
@@ -411,7 +259,7 @@ public final class Elector implements AutoCloseable {
         while (true) {
             LeaderScope scope;
             try {
-                scope = awaitLeadership();
+                scope = lifecycle.awaitLeadership();
             } catch (InterruptedException e) {
                 close();
                 Thread.currentThread().interrupt();
@@ -450,40 +298,17 @@ public final class Elector implements AutoCloseable {
      * releases the lease. Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
-        CompletableFuture<Boolean> workStopped;
-        synchronized (this) {
-            if (closed != null) {
-                return closed;
-            }
-            closed = new CompletableFuture<>();
-            stopping = true;
-            cancel(nextStep);
-            nextStep = null;
-            endTerm(LossCause.STOPPED, "elector closed");
-            workStopped = leaderWorkStopped();
-        }
-        CompletableFuture<Void> done = closed;
-        workStopped
-                .thenCompose(stoppedInTime -> requests.idle().thenApply(v -> stoppedInTime))
-                .thenCompose(this::releaseOnClose)
-                .whenComplete((v, e) -> {
-                    if (e != null) {
-                        log.warn("hoplock: closing the elector for '{}' failed", key(), e);
-                    }
-                    synchronized (this) {
-                        setRole(Role.STOPPED);
-                        cancel(fenceTimer);
-                        requests.cancelTimeout();
-                    }
-                    log.info("hoplock: elector for '{}' ({}) stopped", key(), owner());
-                    events.complete();
-                    releaseResources.run();
-                    done.complete(null);
-                });
-        return done;
+        return lifecycle.closeAsync();
     }
 
-    /** {@link #closeAsync()} and waits for it (bounded by the request and release timeouts). */
+    /**
+     * {@link #closeAsync()} and waits for it, bounded. Closing waits, in turn, for leader work to stop (up to the
+     * release timeout, rule 7), for the request in flight (up to the request timeout: a renewal's answer may carry the
+     * handle the release must name), and for the release itself (up to the release timeout again). So the bound is
+     * the request timeout plus twice the release timeout, plus 5 s for event delivery and thread hand-offs; a negative
+     * release timeout (no release) still waits its absolute value for leader work. Past the bound this method returns
+     * and logs, and the close goes on in the background: the caller is never blocked for longer than that.
+     */
     @Override
     public void close() {
         long bound = settings.requestTimeout().plus(settings.releaseTimeout().abs().multipliedBy(2)).toMillis() + 5_000;
@@ -498,726 +323,13 @@ public final class Elector implements AutoCloseable {
     }
 
     /** True once {@link #close()} has been called. */
-    public synchronized boolean isStopped() {
-        return stopping;
+    public boolean isStopped() {
+        return lifecycle.isStopped();
     }
 
     @Override
     public String toString() {
-        return "Elector[" + key() + ", " + owner() + ", " + role + "]";
-    }
-
-    // ------------------------------------------------------------------ the loop
-
-    private void step() {
-        synchronized (this) {
-            nextStep = null;
-            endTermIfPastDeadline();
-            if (stopping || requests.busy()) {
-                return;
-            }
-            guarded("deciding the next request", this::stepLocked);
-        }
-    }
-
-    private void stepLocked() {
-        if (!verification.allowsCampaign()) {
-            // Rule 0: before the store is verified the only request is its verification; once refused, none.
-            if (verification.verifying()) {
-                verifyStore();
-            }
-            return;
-        }
-        if (releaseRequested) {
-            if (owned != null && settings.releaseTimeout().isNegative()) {
-                releaseRequested = false;
-                owned = null;
-            } else if (owned != null) {
-                releaseRequested = false;
-                release(settings.releaseTimeout(), () -> scheduleStep(settings.pollInterval()));
-                return;
-            } else if (unknown.isEmpty()) {
-                // Nothing of ours can be in the store: nothing to release.
-                releaseRequested = false;
-            } else {
-                // A write of ours may be the current version (a refused renewal leaves the one we held in place): the
-                // request stays until a read proves the record ours (adopted, then released) or not ours.
-                readRecord();
-                return;
-            }
-        }
-        if (owned != null && isLeader()) {
-            renew();
-        } else if (owned != null && campaignAllowed()) {
-            acquire(owned.handle(), highestGeneration + 1);
-        } else {
-            readRecord();
-        }
-    }
-
-    /** Rule 0: asks the store what it honours; campaigns once it has what this elector needs. */
-    private void verifyStore() {
-        Duration timeout = settings.requestTimeout();
-        requests.send(backend::verify, timeout, (StoreCapabilities answered, BackendException failure) -> {
-            Next next = verification.onAnswer(answered, failure);
-            if (next == Next.RETRY) {
-                noteFailure("verify", failure);
-                scheduleStep(settings.pollInterval());
-                return;
-            }
-            // Not counted as an answer about the lease (sinceStoreAnswered): a backend may verify without a request.
-            lastError = null;
-            problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
-            if (next == Next.CAMPAIGN) {
-                scheduleStep(Duration.ZERO);
-            }
-        });
-    }
-
-    private void readRecord() {
-        Duration timeout = settings.requestTimeout();
-        if (isLeader()) {
-            timeout = min(timeout, term.timeLeft());
-        }
-        Duration bound = timeout;
-        requests.send(() -> backend.read(key(), bound), bound, this::onRead);
-    }
-
-    private void onRead(Optional<StoredObject> result, BackendException failure) {
-        if (failure != null) {
-            noteFailure("read", failure);
-            tracker.lostSight();
-            Term current = term;
-            scheduleStep(current != null && current.isValid() ? retryDelay(current) : settings.pollInterval());
-            return;
-        }
-        noteAnswer();
-        if (result.isEmpty()) {
-            dropReleaseIfNotOurs();
-            endTerm(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
-            Observation.Present before = tracker.present();
-            forgetVersion();
-            if (tracker.sawAbsent(time.nanoTime())) {
-                reportDeletion(before);
-            }
-            decideTakeover();
-            return;
-        }
-        StoredObject object = result.get();
-        LeaseRecord record = null;
-        String corruption = null;
-        try {
-            record = LeaseRecordCodec.decode(object.content());
-        } catch (MalformedLeaseRecordException e) {
-            corruption = e.getMessage();
-        }
-        UnknownWrites.Write mine = record == null ? null : unknown.provablyOurs(record);
-        if (mine != null) {
-            adopt(object.handle(), mine);
-            return;
-        }
-        if (record == null || !record.owner().equals(owner())) {
-            // Rule 5: another writer's version is current, so no write of unknown outcome is: a swap of ours named an
-            // older handle and can never land now, and a create of ours can land only after someone deletes this
-            // version, when its holder may still lead. Neither may be adopted later.
-            unknown.otherWriterSeen();
-        }
-        dropReleaseIfNotOurs();
-        endTerm(LossCause.TAKEN_OVER, "the lease record was changed by "
-                + (record == null ? "an unknown writer" : describeOwner(record.owner())));
-        observe(object.handle(), record, corruption);
-        decideTakeover();
-    }
-
-    /** Rule 4 (and 6): acquire the version observed, or look again; the decision is {@link TakeoverDecision}'s. */
-    private void decideTakeover() {
-        if (!campaignAllowed()) {
-            scheduleStep(settings.pollInterval());
-            return;
-        }
-        Observation seen = tracker.current();
-        long now = time.nanoTime();
-        TakeoverDecision.Outcome outcome = TakeoverDecision.decide(seen, highestGeneration, now, time.wallNow(), settings);
-        if (outcome instanceof TakeoverDecision.Acquire take) {
-            if (take.reason() == TakeoverDecision.Why.CORRUPT_AND_UNCHANGED) {
-                log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
-                        HumanDurations.format(settings.ttl()));
-            }
-            acquire(take.expected(), take.generation());
-        } else {
-            scheduleStep(((TakeoverDecision.Wait) outcome).delay());
-        }
-    }
-
-    /**
-     * A read found the key absent after it was seen present ({@link DeletedRecordRule}, rule 4): reported when the
-     * version seen last was held by another owner, since that holder may still lead. The absence after a release or
-     * after this process's own record disappears is observed as well, without a report.
-     */
-    private void reportDeletion(Observation.Present before) {
-        if (before == null || (before.record() != null
-                && (before.record().isReleased() || before.record().owner().equals(owner())))) {
-            return;
-        }
-        String heldBy = before.record() == null ? "a corrupt record"
-                : describeOwner(before.record().owner()) + " at generation " + before.record().generation();
-        problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted", "the lease record of '" + key() + "' in "
-                + backend.describe() + " disappeared while held by " + heldBy + ": it was deleted outside hoplock (or"
-                + " released by a delete, as Go hoplock and releaseByDelete do). Its holder may still lead, so the key"
-                + " counts as held until it has stayed absent for at least " + HumanDurations.format(settings.ttl())
-                + " on this machine's clock and the expiry it showed has passed. Deletion is detected, not prevented:"
-                + " do not delete the lease object of a running election");
-    }
-
-    /** Writes a new term's record: create ({@code expected} NONE) or take over the version {@code expected}. */
-    private void acquire(Handle expected, long generation) {
-        if (generation <= 0) {
-            // The highest generation seen is Long.MAX_VALUE (reported by observe): there is no higher fencing token.
-            scheduleStep(settings.pollInterval());
-            return;
-        }
-        long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), owner(), nonce());
-        Duration timeout = min(settings.requestTimeout(), Duration.ofNanos(ttlNanos - safetyNanos));
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        requests.send(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
-            if (failure != null) {
-                unknown.remember(record, t0);
-                noteFailure(expected.isNone() ? "create" : "take over", failure);
-                scheduleStep(settings.pollInterval());
-                return;
-            }
-            noteAnswer();
-            if (result instanceof WriteResult.Written written) {
-                unknown.settled();
-                owned = new Owned(written.handle(), record, t0);
-                highestGeneration = Math.max(highestGeneration, generation);
-                observe(written.handle(), record, null);
-                beginTerm();
-            } else {
-                // Lost the race (or our own version is gone): look again after a poll. The refusal may also hide our
-                // own write (see rememberRefused), which the next read then adopts.
-                rememberRefused(record, t0);
-                scheduleStep(settings.pollInterval());
-            }
-        });
-    }
-
-    private void renew() {
-        Term current = term;
-        long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(owned.record().generation(), time.wallNow().plusNanos(ttlNanos), owner(),
-                nonce());
-        Duration timeout = min(settings.requestTimeout(), current.timeLeft());
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        Handle expected = owned.handle();
-        requests.send(() -> backend.write(key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
-            if (failure != null) {
-                unknown.remember(record, t0);
-                noteFailure("renew", failure);
-                scheduleStep(retryDelay(current));
-                return;
-            }
-            noteAnswer();
-            if (result instanceof WriteResult.Written written) {
-                unknown.settled();
-                owned = new Owned(written.handle(), record, t0);
-                observe(written.handle(), record, null);
-                extendTerm(current, record, t0);
-                return;
-            }
-            WriteResult.Refusal refusal = ((WriteResult.Refused) result).reason();
-            boolean earlierUnknown = !unknown.isEmpty();
-            rememberRefused(record, t0);
-            if (!earlierUnknown) {
-                endTerm(refusal == WriteResult.Refusal.NOT_FOUND ? LossCause.DELETED : LossCause.TAKEN_OVER,
-                        "renewal refused by " + backend.describe() + ": "
-                                + (refusal == WriteResult.Refusal.NOT_FOUND ? "the record is gone" : "the record changed"));
-            }
-            // With writes of unknown outcome, the change may be ours: read and check before deciding.
-            scheduleStep(Duration.ZERO);
-        });
-    }
-
-    /** A write whose outcome was unknown turned out to have happened. */
-    private void adopt(Handle handle, UnknownWrites.Write write) {
-        unknown.settled();
-        owned = new Owned(handle, write.record(), write.t0());
-        highestGeneration = Math.max(highestGeneration, write.record().generation());
-        observe(handle, write.record(), null);
-        Term current = term;
-        if (current != null && current.isValid() && current.lease().generation() == write.record().generation()) {
-            extendTerm(current, write.record(), write.t0());
-        } else if (write.record().generation() <= lastTermGeneration) {
-            // A late renewal of a term that already ended: start a new term with a new generation.
-            scheduleStep(Duration.ZERO);
-        } else {
-            beginTerm();
-        }
-    }
-
-    private void beginTerm() {
-        if (stopping) {
-            return;
-        }
-        if (releaseRequested) {
-            // Rule 7: a write of ours answered (or was adopted) after a step-down asked for a release; the release
-            // comes first (the next step carries it out), and no term begins on a record about to be released.
-            scheduleStep(Duration.ZERO);
-            return;
-        }
-        long deadline = owned.t0() + ttlNanos - safetyNanos;
-        long wallDeadline = wallDeadline(owned.record());
-        if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
-            // The write answered too late to lead on it; the record is still ours, so renew it as a new term.
-            scheduleStep(Duration.ZERO);
-            return;
-        }
-        // Rule: a term ends (Lost, scopes told) before the next begins, so that Acquired and Lost alternate.
-        endTerm(LossCause.TAKEN_OVER, "replaced by a new term of this process at generation "
-                + owned.record().generation());
-        Lease lease = new Lease(key(), owner(), owned.record().generation(), owned.record().expiresAt());
-        Term fresh = new Term(time, lease, deadline, wallDeadline);
-        term = fresh;
-        undrainedTerms.removeIf(t -> t.drained().isDone());
-        undrainedTerms.add(fresh);
-        lastTermGeneration = lease.generation();
-        setRole(Role.LEADER);
-        armFence(fresh);
-        log.info("hoplock: {} leads '{}' at generation {}", owner(), key(), lease.generation());
-        publish(new ElectionEvent.Acquired(key(), time.wallNow(), lease));
-        scheduleStep(untilRenewal(owned.t0()));
-    }
-
-    private void extendTerm(Term current, LeaseRecord record, long t0) {
-        if (stopping || current != term || !current.isValid()) {
-            // The term ended while the write was in flight; the record is ours, so a new term starts next step.
-            scheduleStep(Duration.ZERO);
-            return;
-        }
-        Lease lease = new Lease(key(), owner(), record.generation(), record.expiresAt());
-        current.extend(lease, t0 + ttlNanos - safetyNanos, wallDeadline(record));
-        armFence(current);
-        publish(new ElectionEvent.Renewed(key(), time.wallNow(), lease));
-        scheduleStep(untilRenewal(t0));
-    }
-
-    /**
-     * The fence timer runs at the earlier of the two deadlines as they stand now, and at least once per poll: the
-     * scheduler counts monotonic time, so a wall deadline that comes closer later (a wall step, a resumed suspend) is
-     * noticed by the gate at once and by the loop within a poll, which then tells the scopes and publishes the loss.
-     */
-    private void armFence(Term current) {
-        cancel(fenceTimer);
-        Duration left = min(current.timeLeft(), settings.pollInterval());
-        fenceTimer = timers.schedule(() -> onFence(current), left);
-    }
-
-    private void onFence(Term current) {
-        synchronized (this) {
-            guarded("checking the self-fencing deadline", () -> {
-                if (current != term || current.ended()) {
-                    return;
-                }
-                if (current.isValid()) {
-                    if (!requests.busy() && renewalDueByWallClock()) {
-                        // The renewal timer counts monotonic time, which stood still during a suspend while the wall
-                        // clock (and the wall deadline) moved on: renew now rather than lose the term by the wall clock.
-                        scheduleStep(Duration.ZERO);
-                    }
-                    armFence(current);
-                    return;
-                }
-                endTermIfPastDeadline();
-                if (!requests.busy()) {
-                    scheduleStep(Duration.ZERO);
-                }
-            });
-        }
-    }
-
-    /**
-     * Notices a deadline that passed while no thread looked (a stalled timer, a store that answers before the fence
-     * timer runs): called at every step, every answer and by the fence timer, so that a term past its deadline always
-     * ends with {@link LossCause#DEADLINE_PASSED} before anything else happens.
-     */
-    private void endTermIfPastDeadline() {
-        Term current = term;
-        if (current != null && !current.ended() && !current.isValid()) {
-            endTerm(LossCause.DEADLINE_PASSED, "");
-        }
-    }
-
-    /**
-     * Ends the current term if it has not ended: the one place that ends terms. A term whose deadline has passed ends
-     * with {@link LossCause#DEADLINE_PASSED} whatever the caller saw, since that is when leadership stopped. Scopes
-     * are told (and interrupted), {@link Role} changes, and {@link ElectionEvent.Lost} is published; so every term
-     * ends, once, before the next begins.
-     */
-    private void endTerm(LossCause cause, String detail) {
-        Term current = term;
-        if (current == null || current.ended()) {
-            return;
-        }
-        if (!current.isValid()) {
-            String noticed = detail.isEmpty() ? "" : "; noticed when " + detail;
-            detail = "no renewal succeeded before the self-fencing deadline"
-                    + (lastError == null ? "" : " (last error: " + lastError + ")") + noticed;
-            cause = LossCause.DEADLINE_PASSED;
-        }
-        current.end();
-        cancel(fenceTimer);
-        fenceTimer = null;
-        setRole(stopping ? Role.STOPPED : Role.FOLLOWER);
-        Lease lease = current.lease();
-        if (cause == LossCause.STOPPED || cause == LossCause.STEPPED_DOWN) {
-            log.info("hoplock: {} stopped leading '{}' at generation {}: {}", owner(), key(), lease.generation(), detail);
-        } else {
-            log.warn("hoplock: {} lost '{}' at generation {}: {}", owner(), key(), lease.generation(), detail);
-        }
-        publish(new ElectionEvent.Lost(key(), time.wallNow(), lease, cause, detail));
-    }
-
-    private CompletableFuture<Void> releaseOnClose(boolean workStopped) {
-        synchronized (this) {
-            if (owned == null || settings.releaseTimeout().isNegative()) {
-                return CompletableFuture.completedFuture(null);
-            }
-            if (!workStopped) {
-                warnWorkStillRunning("closing");
-                return CompletableFuture.completedFuture(null);
-            }
-            CompletableFuture<Void> released = new CompletableFuture<>();
-            release(settings.releaseTimeout(), () -> released.complete(null));
-            return released;
-        }
-    }
-
-    /**
-     * The release gate shared by {@link #close()} and {@link #stepDown()} (and so by {@link #lead} and the actuator):
-     * completes with true once every scope of every term of this process has closed, or with false when the release
-     * timeout passes first. Called after the current term ended, so that every term it waits for has ended.
-     */
-    private CompletableFuture<Boolean> leaderWorkStopped() {
-        undrainedTerms.removeIf(t -> t.drained().isDone());
-        if (undrainedTerms.isEmpty()) {
-            return CompletableFuture.completedFuture(true);
-        }
-        CompletableFuture<?>[] all = undrainedTerms.stream().map(Term::drained).toArray(CompletableFuture[]::new);
-        return within(CompletableFuture.allOf(all).thenApply(v -> true), settings.releaseTimeout(), false);
-    }
-
-    private void warnWorkStillRunning(String activity) {
-        long open = undrainedTerms.stream().mapToLong(Term::openScopes).sum();
-        log.warn("hoplock: {} '{}': leader work ({} open scope(s)) did not stop within the release timeout ({}), so the"
-                + " lease is not released: it expires at {} and another node takes over after that", activity, key(),
-                open, HumanDurations.format(settings.releaseTimeout()), owned == null ? "its expiry" : owned.record().expiresAt());
-    }
-
-    /** Releases the owned record: an expired record at the same generation, or a conditional delete. */
-    private void release(Duration timeout, Runnable then) {
-        Owned mine = owned;
-        if (settings.releaseByDelete()) {
-            requests.send(() -> backend.delete(key(), mine.handle(), timeout), timeout, (DeleteResult result, BackendException failure) -> {
-                owned = null;
-                if (failure != null) {
-                    noteFailure("release", failure);
-                } else {
-                    noteAnswer();
-                    if (result == DeleteResult.DELETED) {
-                        forgetVersion();
-                    } else {
-                        warnReleaseRefused(mine, result.toString());
-                    }
-                }
-                then.run();
-            });
-            return;
-        }
-        LeaseRecord record = LeaseRecord.released(mine.record().generation(), nonce());
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        requests.send(() -> backend.write(key(), mine.handle(), bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
-            owned = null;
-            if (failure != null) {
-                noteFailure("release", failure);
-            } else {
-                noteAnswer();
-                if (result instanceof WriteResult.Written written) {
-                    observe(written.handle(), record, null);
-                    log.info("hoplock: {} released '{}' at generation {}", owner(), key(), record.generation());
-                } else {
-                    warnReleaseRefused(mine, ((WriteResult.Refused) result).reason().toString());
-                }
-            }
-            then.run();
-        });
-    }
-
-    private void warnReleaseRefused(Owned mine, String reason) {
-        log.warn("hoplock: the release of '{}' by {} at generation {} was refused ({}): the record is no longer the"
-                + " version this elector wrote, so it was left as it is; if it is still ours it expires at {}", key(),
-                owner(), mine.record().generation(), reason, mine.record().expiresAt());
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    /** Records what the store holds now and publishes a change of holder. */
-    private void observe(Handle handle, LeaseRecord record, String corruption) {
-        Observation.Present previous = tracker.present();
-        if (!tracker.sawVersion(handle, record, time.nanoTime(), time.wallNow())) {
-            return;
-        }
-        problems.clear(ElectionEvent.ProblemKind.RECORD_DELETED);
-        if (record == null) {
-            String message = "the lease record of '" + key() + "' in " + backend.describe() + " is corrupt: " + corruption
-                    + ". It counts as held; it is taken over only after staying unchanged for "
-                    + HumanDurations.format(settings.ttl()) + ". Fix: delete the object, or let hoplock replace it.";
-            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt", message, null);
-            setHolder(new Holder("", highestGeneration, LeaseRecord.ZERO_TIME));
-            return;
-        }
-        problems.clear(ElectionEvent.ProblemKind.CORRUPT_RECORD, "corrupt");
-        if (record.generation() < highestGeneration) {
-            String message = "the generation of '" + key() + "' went down from " + highestGeneration + " to "
-                    + record.generation() + ": the record was deleted or rewritten outside hoplock (or a node releases"
-                    + " by delete); new terms continue above " + highestGeneration;
-            problems.report(ElectionEvent.ProblemKind.GENERATION_REGRESSED, "below by " + record.owner(), message);
-        } else {
-            problems.clear(ElectionEvent.ProblemKind.GENERATION_REGRESSED);
-        }
-        highestGeneration = Math.max(highestGeneration, record.generation());
-        if (record.generation() == Long.MAX_VALUE
-                && (previous == null || previous.record() == null || previous.record().generation() != Long.MAX_VALUE)) {
-            String message = "the lease record of '" + key() + "' in " + backend.describe() + " has generation "
-                    + Long.MAX_VALUE + ", the largest fencing token there is: no node can take it over without breaking"
-                    + " fencing, so none will. Fix: delete the object once its holder has stopped (generations then"
-                    + " restart at 1; reset what downstream systems remember of fencing tokens)";
-            problems.reportError(ElectionEvent.ProblemKind.CORRUPT_RECORD, "max generation", message, null);
-        }
-        Instant now = time.wallNow();
-        String skewCause = "skew " + record.owner() + " " + record.generation();
-        if (record.expiresAt().isAfter(now.plusNanos(2 * ttlNanos))) {
-            String message = "the lease record of '" + key() + "' written by " + describeOwner(record.owner())
-                    + " at generation " + record.generation() + " expires at " + record.expiresAt() + ", "
-                    + HumanDurations.format(Duration.between(now, record.expiresAt())) + " from now by this machine's"
-                    + " clock, more than twice the TTL (" + HumanDurations.format(settings.ttl()) + "): the writer's"
-                    + " clock runs ahead or its TTL is longer. No node takes the lease over before that instant by its"
-                    + " own clock. Fix: correct the writer's clock (NTP) or TTL; if that writer is gone, delete the"
-                    + " object";
-            // Once per writer and generation (a term), not at every renewal: the cause keeps no instant or duration.
-            problems.report(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause, message);
-        } else {
-            problems.clear(ElectionEvent.ProblemKind.CLOCK_SKEW, skewCause);
-        }
-        setHolder(record.isReleased() ? null : new Holder(record.owner(), record.generation(), record.expiresAt()));
-    }
-
-    /** No version is known to be current any more: a read found none, or our own delete removed ours. */
-    private void forgetVersion() {
-        tracker.forget();
-        setHolder(null);
-    }
-
-    private void setHolder(Holder next) {
-        Holder previous = holder;
-        holder = next;
-        boolean same = previous == null ? next == null
-                : next != null && previous.owner().equals(next.owner()) && previous.generation() == next.generation();
-        if (!same) {
-            publish(new ElectionEvent.LeaderObserved(key(), time.wallNow(), Optional.ofNullable(next)));
-        }
-    }
-
-    /**
-     * A refused write leaves two versions that are provably ours if a read finds them: the one we held (a 409
-     * ConditionalRequestConflict changes nothing) and the refused write itself (a client library that retries a write
-     * whose answer was lost meets the version its first attempt created and reports 412). Both are remembered like
-     * writes of unknown outcome, so the next read adopts them instead of waiting a TTL for our own record.
-     */
-    private void rememberRefused(LeaseRecord refused, long t0) {
-        unknown.refused(owned, refused, t0);
-        owned = null;
-    }
-
-    /**
-     * Runs one step of the loop so that an unexpected exception (a bug, or a backend breaking its contract, for example
-     * answering null) is reported and retried after a poll instead of silently ending the loop. Safety does not depend
-     * on this: a term still ends at its deadline.
-     */
-    private void guarded(String activity, Runnable body) {
-        try {
-            body.run();
-        } catch (RuntimeException e) {
-            String message = "internal error in the elector of '" + key() + "' while " + activity + " (" + e
-                    + "); it retries after " + HumanDurations.format(settings.pollInterval()) + ". This is a bug in"
-                    + " hoplock or in the backend (" + backend.describe() + "): please report it";
-            lastError = message;
-            problems.reportError(ElectionEvent.ProblemKind.BACKEND_ERROR, "internal " + activity + " "
-                    + e.getClass().getName(), message, e);
-            if (!requests.busy() && !stopping) {
-                scheduleStep(settings.pollInterval());
-            }
-        }
-    }
-
-    /**
-     * A failed request: reported once per operation and error (numbers in the text, such as a timeout's duration, do
-     * not make a new cause) until the store answers again.
-     */
-    private void noteFailure(String operation, BackendException failure) {
-        String message = operation + " failed: " + failure.getMessage();
-        lastError = message;
-        problems.report(ElectionEvent.ProblemKind.BACKEND_ERROR, operation + " " + failure.kind() + " "
-                + ProblemReporter.normalise(String.valueOf(failure.getMessage())), "'" + key() + "' " + message);
-    }
-
-    /** The store answered: failures are reported again when they recur. */
-    private void noteAnswer() {
-        lastAnswerNanos = time.nanoTime();
-        lastError = null;
-        problems.clear(ElectionEvent.ProblemKind.BACKEND_ERROR);
-    }
-
-    private void scheduleStep(Duration delay) {
-        if (stopping) {
-            return;
-        }
-        cancel(nextStep);
-        nextStep = timers.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
-    }
-
-    /**
-     * Rule 1's wall deadline of a term on {@code record}: {@code expires_at - safetyMargin}, where {@code expires_at}
-     * is {@code wall(t0) + ttl} read right after the monotonic {@code t0} of the same write.
-     */
-    private long wallDeadline(LeaseRecord record) {
-        return record.expiresAt().minusNanos(safetyNanos).toEpochMilli();
-    }
-
-    /** Whether the renewal of the owned record is due by the wall clock: its write's wall time plus the renew interval. */
-    private boolean renewalDueByWallClock() {
-        if (owned == null) {
-            return false;
-        }
-        long writtenAtMillis = owned.record().expiresAt().toEpochMilli() - settings.ttl().toMillis();
-        return time.wallMillis() - writtenAtMillis >= settings.renewInterval().toMillis();
-    }
-
-    private Duration untilRenewal(long t0) {
-        long due = t0 + settings.renewInterval().toNanos() - time.nanoTime();
-        return Duration.ofNanos(Math.max(0, due));
-    }
-
-    /**
-     * When a leader retries a failed request (a renewal, or the read that checks a refused renewal): after a poll, but
-     * never so late that the retry cannot land before the term's deadline; with less than two polls left, halfway to
-     * the deadline. With almost nothing left (under {@link #MIN_RETRY_GAP} or a tenth of a poll, whichever is less,
-     * per retry) the term is left to end, so that fast failures near the deadline cause a few retries, not a burst.
-     */
-    private Duration retryDelay(Term current) {
-        Duration left = current.timeLeft();
-        Duration half = left.dividedBy(2);
-        if (half.compareTo(min(MIN_RETRY_GAP, settings.pollInterval().dividedBy(10))) < 0) {
-            return left;
-        }
-        return min(settings.pollInterval(), half);
-    }
-
-    /** A read showed that no version of ours is current: a pending release has nothing left to release. */
-    private void dropReleaseIfNotOurs() {
-        if (owned == null) {
-            releaseRequested = false;
-        }
-    }
-
-    private void pauseCampaign() {
-        campaignPaused = true;
-        campaignPausedUntil = time.nanoTime() + ttlNanos;
-    }
-
-    /**
-     * Whether this elector may write a new term now. Never while a release is requested (rule 7): the request belongs
-     * to the term that was stepped down, and a new term begun first would be released under its own leader work.
-     */
-    private boolean campaignAllowed() {
-        if (campaignPaused && time.nanoTime() - campaignPausedUntil >= 0) {
-            campaignPaused = false;
-        }
-        return !campaignPaused && !stopping && !releaseRequested;
-    }
-
-    private synchronized LeaderScope awaitLeadership() throws InterruptedException {
-        while (true) {
-            if (stopping) {
-                return null;
-            }
-            Optional<LeaderScope> scope = enterLeaderScope(true);
-            if (scope.isPresent()) {
-                return scope.get();
-            }
-            wait(Math.max(1, settings.pollInterval().toMillis()));
-        }
-    }
-
-    /** A timer could not be given to the scheduler; {@link LoopTimers} ran it on its fallback timer instead. */
-    private void schedulerFailed(RuntimeException failure) {
-        synchronized (this) {
-            problems.reportError(ElectionEvent.ProblemKind.SCHEDULER_ERROR, "scheduler " + failure.getClass().getName(),
-                    "the scheduler of the elector of '" + key() + "' refused a timer (" + failure + "); the elector runs"
-                            + " its timers on a fallback thread until the scheduler takes them again. Fix the scheduler"
-                            + " given to Elector.Builder.scheduler (shut down too early? a bounded queue?) or leave it"
-                            + " unset", failure);
-        }
-    }
-
-    private void setRole(Role next) {
-        role = next;
-        notifyAll();
-    }
-
-    private void publish(ElectionEvent event) {
-        events.publish(event);
-        notifyAll();
-    }
-
-    private <T> CompletableFuture<T> within(CompletableFuture<T> future, Duration limit, T fallback) {
-        if (future.isDone() || limit.isNegative()) {
-            return future.isDone() ? future : CompletableFuture.completedFuture(fallback);
-        }
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Scheduler.Cancellable timer = timers.schedule(() -> result.complete(fallback), limit);
-        future.whenComplete((value, error) -> {
-            timer.cancel();
-            result.complete(error == null ? value : fallback);
-        });
-        return result;
-    }
-
-    private String describeOwner(String recordOwner) {
-        return recordOwner.isEmpty() ? "an unnamed owner" : "'" + recordOwner + "'";
-    }
-
-    private static String nonce() {
-        return OwnerIds.randomHex(8);
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static void cancel(Scheduler.Cancellable cancellable) {
-        if (cancellable != null) {
-            cancellable.cancel();
-        }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemonThreads(String name) {
-        AtomicInteger counter = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+        return "Elector[" + key() + ", " + owner() + ", " + loop.leadership.role() + "]";
     }
 
     // ------------------------------------------------------------------ builder
@@ -1227,8 +339,8 @@ public final class Elector implements AutoCloseable {
      * timeout 2 s. Timing defaults follow the TTL when only the TTL is set.
      */
     public static final class Builder {
-        private final Backend backend;
-        private final AsyncBackend asyncBackend;
+        final @Nullable Backend backend;
+        final @Nullable AsyncBackend asyncBackend;
         private final String key;
         private String owner;
         /** Generated once per builder, so that {@link #settings()} and {@link #build()} agree. */
@@ -1240,13 +352,13 @@ public final class Elector implements AutoCloseable {
         private Duration safetyMargin;
         private Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
         private boolean releaseByDelete;
-        private TimeSource time = TimeSource.system();
-        private Scheduler scheduler;
-        private Scheduler fallbackScheduler;
-        private java.util.concurrent.Executor ioExecutor;
-        private java.util.concurrent.Executor eventExecutor;
+        TimeSource time = TimeSource.system();
+        @Nullable Scheduler scheduler;
+        @Nullable Scheduler fallbackScheduler;
+        java.util.concurrent.@Nullable Executor ioExecutor;
+        java.util.concurrent.@Nullable Executor eventExecutor;
 
-        private Builder(Backend backend, AsyncBackend asyncBackend, String key) {
+        private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend, String key) {
             this.backend = backend;
             this.asyncBackend = asyncBackend;
             this.key = key;

@@ -105,8 +105,8 @@ final class VerificationGate {
     private Next refuse(BackendException failure) {
         state = StoreVerification.REFUSED;
         reason = failure.getMessage();
-        problems.reportError(ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED, "verify", "the elector of '"
-                + key + "' never campaigns on its store, which could let two leaders coexist: " + reason, null);
+        problems.reportError(ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED, "verify",
+                ProblemMessages.storeRefused(key, reason), null);
         return Next.STOP;
     }
 }
