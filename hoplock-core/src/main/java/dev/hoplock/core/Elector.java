@@ -203,30 +203,7 @@ public final class Elector implements AutoCloseable {
      * Calls {@code listener} for every event, on the event executor. Returns a handle that stops the calls.
      */
     public AutoCloseable addListener(Consumer<? super ElectionEvent> listener) {
-        Objects.requireNonNull(listener, "listener");
-        CompletableFuture<Flow.Subscription> subscription = new CompletableFuture<>();
-        loop.events.subscribe(new Flow.Subscriber<ElectionEvent>() {
-            @Override
-            public void onSubscribe(Flow.Subscription s) {
-                subscription.complete(s);
-                s.request(Long.MAX_VALUE);
-            }
-
-            @Override
-            public void onNext(ElectionEvent item) {
-                listener.accept(item);
-            }
-
-            @Override
-            public void onError(Throwable throwable) {
-                log.warn("hoplock: event stream of '{}' failed", key(), throwable);
-            }
-
-            @Override
-            public void onComplete() {
-            }
-        });
-        return () -> subscription.thenAccept(Flow.Subscription::cancel);
+        return loop.events.addListener(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -254,43 +231,7 @@ public final class Elector implements AutoCloseable {
      * Starts the elector if it was not started.
      */
     public void lead(LeaderTask task) throws Exception {
-        Objects.requireNonNull(task, "task");
-        start();
-        while (true) {
-            LeaderScope scope;
-            try {
-                scope = lifecycle.awaitLeadership();
-            } catch (InterruptedException e) {
-                close();
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (scope == null) {
-                return;
-            }
-            Exception failure = null;
-            try (scope) {
-                task.run(scope);
-            } catch (Exception e) {
-                failure = e;
-            }
-            if (scope.wasLost()) {
-                Thread.interrupted();
-                if (isStopped()) {
-                    return;
-                }
-                continue;
-            }
-            if (Thread.currentThread().isInterrupted()) {
-                close();
-                return;
-            }
-            if (failure != null) {
-                stepDown();
-                throw failure;
-            }
-            stepDown();
-        }
+        LeadLoop.run(this, lifecycle, Objects.requireNonNull(task, "task"));
     }
 
     /**
@@ -335,23 +276,15 @@ public final class Elector implements AutoCloseable {
     // ------------------------------------------------------------------ builder
 
     /**
-     * Settings of an elector, with Go hoplock's defaults: TTL 30 s, renew every TTL/3, poll every TTL/15, release
-     * timeout 2 s. Timing defaults follow the TTL when only the TTL is set.
+     * Builds an elector: its settings (kept by an {@link ElectorSettings.Builder}, the one place that decides the
+     * defaults: TTL 30 s, renew TTL/3, poll TTL/15, request timeout the renew interval, safety margin TTL/10, release
+     * timeout 2 s, as Go hoplock; timing follows the TTL when only the TTL is set) and where its work runs. Null is
+     * never a value: leave a setting unset to get its default.
      */
     public static final class Builder {
         final @Nullable Backend backend;
         final @Nullable AsyncBackend asyncBackend;
-        private final String key;
-        private String owner;
-        /** Generated once per builder, so that {@link #settings()} and {@link #build()} agree. */
-        private String generatedOwner;
-        private Duration ttl = ElectorSettings.DEFAULT_TTL;
-        private Duration renewInterval;
-        private Duration pollInterval;
-        private Duration requestTimeout;
-        private Duration safetyMargin;
-        private Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
-        private boolean releaseByDelete;
+        private final ElectorSettings.Builder settings;
         TimeSource time = TimeSource.system();
         @Nullable Scheduler scheduler;
         @Nullable Scheduler fallbackScheduler;
@@ -361,48 +294,48 @@ public final class Elector implements AutoCloseable {
         private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend, String key) {
             this.backend = backend;
             this.asyncBackend = asyncBackend;
-            this.key = key;
+            this.settings = ElectorSettings.builder(key);
         }
 
         /** This process's unique id; default {@code host:pid:random}. */
         public Builder owner(String owner) {
-            this.owner = owner;
+            settings.owner(owner);
             return this;
         }
 
         /** Lease duration; default 30 s. */
         public Builder ttl(Duration ttl) {
-            this.ttl = ttl;
+            settings.ttl(ttl);
             return this;
         }
 
         /** How often the leader renews; default TTL/3. */
         public Builder renewInterval(Duration renewInterval) {
-            this.renewInterval = renewInterval;
+            settings.renewInterval(renewInterval);
             return this;
         }
 
         /** How often a follower looks, and the retry delay after a failure; default TTL/15. */
         public Builder pollInterval(Duration pollInterval) {
-            this.pollInterval = pollInterval;
+            settings.pollInterval(pollInterval);
             return this;
         }
 
         /** Longest wait for one request; default the renew interval. */
         public Builder requestTimeout(Duration requestTimeout) {
-            this.requestTimeout = requestTimeout;
+            settings.requestTimeout(requestTimeout);
             return this;
         }
 
         /** How long before the lease's end the leader stops work; default TTL/10. */
         public Builder safetyMargin(Duration safetyMargin) {
-            this.safetyMargin = safetyMargin;
+            settings.safetyMargin(safetyMargin);
             return this;
         }
 
         /** Longest wait for the release on close; negative: skip the release. Default 2 s. */
         public Builder releaseTimeout(Duration releaseTimeout) {
-            this.releaseTimeout = releaseTimeout;
+            settings.releaseTimeout(releaseTimeout);
             return this;
         }
 
@@ -413,7 +346,7 @@ public final class Elector implements AutoCloseable {
          * first read that found it absent and after the last seen {@code expires_at} (rule 4 of the safety argument).
          */
         public Builder releaseByDelete(boolean releaseByDelete) {
-            this.releaseByDelete = releaseByDelete;
+            settings.releaseByDelete(releaseByDelete);
             return this;
         }
 
@@ -447,21 +380,9 @@ public final class Elector implements AutoCloseable {
             return this;
         }
 
-        /** The settings as they will be used, validated. */
+        /** The settings as they will be used, validated (the same owner every time). */
         public ElectorSettings settings() {
-            if (ttl == null) {
-                throw new InvalidSettingException("ttl", "ttl must be set");
-            }
-            Duration renew = renewInterval != null ? renewInterval : ttl.dividedBy(3);
-            Duration poll = pollInterval != null ? pollInterval : ttl.dividedBy(15);
-            if (owner == null && generatedOwner == null) {
-                generatedOwner = OwnerIds.generate();
-            }
-            return new ElectorSettings(key, owner != null ? owner : generatedOwner, ttl, renew, poll,
-                    requestTimeout != null ? requestTimeout : renew,
-                    safetyMargin != null ? safetyMargin : ttl.dividedBy(10),
-                    releaseTimeout == null ? ElectorSettings.DEFAULT_RELEASE_TIMEOUT : releaseTimeout,
-                    releaseByDelete);
+            return settings.build();
         }
 
         /** Builds the elector (not started). */

@@ -2,6 +2,7 @@ package dev.hoplock.core;
 
 import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.time.HumanDurations;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -13,7 +14,13 @@ import java.util.Objects;
  * < ttl}; {@code 0 < renewInterval < ttl - safetyMargin} (a renewal is attempted before the lease stops being usable);
  * {@code 0 < pollInterval <= ttl}; {@code 0 < requestTimeout <= 7 days}; {@code releaseTimeout <= 7 days}; the key is
  * valid ({@link LeaseKeys}); the owner is 1 to 256 printable characters. So no timer of the elector can overflow. A
- * violation throws {@link InvalidSettingException} naming the setting, the value, the limit and the fix.
+ * violation throws {@link InvalidSettingException} naming the setting, the value, the limit and the fix; for a
+ * duration, {@link InvalidSettingException#rejectedValue()} and {@link InvalidSettingException#limit()} carry them as
+ * {@link Duration}s.
+ *
+ * <p>Defaults live in one place, {@link Builder} ({@link #builder(String)}): TTL {@value #DEFAULT_TTL_SECONDS} s, renew
+ * TTL/3, poll TTL/15, request timeout the renew interval, safety margin TTL/10, release timeout 2 s, as Go hoplock.
+ * Configuration layers (the Spring Boot starter) take their defaults from here rather than repeating them.
  *
  * @param key            the lease key in the store
  * @param owner          this process's unique id, written into the record
@@ -40,8 +47,10 @@ public record ElectorSettings(
         Duration releaseTimeout,
         boolean releaseByDelete) {
 
+    /** Go hoplock's default TTL in seconds. */
+    public static final long DEFAULT_TTL_SECONDS = 30;
     /** Go hoplock's default TTL. */
-    public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_TTL = Duration.ofSeconds(DEFAULT_TTL_SECONDS);
     /** Go hoplock's default release timeout. */
     public static final Duration DEFAULT_RELEASE_TIMEOUT = Duration.ofSeconds(2);
     /** The longest TTL, request timeout and release timeout: long enough for any lease, far from any overflow. */
@@ -67,37 +76,160 @@ public record ElectorSettings(
         positive("requestTimeout", requestTimeout, "for example the renew interval");
         atMost("requestTimeout", requestTimeout, MAX_DURATION, "7 days",
                 "for example the renew interval; a leader's request never outlasts its lease anyway");
-        Objects.requireNonNull(safetyMargin, "safetyMargin");
-        Objects.requireNonNull(releaseTimeout, "releaseTimeout");
+        required("safetyMargin", safetyMargin);
+        required("releaseTimeout", releaseTimeout);
         atMost("releaseTimeout", releaseTimeout, MAX_DURATION, "7 days", "the default is 2s; negative: do not release");
         if (safetyMargin.isNegative() || safetyMargin.compareTo(ttl) >= 0) {
-            throw new InvalidSettingException("safetyMargin", "safetyMargin (" + format(safetyMargin) + ") must be at"
+            throw new InvalidSettingException("safetyMargin", safetyMargin, ttl,
+                    "must be at least 0 and shorter than ttl", "safetyMargin (" + format(safetyMargin) + ") must be at"
                     + " least 0 and shorter than ttl (" + format(ttl) + "); the default is ttl/10");
         }
         Duration usable = ttl.minus(safetyMargin);
         if (renewInterval.compareTo(usable) >= 0) {
-            throw new InvalidSettingException("renewInterval", "renewInterval (" + format(renewInterval) + ") must be"
-                    + " shorter than ttl (" + format(ttl) + ") minus safetyMargin (" + format(safetyMargin) + "), or the"
-                    + " leader would stop before it renews; use ttl/3 or less");
+            throw new InvalidSettingException("renewInterval", renewInterval, usable,
+                    "must be shorter than ttl minus safetyMargin, or the leader would stop before it renews",
+                    "renewInterval (" + format(renewInterval) + ") must be shorter than ttl (" + format(ttl) + ") minus"
+                    + " safetyMargin (" + format(safetyMargin) + "), or the leader would stop before it renews; use"
+                    + " ttl/3 or less");
         }
     }
 
-    private static void positive(String name, Duration value, String hint) {
-        Objects.requireNonNull(value, name);
+    /** Starts the settings of an elector on lease {@code key}, with the defaults of {@link Builder}. */
+    public static Builder builder(String key) {
+        return new Builder(key);
+    }
+
+    /** The default renew interval for {@code ttl}: a third of it. */
+    public static Duration defaultRenewInterval(Duration ttl) {
+        return ttl.dividedBy(3);
+    }
+
+    /** The default poll interval for {@code ttl}: a fifteenth of it. */
+    public static Duration defaultPollInterval(Duration ttl) {
+        return ttl.dividedBy(15);
+    }
+
+    /** The default safety margin for {@code ttl}: a tenth of it. */
+    public static Duration defaultSafetyMargin(Duration ttl) {
+        return ttl.dividedBy(10);
+    }
+
+    private static void required(String name, @Nullable Duration value) {
+        if (value == null) {
+            throw new InvalidSettingException(name, null, null, "must be set", name + " must be set; leave it unset"
+                    + " on the builder to get its default");
+        }
+    }
+
+    private static void positive(String name, @Nullable Duration value, String hint) {
+        required(name, value);
         if (value.isZero() || value.isNegative()) {
-            throw new InvalidSettingException(name, name + " must be positive, was " + format(value) + " (" + hint
-                    + ")");
+            throw new InvalidSettingException(name, value, Duration.ZERO, "must be positive", name + " must be"
+                    + " positive, was " + format(value) + " (" + hint + ")");
         }
     }
 
     private static void atMost(String name, Duration value, Duration limit, String limitText, String hint) {
         if (value.compareTo(limit) > 0) {
-            throw new InvalidSettingException(name, name + " must be at most " + limitText + ", was " + format(value)
-                    + " (" + hint + ")");
+            throw new InvalidSettingException(name, value, limit, "must be at most " + limitText, name + " must be"
+                    + " at most " + limitText + ", was " + format(value) + " (" + hint + ")");
         }
     }
 
     private static String format(Duration duration) {
         return HumanDurations.format(duration);
+    }
+
+    /**
+     * Builds {@link ElectorSettings}: the one place where the defaults, and the timing derived from the TTL, are
+     * decided. An unset duration follows the TTL: renew TTL/3, poll TTL/15, safety margin TTL/10, request timeout the
+     * renew interval; an unset owner is generated once per builder ({@code host:pid:random}), so repeated
+     * {@link #build()} calls agree. Null is never a value: every setter refuses it with an
+     * {@link InvalidSettingException}; leave a setting unset to get its default.
+     */
+    public static final class Builder {
+        private final String key;
+        private @Nullable String owner;
+        /** Generated once per builder, so that every {@link #build()} agrees. */
+        private @Nullable String generatedOwner;
+        private Duration ttl = DEFAULT_TTL;
+        private @Nullable Duration renewInterval;
+        private @Nullable Duration pollInterval;
+        private @Nullable Duration requestTimeout;
+        private @Nullable Duration safetyMargin;
+        private Duration releaseTimeout = DEFAULT_RELEASE_TIMEOUT;
+        private boolean releaseByDelete;
+
+        private Builder(String key) {
+            this.key = Objects.requireNonNull(key, "key");
+        }
+
+        /** This process's unique id; default {@code host:pid:random}. */
+        public Builder owner(String owner) {
+            this.owner = set("owner", owner);
+            return this;
+        }
+
+        /** Lease duration; default 30 s. */
+        public Builder ttl(Duration ttl) {
+            this.ttl = set("ttl", ttl);
+            return this;
+        }
+
+        /** How often the leader renews; default TTL/3. */
+        public Builder renewInterval(Duration renewInterval) {
+            this.renewInterval = set("renewInterval", renewInterval);
+            return this;
+        }
+
+        /** How often a follower looks, and the retry delay after a failure; default TTL/15. */
+        public Builder pollInterval(Duration pollInterval) {
+            this.pollInterval = set("pollInterval", pollInterval);
+            return this;
+        }
+
+        /** Longest wait for one request; default the renew interval. */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = set("requestTimeout", requestTimeout);
+            return this;
+        }
+
+        /** How long before the lease's end the leader stops work; default TTL/10. */
+        public Builder safetyMargin(Duration safetyMargin) {
+            this.safetyMargin = set("safetyMargin", safetyMargin);
+            return this;
+        }
+
+        /** Longest wait for the release on close; negative: skip the release. Default 2 s. */
+        public Builder releaseTimeout(Duration releaseTimeout) {
+            this.releaseTimeout = set("releaseTimeout", releaseTimeout);
+            return this;
+        }
+
+        /** Release by conditional delete, as Go hoplock does (see {@link ElectorSettings#releaseByDelete()}). */
+        public Builder releaseByDelete(boolean releaseByDelete) {
+            this.releaseByDelete = releaseByDelete;
+            return this;
+        }
+
+        /** The settings with every default applied, validated. */
+        public ElectorSettings build() {
+            Duration renew = renewInterval != null ? renewInterval : defaultRenewInterval(ttl);
+            Duration poll = pollInterval != null ? pollInterval : defaultPollInterval(ttl);
+            if (owner == null && generatedOwner == null) {
+                generatedOwner = OwnerIds.generate();
+            }
+            return new ElectorSettings(key, owner != null ? owner : Objects.requireNonNull(generatedOwner), ttl,
+                    renew, poll, requestTimeout != null ? requestTimeout : renew,
+                    safetyMargin != null ? safetyMargin : defaultSafetyMargin(ttl), releaseTimeout, releaseByDelete);
+        }
+
+        private static <T> T set(String name, @Nullable T value) {
+            if (value == null) {
+                throw new InvalidSettingException(name, null, null, "must not be null",
+                        name + " must not be null; leave it unset to get its default");
+            }
+            return value;
+        }
     }
 }

@@ -276,4 +276,35 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
             }
         }
     }
+
+    /**
+     * Calls {@code listener} for every event, on the event executor; returns a handle that stops the calls. A failed
+     * stream is logged (under the elector's logger), never thrown at the listener.
+     */
+    AutoCloseable addListener(java.util.function.Consumer<? super ElectionEvent> listener) {
+        java.util.concurrent.CompletableFuture<Flow.Subscription> subscription =
+                new java.util.concurrent.CompletableFuture<>();
+        subscribe(new Flow.Subscriber<ElectionEvent>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                subscription.complete(s);
+                s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(ElectionEvent item) {
+                listener.accept(item);
+            }
+
+            @Override
+            public void onError(Throwable throwable) {
+                LoggerFactory.getLogger(Elector.class).warn("hoplock: event stream of '{}' failed", key, throwable);
+            }
+
+            @Override
+            public void onComplete() {
+            }
+        });
+        return () -> subscription.thenAccept(Flow.Subscription::cancel);
+    }
 }

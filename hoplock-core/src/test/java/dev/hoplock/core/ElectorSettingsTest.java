@@ -79,4 +79,58 @@ class ElectorSettingsTest {
                         e -> assertThat(e.setting()).isEqualTo("pollInterval"))
                 .hasMessageContaining("1m").hasMessageContaining("30s");
     }
+
+    @Test
+    void theDefaultsAreDecidedInOneSettingsBuilderThatTheElectorBuilderUses() {
+        ElectorSettings core = ElectorSettings.builder("k").owner("o").build();
+        assertThat(Elector.builder(new InMemoryBackend(), "k").owner("o").settings()).isEqualTo(core);
+        assertThat(core.ttl()).isEqualTo(ElectorSettings.DEFAULT_TTL);
+        assertThat(core.renewInterval()).isEqualTo(ElectorSettings.defaultRenewInterval(core.ttl()));
+        assertThat(core.pollInterval()).isEqualTo(ElectorSettings.defaultPollInterval(core.ttl()));
+        assertThat(core.safetyMargin()).isEqualTo(ElectorSettings.defaultSafetyMargin(core.ttl()));
+        assertThat(core.requestTimeout()).isEqualTo(core.renewInterval());
+        assertThat(core.releaseTimeout()).isEqualTo(ElectorSettings.DEFAULT_RELEASE_TIMEOUT);
+    }
+
+    @Test
+    void nullIsNeverADefaultButARefusalNamingTheSetting() {
+        assertThatThrownBy(() -> ElectorSettings.builder("k").safetyMargin(null))
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("safetyMargin");
+                    assertThat(e.reason()).isEqualTo("must not be null");
+                })
+                .hasMessageContaining("leave it unset to get its default");
+        assertThatThrownBy(() -> builder.ttl(null))
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("ttl"));
+    }
+
+    @Test
+    void aRefusedDurationCarriesTheValueAndTheLimitAsFields() {
+        assertThatThrownBy(() -> builder.ttl(Duration.ofSeconds(10)).renewInterval(Duration.ofMillis(9500)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("renewInterval");
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ofMillis(9500));
+                    assertThat(e.limit()).isEqualTo(Duration.ofSeconds(9));
+                    assertThat(e.reason()).startsWith("must be shorter than ttl minus safetyMargin");
+                })
+                .hasMessage("renewInterval (9.5s) must be shorter than ttl (10s) minus safetyMargin (1s), or the leader"
+                        + " would stop before it renews; use ttl/3 or less");
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").pollInterval(Duration.ZERO).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ZERO);
+                    assertThat(e.limit()).isEqualTo(Duration.ZERO);
+                    assertThat(e.reason()).isEqualTo("must be positive");
+                });
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").ttl(Duration.ofDays(8)).settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.limit()).isEqualTo(ElectorSettings.MAX_DURATION);
+                    assertThat(e.reason()).isEqualTo("must be at most 7 days");
+                });
+        assertThatThrownBy(() -> Elector.builder(new InMemoryBackend(), "k").safetyMargin(Duration.ofSeconds(30))
+                .settings())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ofSeconds(30));
+                    assertThat(e.limit()).isEqualTo(Duration.ofSeconds(30));
+                });
+    }
 }
