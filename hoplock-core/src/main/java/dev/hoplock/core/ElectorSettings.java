@@ -124,7 +124,7 @@ public record ElectorSettings(
     private static void positive(String name, @Nullable Duration value, String hint) {
         required(name, value);
         if (value.isZero() || value.isNegative()) {
-            throw new InvalidSettingException(name, value, Duration.ZERO, "must be positive", name + " must be"
+            throw new InvalidSettingException(name, value, null, "must be positive", name + " must be"
                     + " positive, was " + format(value) + " (" + hint + ")");
         }
     }

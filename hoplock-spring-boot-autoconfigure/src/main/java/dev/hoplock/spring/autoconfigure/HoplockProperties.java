@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -96,13 +97,14 @@ public class HoplockProperties extends ElectionProperties {
 
     /**
      * The defaults every election inherits: lease key {@code default} (used by the election created when no
-     * {@code hoplock.elections.*} is set), TTL 30s, release timeout 2s; the other durations derive from the TTL in the
-     * elector.
+     * {@code hoplock.elections.*} is set), and the core's TTL and release timeout ({@link ElectorSettings#DEFAULT_TTL},
+     * {@link ElectorSettings#DEFAULT_RELEASE_TIMEOUT}); the other durations stay unset here and derive from the TTL in
+     * the core's {@link ElectorSettings.Builder}, the one place that decides defaults.
      */
     public HoplockProperties() {
         setKey(DEFAULT_ELECTION);
-        setTtl(Duration.ofSeconds(30));
-        setReleaseTimeout(Duration.ofSeconds(2));
+        setTtl(ElectorSettings.DEFAULT_TTL);
+        setReleaseTimeout(ElectorSettings.DEFAULT_RELEASE_TIMEOUT);
         setReleaseByDelete(false);
     }
 
