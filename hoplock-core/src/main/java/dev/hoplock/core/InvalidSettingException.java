@@ -1,5 +1,7 @@
 package dev.hoplock.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An elector setting, or a combination of settings, that cannot work. It carries what a configuration layer needs to
  * report the fault in its own terms without reading the message: {@link #setting()} names the setting (as in
@@ -14,8 +16,8 @@ public class InvalidSettingException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
     private final String setting;
-    private final transient Object rejectedValue;
-    private final transient Object limit;
+    private final transient @Nullable Object rejectedValue;
+    private final transient @Nullable Object limit;
     private final String reason;
 
     /**
@@ -36,7 +38,8 @@ public class InvalidSettingException extends IllegalArgumentException {
      *                      minus safetyMargin"})
      * @param message       the exception message (kept as the core has always written it)
      */
-    public InvalidSettingException(String setting, Object rejectedValue, Object limit, String reason, String message) {
+    public InvalidSettingException(String setting, @Nullable Object rejectedValue, @Nullable Object limit, String reason,
+                                   String message) {
         super(message);
         this.setting = setting;
         this.rejectedValue = rejectedValue;
@@ -50,12 +53,12 @@ public class InvalidSettingException extends IllegalArgumentException {
     }
 
     /** The value refused (a {@link java.time.Duration}, a String, ...), or null when not known. */
-    public Object rejectedValue() {
+    public @Nullable Object rejectedValue() {
         return rejectedValue;
     }
 
     /** The bound the value broke, or null when there is no single bound or it is not known. */
-    public Object limit() {
+    public @Nullable Object limit() {
         return limit;
     }
 

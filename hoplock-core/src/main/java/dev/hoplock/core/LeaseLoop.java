@@ -152,7 +152,7 @@ class LeaseLoop {
     /** Rule 0: asks the store what it honours; campaigns once it has what this elector needs. */
     private void verifyStore() {
         Duration timeout = settings.requestTimeout();
-        requests.send(backend::verify, timeout, (StoreCapabilities answered, BackendException failure) -> {
+        requests.send(backend::verify, timeout, (@Nullable StoreCapabilities answered, @Nullable BackendException failure) -> {
             Next next = verification.onAnswer(answered, failure);
             if (next == Next.RETRY) {
                 health.failed("verify", failure);
@@ -177,7 +177,7 @@ class LeaseLoop {
         requests.send(() -> backend.read(key(), bound), bound, this::onRead);
     }
 
-    private void onRead(Optional<StoredObject> result, BackendException failure) {
+    private void onRead(@Nullable Optional<StoredObject> result, @Nullable BackendException failure) {
         if (failure != null) {
             health.failed("read", failure);
             // Rule 4: a failed read may hide a version that came and went: an absence is observed afresh.

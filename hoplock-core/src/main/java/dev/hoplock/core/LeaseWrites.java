@@ -7,6 +7,7 @@ import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -58,7 +59,7 @@ final class LeaseWrites {
         LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), loop.owner(), nonce());
         Duration timeout = times.acquireTimeout();
         byte[] bytes = LeaseRecordCodec.encode(record);
-        requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+        requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
                 // Rule 5: no answer; the write may have happened.
                 unknown.remember(record, t0);
@@ -91,7 +92,7 @@ final class LeaseWrites {
         Duration timeout = LeaseTimes.min(settings.requestTimeout(), current.timeLeft());
         byte[] bytes = LeaseRecordCodec.encode(record);
         Handle expected = loop.owned.handle();
-        requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (WriteResult result, BackendException failure) -> {
+        requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
                 unknown.remember(record, t0);
                 health.failed("renew", failure);

@@ -2,6 +2,7 @@ package dev.hoplock.core;
 
 import dev.hoplock.core.time.ExecutorScheduler;
 import dev.hoplock.core.time.Scheduler;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -24,10 +25,10 @@ final class LoopTimers {
     private final Scheduler scheduler;
     private final String threadName;
     private final Consumer<RuntimeException> onFailure;
-    private Scheduler fallback;
-    private ExecutorScheduler ownFallback;
+    private @Nullable Scheduler fallback;
+    private @Nullable ExecutorScheduler ownFallback;
 
-    LoopTimers(Scheduler scheduler, Scheduler fallback, String threadName, Consumer<RuntimeException> onFailure) {
+    LoopTimers(Scheduler scheduler, @Nullable Scheduler fallback, String threadName, Consumer<RuntimeException> onFailure) {
         this.scheduler = scheduler;
         this.fallback = fallback;
         this.threadName = threadName;

@@ -3,6 +3,7 @@ package dev.hoplock.core;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -39,12 +40,12 @@ final class ProblemReporter {
     }
 
     /** As {@link #report}, logged as an error (with {@code error}'s stack trace when not null). */
-    boolean reportError(ElectionEvent.ProblemKind kind, String cause, String message, Throwable error) {
+    boolean reportError(ElectionEvent.ProblemKind kind, String cause, String message, @Nullable Throwable error) {
         return report(kind, cause, message, true, error);
     }
 
     private boolean report(ElectionEvent.ProblemKind kind, String cause, String message, boolean asError,
-                           Throwable error) {
+                           @Nullable Throwable error) {
         if (!reported.add(kind + "|" + cause)) {
             log.debug("hoplock: {} (reported before)", message);
             return false;

@@ -6,6 +6,7 @@ import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,7 @@ final class Release {
         String key = settings.key();
         if (settings.releaseByDelete()) {
             requests.send(() -> backend.delete(key, mine.handle(), timeout), timeout,
-                    (DeleteResult result, BackendException failure) -> {
+                    (@Nullable DeleteResult result, @Nullable BackendException failure) -> {
                         disown.run();
                         if (failure != null) {
                             health.failed("release", failure);
@@ -67,7 +68,7 @@ final class Release {
         LeaseRecord record = LeaseRecord.released(mine.record().generation(), OwnerIds.randomHex(8));
         byte[] bytes = LeaseRecordCodec.encode(record);
         requests.send(() -> backend.write(key, mine.handle(), bytes, timeout), timeout,
-                (WriteResult result, BackendException failure) -> {
+                (@Nullable WriteResult result, @Nullable BackendException failure) -> {
                     disown.run();
                     if (failure != null) {
                         health.failed("release", failure);

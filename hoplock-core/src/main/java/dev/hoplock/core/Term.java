@@ -1,6 +1,7 @@
 package dev.hoplock.core;
 
 import dev.hoplock.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Set;
@@ -70,7 +71,7 @@ final class Term {
     }
 
     /** Opens a scope, or returns null when the term is no longer valid. */
-    Scope open(boolean interruptOnLoss) {
+    @Nullable Scope open(boolean interruptOnLoss) {
         if (!isValid()) {
             return null;
         }

@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoreNotCapableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -41,8 +42,8 @@ final class VerificationGate {
     private final boolean releaseByDelete;
     private final ProblemReporter problems;
     private StoreVerification state = StoreVerification.VERIFYING;
-    private StoreCapabilities capabilities;
-    private String reason;
+    private @Nullable StoreCapabilities capabilities;
+    private @Nullable String reason;
 
     VerificationGate(String key, boolean releaseByDelete, ProblemReporter problems) {
         this.key = key;
@@ -78,7 +79,7 @@ final class VerificationGate {
      * Takes the answer of one verification: {@code answered} capabilities, or the {@code failure} (one of the two is
      * null).
      */
-    Next onAnswer(StoreCapabilities answered, BackendException failure) {
+    Next onAnswer(@Nullable StoreCapabilities answered, @Nullable BackendException failure) {
         if (failure == null) {
             Objects.requireNonNull(answered, "the backend's verify() answered null, breaking its contract");
             capabilities = answered;

@@ -1,5 +1,7 @@
 package dev.hoplock.core.backend;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Objects;
 
 /**
@@ -46,7 +48,7 @@ public class BackendException extends Exception {
         this(kind, message, null);
     }
 
-    public BackendException(Kind kind, String message, Throwable cause) {
+    public BackendException(Kind kind, String message, @Nullable Throwable cause) {
         super(Objects.requireNonNull(message, "message"), cause);
         this.kind = Objects.requireNonNull(kind, "kind");
     }

@@ -1,6 +1,7 @@
 package dev.hoplock.core.backend;
 
 import dev.hoplock.core.record.LeaseRecordCodec;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,7 +105,7 @@ public final class FilesystemBackend implements Backend {
     }
 
     private final Path directory;
-    private volatile Path realDirectory;
+    private volatile @Nullable Path realDirectory;
 
     /**
      * Creates a backend over {@code directory}, which must exist when the backend is used (it is checked on every

@@ -1,5 +1,7 @@
 package dev.hoplock.core.fencing;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@link Fence} check that did not pass: either because the token is stale ({@link StaleTokenException}) or because
  * the check could not be made at all (the store was unreachable, the fence table is missing). Either way the caller
@@ -14,7 +16,7 @@ public class FencingException extends RuntimeException {
 
     private final String resource;
 
-    public FencingException(String resource, String message, Throwable cause) {
+    public FencingException(String resource, String message, @Nullable Throwable cause) {
         super(message, cause);
         this.resource = resource;
     }

@@ -1,5 +1,7 @@
 package dev.hoplock.core.ownership;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,7 +40,7 @@ public final class OwnerCache {
     private final Membership membership;
     private final Member self;
     private final int capacity;
-    private volatile Snapshot snapshot;
+    private volatile @Nullable Snapshot snapshot;
 
     /** A cache of {@value #DEFAULT_CAPACITY} keys per view over {@code membership}. */
     public OwnerCache(Membership membership) {
@@ -101,7 +103,7 @@ public final class OwnerCache {
     }
 
     /** The snapshot of the view the membership returns now, or null when it is unavailable. */
-    private Snapshot current() {
+    private @Nullable Snapshot current() {
         MembershipView view;
         try {
             view = membership.members();
@@ -124,18 +126,18 @@ public final class OwnerCache {
 
         final MembershipView view;
         /** The view's member with this instance's id, or null when this instance is not a member. */
-        final Member self;
+        final @Nullable Member self;
         final ConcurrentHashMap<String, Member> owners = new ConcurrentHashMap<>();
         final int capacity;
 
-        Snapshot(MembershipView view, Member self, int capacity) {
+        Snapshot(MembershipView view, @Nullable Member self, int capacity) {
             this.view = view;
             this.self = self;
             this.capacity = capacity;
         }
 
         /** The owner of {@code key} in this view, or null when the view is empty. */
-        Member owner(String key) {
+        @Nullable Member owner(String key) {
             Member owner = owners.get(key);
             if (owner != null) {
                 return owner;

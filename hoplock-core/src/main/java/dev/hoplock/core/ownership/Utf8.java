@@ -1,5 +1,7 @@
 package dev.hoplock.core.ownership;
 
+import org.jspecify.annotations.Nullable;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -18,7 +20,7 @@ final class Utf8 {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    static void requireWellFormed(String what, String text) {
+    static void requireWellFormed(String what, @Nullable String text) {
         if (text == null) {
             throw new NullPointerException(what + " is null");
         }

@@ -26,6 +26,9 @@
  *       keys that repeat, costs a hash-map look-up instead of N SHA-256 computations.</li>
  * </ul>
  *
- * <p>Nullness: no method accepts or returns {@code null} unless its Javadoc says so.
+ * <p>Nullness: no method accepts or returns {@code null} unless it is annotated {@code @Nullable}.
  */
+@NullMarked
 package dev.hoplock.core.ownership;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package dev.hoplock.core.record;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,7 +12,7 @@ import java.util.Map;
 final class JsonReader {
 
     /** A member value: its JSON kind and, for strings, the decoded text; for numbers and literals, the raw text. */
-    record Value(Kind kind, String text) {
+    record Value(Kind kind, @Nullable String text) {
     }
 
     enum Kind { STRING, NUMBER, TRUE, FALSE, NULL, OBJECT, ARRAY }

@@ -1,5 +1,7 @@
 package dev.hoplock.core.record;
 
+import org.jspecify.annotations.Nullable;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -106,7 +108,7 @@ public final class LeaseRecordCodec {
      * The seconds east of UTC of an RFC 3339 offset: {@code Z} (either case), or {@code ±hh:mm} with hours 00 to 23 and
      * minutes 00 to 59, as Go's parser takes it; null for anything else.
      */
-    private static Integer offsetSeconds(String offset) {
+    private static @Nullable Integer offsetSeconds(String offset) {
         if (offset.equalsIgnoreCase("Z")) {
             return 0;
         }

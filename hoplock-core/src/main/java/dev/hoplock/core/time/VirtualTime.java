@@ -88,13 +88,6 @@ public final class VirtualTime implements TimeSource, Scheduler {
         }
     }
 
-    /** The number of tasks waiting, not counting cancelled ones. */
-    public int pendingTasks() {
-        synchronized (shared) {
-            return (int) shared.queue.stream().filter(e -> !e.cancelled).count();
-        }
-    }
-
     private static final class Shared {
         final Instant start;
         final PriorityQueue<Entry> queue = new PriorityQueue<>();
