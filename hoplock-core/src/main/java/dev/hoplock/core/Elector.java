@@ -43,15 +43,15 @@ import java.util.function.Consumer;
  *       first, whether or not a renewal is in flight. The monotonic deadline bounds a backward wall step; the wall
  *       deadline catches time the monotonic clock did not count (a suspended VM or laptop, a checkpoint restore), so a
  *       machine never wakes as leader on a lease that expired while it slept. A forward wall step ends the term early,
- *       which is safe.</li>
+ *       which is safe. ({@code LeaseTimes} computes both deadlines; {@code LeaseWrites} takes {@code t0}.)</li>
  *   <li><b>Self-fencing; every term ends.</b> {@link #isLeader()} compares both clocks with both deadlines on every
  *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
- *       before anything else happens to the election and before the next term begins ({@code endTerm}, the one place
- *       that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
+ *       before anything else happens to the election and before the next term begins ({@code Leadership.end}, the one
+ *       place that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
  *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
  *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
- *       term that has already ended.</li>
+ *       term that has already ended ({@code RequestBook}: one request in flight, late answers ignored).</li>
  *   <li><b>Takeover only after local observation.</b> A record held by another owner is taken over only when it is
  *       expired by this machine's wall clock <em>and</em> has stayed byte-for-byte unchanged (same handle) for a whole
  *       {@code ttl} on this machine's monotonic clock, counted from the answer of the first read that saw it. The
@@ -68,7 +68,8 @@ import java.util.function.Consumer;
  *       has passed by its wall clock. A {@link ElectionEvent.ProblemKind#RECORD_DELETED} problem names the key when
  *       the record was held by another owner. Deletion is detected, not prevented: a node that never saw the record
  *       (a fresh start) may still create it at once, a create sent before the delete may land after it, and a second
- *       delete between two reads cannot be told from the first.</li>
+ *       delete between two reads cannot be told from the first. The decision is one pure function,
+ *       {@code TakeoverDecision.decide}, over what {@code ObservationTracker} observed.</li>
  *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
@@ -76,15 +77,18 @@ import java.util.function.Consumer;
  *       otherwise this elector acts as if the write had failed, and once a read shows another writer's version, no
  *       earlier write of unknown outcome is adopted any more (a late create would land only after a delete, while that
  *       version's holder may still lead). A refused renewal ends the term at once (unless an
- *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation.</li>
+ *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation
+ *       ({@code UnknownWrites}).</li>
  *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
- *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder.</li>
+ *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder
+ *       ({@code TakeoverDecision.nextGeneration}, {@code Release}).</li>
  *   <li><b>Release only after leader work stopped.</b> {@link #close()} and {@link #stepDown()} (so also
  *       {@link #lead} when its task returns, and the actuator) release the lease only once every scope of every term
  *       of this process has closed, waiting up to the release timeout; otherwise they keep the lease and let it
  *       expire, so no successor starts while this process still works. A release requested while the outcome of a
  *       write is unknown (a refused renewal) is kept until a read proves the record ours (then released) or not;
- *       while it is pending no new term begins, so a release can only ever end the term it was requested for.</li>
+ *       while it is pending no new term begins, so a release can only ever end the term it was requested for
+ *       ({@code Leadership.workStopped}, {@code LeaseLifecycle}).</li>
  * </ol>
  * A record that cannot be parsed counts as held (never as free) and can only be taken over after rule 4's local
  * observation; a record at generation {@code Long.MAX_VALUE} is never taken over (no higher token exists).
@@ -94,15 +98,19 @@ import java.util.function.Consumer;
  * retry can still land. An unexpected exception in the loop is reported as a {@link ElectionEvent.Problem} and the
  * loop goes on after a poll; every timer goes through {@code LoopTimers}, so a scheduler that throws is reported
  * ({@link ElectionEvent.ProblemKind#SCHEDULER_ERROR}) and the timer runs on a fallback thread: the loop never stops
- * silently. Problems are reported once per kind and cause ({@code ProblemReporter}), again only after recovery. With agreeing wall clocks a crashed leader is replaced within about TTL + poll; a writer
- * whose wall clock runs ahead by {@code s} delays that by up to {@code s}.
+ * silently. Problems are reported once per kind and cause ({@code ProblemReporter}; their texts are built in
+ * {@code ProblemMessages}), again only after recovery. With agreeing wall clocks a crashed leader is replaced within
+ * about TTL + poll; a writer whose wall clock runs ahead by {@code s} delays that by up to {@code s}.
  *
  * <p>What this is not: consensus. It relies on the store's linearisability and on bounded clock-rate
  * drift, and it cannot stop leader work that ignores interruption and {@link LeaderContext#isLeading()}.
  *
- * <h2>Threads</h2>
- * State changes happen under this object's lock, on the scheduler's thread or on the thread that completes a backend
- * request. Events are delivered on the event executor. {@link #isLeader()} takes no lock and makes no backend call.
+ * <h2>Structure and threads</h2>
+ * This class is the public facade; the loop is the package-private state machine {@code LeaseLoop} (with
+ * {@code LeaseWrites} for the transitions that write), each transition naming the rule above it implements. State
+ * changes happen under the loop's lock, on the scheduler's thread or on the thread that completes a backend request.
+ * Events are delivered on the event executor. The elector owns the threads it creates ({@code ElectorThreads}) and
+ * stops them when closed. {@link #isLeader()} takes no lock and makes no backend call.
  */
 public final class Elector implements AutoCloseable {
 
