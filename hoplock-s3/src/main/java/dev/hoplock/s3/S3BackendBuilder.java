@@ -2,6 +2,7 @@ package dev.hoplock.s3;
 
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -53,18 +54,18 @@ public final class S3BackendBuilder {
     private static final java.util.regex.Pattern REGION =
             java.util.regex.Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
 
-    private String bucket;
+    private @Nullable String bucket;
     private String prefix = "";
-    private String region;
-    private URI endpoint;
+    private @Nullable String region;
+    private @Nullable URI endpoint;
     private boolean pathStyle;
-    private AwsCredentialsProvider credentials;
+    private @Nullable AwsCredentialsProvider credentials;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean verifyConditionalWrites = true;
     private boolean verifyOnBuild = true;
-    private IfMatchForm ifMatchForm;
-    private S3Client client;
+    private @Nullable IfMatchForm ifMatchForm;
+    private @Nullable S3Client client;
 
     S3BackendBuilder() {
     }
@@ -79,7 +80,7 @@ public final class S3BackendBuilder {
      * Put before every lease key to form the object key, exactly as given: with prefix {@code locks/} the lease key
      * {@code billing/leader} lives at {@code locks/billing/leader}. Default: none.
      */
-    public S3BackendBuilder prefix(String prefix) {
+    public S3BackendBuilder prefix(@Nullable String prefix) {
         this.prefix = prefix == null ? "" : prefix;
         return this;
     }
@@ -89,19 +90,19 @@ public final class S3BackendBuilder {
      * provider chain ({@code AWS_REGION}, profile, instance metadata), or {@value #DEFAULT_REGION_WITH_ENDPOINT}
      * when an {@linkplain #endpoint(URI) endpoint} is set.
      */
-    public S3BackendBuilder region(String region) {
+    public S3BackendBuilder region(@Nullable String region) {
         this.region = region;
         return this;
     }
 
     /** The endpoint of an S3-compatible store, for example {@code http://127.0.0.1:9000}. Default: AWS S3. */
-    public S3BackendBuilder endpoint(URI endpoint) {
+    public S3BackendBuilder endpoint(@Nullable URI endpoint) {
         this.endpoint = endpoint;
         return this;
     }
 
     /** See {@link #endpoint(URI)}. */
-    public S3BackendBuilder endpoint(String endpoint) {
+    public S3BackendBuilder endpoint(@Nullable String endpoint) {
         if (endpoint == null || endpoint.isBlank()) {
             return endpoint((URI) null);
         }
@@ -183,7 +184,7 @@ public final class S3BackendBuilder {
      * backend sends them bare. Set {@link IfMatchForm#BARE} for such a store when the probe is switched off. The
      * form never changes per request: a refused request is not repeated in the other form.
      */
-    public S3BackendBuilder ifMatchForm(IfMatchForm form) {
+    public S3BackendBuilder ifMatchForm(@Nullable IfMatchForm form) {
         this.ifMatchForm = form;
         return this;
     }
@@ -308,7 +309,7 @@ public final class S3BackendBuilder {
         }
     }
 
-    private static void requirePositive(Duration duration, String name) {
+    private static void requirePositive(@Nullable Duration duration, String name) {
         if (duration == null || duration.isZero() || duration.isNegative()) {
             throw new InvalidSettingException(name, duration, Duration.ZERO, "must be longer than zero",
                     name + " must be positive, was " + duration);

@@ -2,6 +2,7 @@ package dev.hoplock.s3;
 
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.LeaseKeys;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
 import java.util.Objects;
@@ -22,7 +23,7 @@ final class S3Location {
     private final Optional<URI> endpoint;
     private final String region;
 
-    S3Location(String bucket, String prefix, Optional<URI> endpoint, String region) {
+    S3Location(String bucket, @Nullable String prefix, Optional<URI> endpoint, @Nullable String region) {
         this.bucket = validateBucket(bucket);
         this.prefix = validatePrefix(prefix);
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint").map(S3Location::withoutSecrets);
@@ -64,7 +65,7 @@ final class S3Location {
         return endpoint.map(uri -> base + " at " + uri).orElse(base);
     }
 
-    private static String validateBucket(String bucket) {
+    private static String validateBucket(@Nullable String bucket) {
         if (bucket == null || bucket.isBlank()) {
             throw new InvalidSettingException("bucket", bucket, null, "must not be empty",
                     "the S3 bucket name must not be empty");
@@ -77,7 +78,7 @@ final class S3Location {
         return bucket;
     }
 
-    private static String validatePrefix(String prefix) {
+    private static String validatePrefix(@Nullable String prefix) {
         if (prefix == null) {
             return "";
         }
