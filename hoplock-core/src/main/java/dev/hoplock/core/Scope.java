@@ -2,14 +2,21 @@ package dev.hoplock.core;
 
 import java.time.Duration;
 
-/** The {@link LeaderScope} of one thread within one {@link Term}. */
+/**
+ * The {@link LeaderScope} of one thread within one {@link Term}. Told of the loss by {@link OpenScopes#loseAll()}
+ * under the lock that also closes it, so that the thread is interrupted at most once and never after
+ * {@link #close()}.
+ */
 final class Scope implements LeaderScope {
 
     private final Term term;
     private final Thread thread;
     private final boolean interruptOnLoss;
-    private boolean lost;
-    private boolean closed;
+    private volatile boolean lost;
+    // ---- guarded by the term's OpenScopes ----
+    boolean listed;
+    Scope previous;
+    Scope next;
 
     Scope(Term term, Thread thread, boolean interruptOnLoss) {
         this.term = term;
@@ -17,10 +24,8 @@ final class Scope implements LeaderScope {
         this.interruptOnLoss = interruptOnLoss;
     }
 
-    synchronized void lose() {
-        if (closed || lost) {
-            return;
-        }
+    /** Called once at most, under the lock of the term's {@link OpenScopes}, while this scope is listed. */
+    void lose() {
         lost = true;
         if (interruptOnLoss) {
             thread.interrupt();
@@ -28,7 +33,7 @@ final class Scope implements LeaderScope {
     }
 
     @Override
-    public synchronized boolean wasLost() {
+    public boolean wasLost() {
         return lost;
     }
 
@@ -39,22 +44,16 @@ final class Scope implements LeaderScope {
 
     @Override
     public boolean isLeading() {
-        return !wasLost() && term.isValid();
+        return !lost && term.isValid();
     }
 
     @Override
     public Duration timeLeft() {
-        return wasLost() ? Duration.ZERO : term.timeLeft();
+        return lost ? Duration.ZERO : term.timeLeft();
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
         term.closed(this);
     }
 }

@@ -4,9 +4,7 @@ import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One continuous period of leadership at one generation. Readable without locks, so that the leader-only gate is a
@@ -23,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Term {
 
     private final TimeSource time;
-    private final Set<Scope> scopes = ConcurrentHashMap.newKeySet();
+    private final OpenScopes scopes = new OpenScopes();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile Lease lease;
     private volatile long deadlineNanos;
@@ -76,12 +74,7 @@ final class Term {
             return null;
         }
         Scope scope = new Scope(this, Thread.currentThread(), interruptOnLoss);
-        scopes.add(scope);
-        if (ended) {
-            scopes.remove(scope);
-            return null;
-        }
-        return scope;
+        return scopes.add(scope) ? scope : null;
     }
 
     /** Ends the term and tells every open scope; idempotent. */
@@ -90,10 +83,9 @@ final class Term {
             return;
         }
         ended = true;
-        for (Scope scope : scopes) {
-            scope.lose();
+        if (scopes.loseAll()) {
+            drained.complete(null);
         }
-        completeIfDrained();
     }
 
     boolean ended() {
@@ -110,12 +102,7 @@ final class Term {
     }
 
     void closed(Scope scope) {
-        scopes.remove(scope);
-        completeIfDrained();
-    }
-
-    private void completeIfDrained() {
-        if (ended && scopes.isEmpty()) {
+        if (scopes.remove(scope)) {
             drained.complete(null);
         }
     }

@@ -8,6 +8,7 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +68,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     private final Duration requestTimeout;
     private final boolean createIndex;
     private final SearchErrors errors;
-    private volatile String product;
+    private volatile @Nullable String product;
 
     ElasticsearchBackend(HttpTransport transport, boolean ownsTransport, String index, Duration requestTimeout,
             boolean createIndex, Redaction redaction) {
@@ -204,7 +205,8 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     }
 
     /** Sends one request within what is left of {@code deadline}; throws if there is no answer. */
-    HttpTransport.Response send(String method, String pathAndQuery, byte[] body, Deadline deadline, String action)
+    HttpTransport.Response send(String method, String pathAndQuery, byte @Nullable [] body, Deadline deadline,
+            String action)
             throws BackendException {
         Duration left = deadline.remaining();
         if (left.isNegative() || left.isZero()) {

@@ -1,6 +1,7 @@
 package dev.hoplock.elasticsearch;
 
 import dev.hoplock.core.backend.BackendException;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -46,12 +47,12 @@ public final class ElasticsearchBackendBuilder {
             + " https:// URL with a host, for example https://search.example.com:9200";
     private static final Pattern INDEX_NAME = Pattern.compile("[a-z0-9][a-z0-9._+-]{0,254}|\\.[a-z0-9._+-]{1,254}");
 
-    private URI endpoint;
-    private String username;
-    private String password;
-    private String apiKey;
-    private SSLContext sslContext;
-    private HttpTransport transport;
+    private @Nullable URI endpoint;
+    private @Nullable String username;
+    private @Nullable String password;
+    private @Nullable String apiKey;
+    private @Nullable SSLContext sslContext;
+    private @Nullable HttpTransport transport;
     private String index = DEFAULT_INDEX;
     private boolean createIndex = true;
     private boolean verify = true;
@@ -66,7 +67,7 @@ public final class ElasticsearchBackendBuilder {
      * (a path prefix is kept). User info ({@code https://user:password@host:9200}) is taken as basic
      * authentication and removed from every message.
      */
-    public ElasticsearchBackendBuilder endpoint(String endpoint) {
+    public ElasticsearchBackendBuilder endpoint(@Nullable String endpoint) {
         if (endpoint == null || endpoint.isBlank()) {
             this.endpoint = null;
             return this;
@@ -80,7 +81,7 @@ public final class ElasticsearchBackendBuilder {
     }
 
     /** See {@link #endpoint(String)}. */
-    public ElasticsearchBackendBuilder endpoint(URI endpoint) {
+    public ElasticsearchBackendBuilder endpoint(@Nullable URI endpoint) {
         this.endpoint = endpoint;
         return this;
     }
@@ -248,7 +249,7 @@ public final class ElasticsearchBackendBuilder {
         return new ElasticsearchBackend(created, true, index, requestTimeout, createIndex, new Redaction(secrets));
     }
 
-    private static void validateIndex(String index) {
+    private static void validateIndex(@Nullable String index) {
         if (index == null || !INDEX_NAME.matcher(index).matches() || index.equals("..")) {
             throw new IllegalArgumentException("index name '" + index + "' is invalid: use 1 to 255 lower case"
                     + " letters, digits and '.', '_', '+', '-', not starting with '_', '+' or '-', for example "
@@ -267,7 +268,7 @@ public final class ElasticsearchBackendBuilder {
         return text.replaceAll("(?<=//)[^/@]*@", "");
     }
 
-    private static void requirePositive(Duration duration, String name) {
+    private static void requirePositive(@Nullable Duration duration, String name) {
         if (duration == null || duration.isZero() || duration.isNegative()) {
             throw new IllegalArgumentException(name + " must be positive, was " + duration);
         }

@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import org.jspecify.annotations.Nullable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,7 +34,7 @@ public interface HttpTransport extends AutoCloseable {
      * @param pathAndQuery for example {@code /hoplock-leases/_doc/elections%2Fa?op_type=create}
      * @param body        the JSON body, or null for none
      */
-    record Request(String method, String pathAndQuery, byte[] body) {
+    record Request(String method, String pathAndQuery, byte @Nullable [] body) {
         public Request {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(pathAndQuery, "pathAndQuery");

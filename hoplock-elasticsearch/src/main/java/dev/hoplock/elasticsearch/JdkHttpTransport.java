@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import org.jspecify.annotations.Nullable;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,14 +22,15 @@ final class JdkHttpTransport implements HttpTransport {
 
     private final HttpClient client;
     private final String base;
-    private final String authorization;
+    private final @Nullable String authorization;
 
     /**
      * @param endpoint      scheme, host, port and optional path prefix, without user info or trailing slash
      * @param authorization the {@code Authorization} header value, or null for none
      * @param sslContext    the TLS context for {@code https}, or null for the JDK default
      */
-    JdkHttpTransport(URI endpoint, String authorization, Duration connectTimeout, SSLContext sslContext) {
+    JdkHttpTransport(URI endpoint, @Nullable String authorization, Duration connectTimeout,
+            @Nullable SSLContext sslContext) {
         this.base = Objects.requireNonNull(endpoint, "endpoint").toString();
         this.authorization = authorization;
         HttpClient.Builder builder = HttpClient.newBuilder()

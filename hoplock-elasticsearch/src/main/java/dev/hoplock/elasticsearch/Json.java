@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import org.jspecify.annotations.Nullable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ final class Json {
     }
 
     /** Parses one JSON value. */
-    static Object parse(String text) {
+    static @Nullable Object parse(String text) {
         Json json = new Json(text);
         json.whitespace();
         Object value = json.value(0);
@@ -41,7 +42,7 @@ final class Json {
 
     /** Parses one JSON object. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> parseObject(String text) {
+    static Map<String, @Nullable Object> parseObject(String text) {
         Object value = parse(text);
         if (!(value instanceof Map)) {
             throw new IllegalArgumentException("not a JSON object");
@@ -73,13 +74,13 @@ final class Json {
     }
 
     /** Writes a value of the types {@link #parse} returns as JSON text. */
-    static String write(Object value) {
+    static String write(@Nullable Object value) {
         StringBuilder out = new StringBuilder();
         write(out, value);
         return out.toString();
     }
 
-    private static void write(StringBuilder out, Object value) {
+    private static void write(StringBuilder out, @Nullable Object value) {
         if (value == null) {
             out.append("null");
         } else if (value instanceof String string) {
@@ -120,7 +121,7 @@ final class Json {
         return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
     }
 
-    private Object value(int depth) {
+    private @Nullable Object value(int depth) {
         if (depth > MAX_DEPTH) {
             throw error("nested too deeply");
         }

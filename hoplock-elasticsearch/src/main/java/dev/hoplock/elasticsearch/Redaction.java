@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import org.jspecify.annotations.Nullable;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -29,7 +30,7 @@ final class Redaction {
     }
 
     /** {@code text} without secrets, at most {@link #MAX_LENGTH} characters; empty for null. */
-    String clean(String text) {
+    String clean(@Nullable String text) {
         if (text == null) {
             return "";
         }

@@ -2,6 +2,7 @@ package dev.hoplock.elasticsearch;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -110,7 +111,7 @@ final class SearchErrors {
         return "";
     }
 
-    private static Object errorObject(HttpTransport.Response response) {
+    private static @Nullable Object errorObject(HttpTransport.Response response) {
         try {
             return Json.parseObject(response.text()).get("error");
         } catch (IllegalArgumentException notJson) {

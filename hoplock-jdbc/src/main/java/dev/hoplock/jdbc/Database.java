@@ -1,5 +1,6 @@
 package dev.hoplock.jdbc;
 
+import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -46,7 +47,7 @@ public enum Database {
     }
 
     /** Recognises a JDBC {@link DatabaseMetaData#getDatabaseProductName() product name}. */
-    static Optional<Database> fromProductName(String productName) {
+    static Optional<Database> fromProductName(@Nullable String productName) {
         String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
         if (name.contains("postgresql")) {
             return Optional.of(POSTGRESQL);

@@ -8,6 +8,7 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import org.jspecify.annotations.Nullable;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -254,7 +255,7 @@ public final class JdbcBackend implements Backend {
 
     /** The statements of one backend call on one borrowed connection. */
     @FunctionalInterface
-    private interface SqlCall<T> {
+    private interface SqlCall<T extends @Nullable Object> {
         T run(Connection connection, CallDeadline deadline) throws SQLException;
     }
 
@@ -262,7 +263,8 @@ public final class JdbcBackend implements Backend {
      * Runs {@code work} on a borrowed connection in autocommit mode within the call's deadline, repeats it while the
      * database reports it rolled back and time is left, and translates every failure.
      */
-    private <T> T call(String operation, String key, Duration timeout, boolean change, SqlCall<T> work)
+    private <T extends @Nullable Object> T call(String operation, @Nullable String key, Duration timeout, boolean change,
+            SqlCall<T> work)
             throws BackendException {
         CallDeadline deadline = CallDeadline.after(budget(timeout, operation, key));
         Connection connection;
@@ -294,7 +296,7 @@ public final class JdbcBackend implements Backend {
         }
     }
 
-    private Duration budget(Duration timeout, String operation, String key) throws BackendException {
+    private Duration budget(Duration timeout, String operation, @Nullable String key) throws BackendException {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw noTimeLeft(operation, key, timeout);
@@ -302,7 +304,7 @@ public final class JdbcBackend implements Backend {
         return timeout.compareTo(requestTimeout) < 0 ? timeout : requestTimeout;
     }
 
-    private BackendException noTimeLeft(String operation, String key, Duration timeout) {
+    private BackendException noTimeLeft(String operation, @Nullable String key, Duration timeout) {
         return new BackendException(BackendException.Kind.TRANSIENT, "no time left for the "
                 + SqlErrors.target(operation, key, table) + " (timeout " + timeout.toMillis() + " ms); nothing was sent");
     }

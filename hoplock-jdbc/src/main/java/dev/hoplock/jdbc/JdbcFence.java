@@ -3,6 +3,7 @@ package dev.hoplock.jdbc;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;
+import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,9 +70,9 @@ public final class JdbcFence implements Fence {
 
     private final ConnectionSource connections;
     private final TableName table;
-    private volatile Database database;
+    private volatile @Nullable Database database;
 
-    private JdbcFence(ConnectionSource connections, TableName table, Database database) {
+    private JdbcFence(ConnectionSource connections, TableName table, @Nullable Database database) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.table = table;
         this.database = database;

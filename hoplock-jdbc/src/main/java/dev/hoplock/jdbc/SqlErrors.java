@@ -2,6 +2,7 @@ package dev.hoplock.jdbc;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import org.jspecify.annotations.Nullable;
 
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -76,7 +77,7 @@ final class SqlErrors {
      * The answer for a failure of a statement. {@code change} is true for an insert, update or delete, whose outcome
      * is then unknown unless the database said it did nothing.
      */
-    BackendException executing(SQLException e, String operation, String key, CallDeadline deadline, boolean change) {
+    BackendException executing(SQLException e, String operation, @Nullable String key, CallDeadline deadline, boolean change) {
         String state = state(e);
         String target = target(operation, key, table);
         String outcome = change ? "; the outcome is unknown" : "";
@@ -114,7 +115,7 @@ final class SqlErrors {
     }
 
     /** "the read of 'key' in table t", or "the verification of table t" without a key. */
-    static String target(String operation, String key, TableName table) {
+    static String target(String operation, @Nullable String key, TableName table) {
         return key == null ? operation + " of table " + table : operation + " of '" + key + "' in table " + table;
     }
 

@@ -9,6 +9,7 @@ import dev.hoplock.core.backend.StoreCapabilities.Capability;
 import dev.hoplock.core.backend.StoreCapabilities.Support;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,8 +111,8 @@ public final class ConditionalWriteProbe {
      * @param missingKeySwap how the store refused a swap of a missing key ({@code NOT_FOUND} for 404,
      *                       {@code PRECONDITION_FAILED} for 412), or null when the probe did not get that far
      */
-    record Verdict(Check failedCheck, BackendException failure, Map<Capability, Support> support, String detail,
-            WriteResult.Refusal missingKeySwap) {
+    record Verdict(@Nullable Check failedCheck, @Nullable BackendException failure, Map<Capability, Support> support, String detail,
+            WriteResult.@Nullable Refusal missingKeySwap) {
 
         /** True when the conditional create and swap work, which every elector needs. */
         boolean createAndSwapVerified() {
@@ -185,7 +186,7 @@ public final class ConditionalWriteProbe {
     }
 
     /** VERIFIED for the capabilities before the failed check's, NOT_SUPPORTED for its, UNKNOWN after. */
-    private static Map<Capability, Support> supportUpTo(Check failed) {
+    private static Map<Capability, Support> supportUpTo(@Nullable Check failed) {
         Map<Capability, Support> support = new EnumMap<>(Capability.class);
         for (Capability capability : Capability.values()) {
             support.put(capability, failed == null || capability.compareTo(failed.capability()) < 0 ? Support.VERIFIED
@@ -209,7 +210,7 @@ public final class ConditionalWriteProbe {
         throw failed(key, check, failure, null);
     }
 
-    private CheckFailed failed(String key, Check check, String failure, WriteResult.Refusal missingKeySwap) {
+    private CheckFailed failed(String key, Check check, String failure, WriteResult.@Nullable Refusal missingKeySwap) {
         String detail = "on the probe key " + key + " it " + failure;
         return new CheckFailed(new Verdict(check, unsupported(detail), supportUpTo(check), detail, missingKeySwap));
     }

@@ -1,5 +1,6 @@
 package dev.hoplock.s3;
 
+import org.jspecify.annotations.Nullable;
 import java.util.regex.Pattern;
 
 /**
@@ -19,7 +20,7 @@ final class Redaction {
     }
 
     /** {@code text} without secrets, at most {@link #MAX_LENGTH} characters; empty for null. */
-    static String clean(String text) {
+    static String clean(@Nullable String text) {
         if (text == null) {
             return "";
         }

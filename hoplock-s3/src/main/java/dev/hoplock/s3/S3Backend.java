@@ -10,6 +10,7 @@ import dev.hoplock.core.backend.StoreCapabilities.Support;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.record.LeaseRecordCodec;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -75,7 +76,7 @@ public final class S3Backend implements Backend, AutoCloseable {
     private final Duration requestTimeout;
     private final S3ErrorTranslator errors;
     /** The form the builder fixed, or null when the probe may choose. */
-    private final IfMatchForm fixedForm;
+    private final @Nullable IfMatchForm fixedForm;
     /** Whether {@link #verify()} probes the store (false: the builder switched the probe off). */
     private final boolean probe;
     private final Object verifying = new Object();
@@ -83,14 +84,14 @@ public final class S3Backend implements Backend, AutoCloseable {
     /** True when the store answers 412 (not 404) to If-Match on a missing key, as Ceph RGW does. */
     private volatile boolean missingKeyRefusedAs412;
     /** The remembered result of {@link #verify()}, or null until it has run. */
-    private volatile Verification verification;
+    private volatile @Nullable Verification verification;
 
     /**
      * @param fixedForm the {@code If-Match} form the builder fixed, or null: as received until the probe chooses
      * @param probe     whether {@link #verify()} runs the {@link ConditionalWriteProbe}
      */
     S3Backend(S3Client client, boolean ownsClient, S3Location location, Duration requestTimeout,
-            IfMatchForm fixedForm, boolean probe) {
+            @Nullable IfMatchForm fixedForm, boolean probe) {
         this.client = Objects.requireNonNull(client, "client");
         this.ownsClient = ownsClient;
         this.location = Objects.requireNonNull(location, "location");
@@ -284,8 +285,8 @@ public final class S3Backend implements Backend, AutoCloseable {
      * What the probe found: the report, the failure of the create or swap checks (null when both hold), and the first
      * failure of any check (null when all hold).
      */
-    private record Verification(StoreCapabilities capabilities, BackendException electionFailure,
-            BackendException strictFailure) {
+    private record Verification(StoreCapabilities capabilities, @Nullable BackendException electionFailure,
+            @Nullable BackendException strictFailure) {
     }
 
     private Verification probe() throws BackendException {
@@ -391,7 +392,7 @@ public final class S3Backend implements Backend, AutoCloseable {
     }
 
     /** Sends the conditional PUT and returns the ETag of the stored version (null or empty if the store sent none). */
-    private String put(String objectKey, Handle expected, String condition, byte[] content, Deadline deadline) {
+    private @Nullable String put(String objectKey, Handle expected, String condition, byte[] content, Deadline deadline) {
         PutObjectResponse response = client.putObject(put -> {
             put.bucket(location.bucket()).key(objectKey).contentType(CONTENT_TYPE)
                     .overrideConfiguration(callTimeout(deadline.remaining()));

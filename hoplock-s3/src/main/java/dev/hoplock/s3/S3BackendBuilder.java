@@ -1,6 +1,8 @@
 package dev.hoplock.s3;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -28,7 +30,11 @@ import java.util.Optional;
  * {@link ConditionalWriteProbe}) so that a store without a conditional create and swap, on which no elector can be
  * safe, is refused at start; what else the store lacks (a conditional DELETE) is in the backend's
  * {@link S3Backend#verify() capabilities}, for each consumer to check. Credentials given here are handed to the SDK only; they
- * never appear in messages or {@code toString()}. Not thread-safe; use it from one thread, then discard it.
+ * never appear in messages or {@code toString()}. A bad setting is refused with an {@link InvalidSettingException}
+ * whose {@link InvalidSettingException#setting() setting} is the name of this builder's method for it
+ * ({@code bucket}, {@code prefix}, {@code region}, {@code endpoint}, {@code requestTimeout}, {@code connectTimeout},
+ * {@code client}), so that a configuration layer can name its own property without reading the message. Not
+ * thread-safe; use it from one thread, then discard it.
  */
 public final class S3BackendBuilder {
 
@@ -39,21 +45,27 @@ public final class S3BackendBuilder {
     /** The region used with an endpoint override when none is given (S3-compatible stores mostly ignore it). */
     public static final String DEFAULT_REGION_WITH_ENDPOINT = "us-east-1";
 
+    private static final String ENDPOINT_REASON = "must be an http:// or https:// URL with a host";
     private static final String ENDPOINT_RULE =
-            "the S3 endpoint must be an http:// or https:// URL with a host, for example http://127.0.0.1:9000";
+            "the S3 endpoint " + ENDPOINT_REASON + ", for example http://127.0.0.1:9000";
+    private static final String REGION_REASON =
+            "must be a region name of letters, digits and '-' (for example eu-west-1), as S3 puts it in host names";
+    /** A DNS host name, which is what the SDK accepts as a region: labels of letters, digits and inner '-'. */
+    private static final java.util.regex.Pattern REGION =
+            java.util.regex.Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
 
-    private String bucket;
+    private @Nullable String bucket;
     private String prefix = "";
-    private String region;
-    private URI endpoint;
+    private @Nullable String region;
+    private @Nullable URI endpoint;
     private boolean pathStyle;
-    private AwsCredentialsProvider credentials;
+    private @Nullable AwsCredentialsProvider credentials;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean verifyConditionalWrites = true;
     private boolean verifyOnBuild = true;
-    private IfMatchForm ifMatchForm;
-    private S3Client client;
+    private @Nullable IfMatchForm ifMatchForm;
+    private @Nullable S3Client client;
 
     S3BackendBuilder() {
     }
@@ -68,7 +80,7 @@ public final class S3BackendBuilder {
      * Put before every lease key to form the object key, exactly as given: with prefix {@code locks/} the lease key
      * {@code billing/leader} lives at {@code locks/billing/leader}. Default: none.
      */
-    public S3BackendBuilder prefix(String prefix) {
+    public S3BackendBuilder prefix(@Nullable String prefix) {
         this.prefix = prefix == null ? "" : prefix;
         return this;
     }
@@ -78,27 +90,30 @@ public final class S3BackendBuilder {
      * provider chain ({@code AWS_REGION}, profile, instance metadata), or {@value #DEFAULT_REGION_WITH_ENDPOINT}
      * when an {@linkplain #endpoint(URI) endpoint} is set.
      */
-    public S3BackendBuilder region(String region) {
+    public S3BackendBuilder region(@Nullable String region) {
         this.region = region;
         return this;
     }
 
     /** The endpoint of an S3-compatible store, for example {@code http://127.0.0.1:9000}. Default: AWS S3. */
-    public S3BackendBuilder endpoint(URI endpoint) {
+    public S3BackendBuilder endpoint(@Nullable URI endpoint) {
         this.endpoint = endpoint;
         return this;
     }
 
     /** See {@link #endpoint(URI)}. */
-    public S3BackendBuilder endpoint(String endpoint) {
+    public S3BackendBuilder endpoint(@Nullable String endpoint) {
         if (endpoint == null || endpoint.isBlank()) {
             return endpoint((URI) null);
         }
+        String shown = withoutUserInfo(endpoint.strip());
         try {
             return endpoint(new URI(endpoint.strip()));
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(ENDPOINT_RULE + "; '" + endpoint.strip().replaceAll("//[^/@]*@", "//")
-                    + "' is not a URL", e);
+            InvalidSettingException refused = new InvalidSettingException("endpoint", shown, null,
+                    ENDPOINT_REASON + "; this is not a URL", ENDPOINT_RULE + "; '" + shown + "' is not a URL");
+            refused.initCause(e);
+            throw refused;
         }
     }
 
@@ -169,7 +184,7 @@ public final class S3BackendBuilder {
      * backend sends them bare. Set {@link IfMatchForm#BARE} for such a store when the probe is switched off. The
      * form never changes per request: a refused request is not repeated in the other form.
      */
-    public S3BackendBuilder ifMatchForm(IfMatchForm form) {
+    public S3BackendBuilder ifMatchForm(@Nullable IfMatchForm form) {
         this.ifMatchForm = form;
         return this;
     }
@@ -188,8 +203,8 @@ public final class S3BackendBuilder {
      * Creates the backend and, unless switched off ({@link #verifyConditionalWrites(boolean)},
      * {@link #verifyOnBuild(boolean)}), verifies the store ({@link S3Backend#verify()}).
      *
-     * @throws IllegalStateException    when a setting is missing or contradicts another
-     * @throws IllegalArgumentException when a setting is invalid
+     * @throws InvalidSettingException when a setting is missing, invalid or contradicts another (no AWS region
+     *                                  found included), naming it
      * @throws BackendException         when the probe finds that the store does not honour a conditional create or
      *                                  swap ({@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}), or the
      *                                  store cannot be asked (unreachable, access denied, no such bucket, ...). A store
@@ -200,7 +215,8 @@ public final class S3BackendBuilder {
         requirePositive(requestTimeout, "requestTimeout");
         requirePositive(connectTimeout, "connectTimeout");
         if (bucket == null || bucket.isBlank()) {
-            throw new IllegalStateException("no S3 bucket configured: call bucket(\"...\")");
+            throw new InvalidSettingException("bucket", bucket, null, "must be set to the name of an existing bucket",
+                    "no S3 bucket configured: call bucket(\"...\")");
         }
         S3Backend backend = client != null ? aroundClient() : withOwnClient();
         if (verifyConditionalWrites && verifyOnBuild) {
@@ -215,10 +231,13 @@ public final class S3BackendBuilder {
     }
 
     private S3Backend aroundClient() {
-        if (region != null || endpoint != null || pathStyle || credentials != null
-                || !connectTimeout.equals(DEFAULT_CONNECT_TIMEOUT)) {
-            throw new IllegalStateException("an S3Client was given, so region, endpoint, path style, credentials and"
-                    + " connect timeout come from that client: do not set them on the builder as well");
+        String conflicting = region != null ? "region" : endpoint != null ? "endpoint" : pathStyle ? "pathStyle"
+                : credentials != null ? "credentials" : !connectTimeout.equals(DEFAULT_CONNECT_TIMEOUT) ? "connectTimeout"
+                : null;
+        if (conflicting != null) {
+            throw new InvalidSettingException(conflicting, null, null, "must be left unset when an S3Client is given",
+                    "an S3Client was given, so region, endpoint, path style, credentials and connect timeout come from"
+                            + " that client: do not set them on the builder as well (" + conflicting + " is set)");
         }
         var configuration = client.serviceClientConfiguration();
         Optional<URI> clientEndpoint = configuration.endpointOverride();
@@ -231,7 +250,11 @@ public final class S3BackendBuilder {
         if (endpoint != null) {
             validateEndpoint(endpoint);
         }
-        String effectiveRegion = region != null && !region.isBlank() ? region
+        if (region != null && !region.isBlank() && !REGION.matcher(region.strip()).matches()) {
+            throw new InvalidSettingException("region", region, null, REGION_REASON,
+                    "the S3 region '" + region + "' " + REGION_REASON);
+        }
+        String effectiveRegion = region != null && !region.isBlank() ? region.strip()
                 : endpoint != null ? DEFAULT_REGION_WITH_ENDPOINT : null;
         S3Location location = new S3Location(bucket, prefix, Optional.ofNullable(endpoint), effectiveRegion);
         S3ClientBuilder builder = S3Client.builder()
@@ -258,9 +281,12 @@ public final class S3BackendBuilder {
         } catch (SdkException e) {
             String message = String.valueOf(e.getMessage());
             if (message.toLowerCase(java.util.Locale.ROOT).contains("region")) {
-                throw new BackendException(BackendException.Kind.MISCONFIGURED, "no AWS region for "
+                InvalidSettingException refused = new InvalidSettingException("region", null, null,
+                        "must be set: the SDK found no region (AWS_REGION, profile, instance metadata)", "no AWS region for "
                         + location.describe() + ": set region(\"...\") on the S3 backend builder or AWS_REGION in the"
-                        + " environment", e);
+                        + " environment");
+                refused.initCause(e);
+                throw refused;
             }
             throw new BackendException(BackendException.Kind.MISCONFIGURED, "cannot create the S3 client for "
                     + location.describe() + ": " + Redaction.clean(message), e);
@@ -274,17 +300,24 @@ public final class S3BackendBuilder {
 
     private static void validateEndpoint(URI endpoint) {
         String scheme = endpoint.getScheme();
-        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
-            throw new IllegalArgumentException(ENDPOINT_RULE);
+        if (endpoint.getRawUserInfo() != null) {
+            throw new InvalidSettingException("endpoint", withoutUserInfo(endpoint.toString()), null,
+                    "must not carry credentials", "the S3 endpoint must not carry credentials; use credentials(...)");
         }
-        if (endpoint.getUserInfo() != null) {
-            throw new IllegalArgumentException("the S3 endpoint must not carry credentials; use credentials(...)");
+        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
+            throw new InvalidSettingException("endpoint", endpoint.toString(), null, ENDPOINT_REASON, ENDPOINT_RULE);
         }
     }
 
-    private static void requirePositive(Duration duration, String name) {
+    private static void requirePositive(@Nullable Duration duration, String name) {
         if (duration == null || duration.isZero() || duration.isNegative()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + duration);
+            throw new InvalidSettingException(name, duration, Duration.ZERO, "must be longer than zero",
+                    name + " must be positive, was " + duration);
         }
+    }
+
+    /** {@code scheme://user:password@host} without its user part, so that no credential reaches a message. */
+    private static String withoutUserInfo(String endpoint) {
+        return endpoint.replaceAll("//[^/@]*@", "//");
     }
 }

@@ -2,6 +2,7 @@ package dev.hoplock.s3;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -141,7 +142,7 @@ final class S3ErrorTranslator {
     }
 
     @SafeVarargs
-    private static Throwable cause(Throwable e, Class<? extends Throwable>... types) {
+    private static @Nullable Throwable cause(Throwable e, Class<? extends Throwable>... types) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             for (Class<? extends Throwable> type : types) {
                 if (type.isInstance(t)) {

@@ -1,6 +1,8 @@
 package dev.hoplock.s3;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.LeaseKeys;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
 import java.util.Objects;
@@ -21,7 +23,7 @@ final class S3Location {
     private final Optional<URI> endpoint;
     private final String region;
 
-    S3Location(String bucket, String prefix, Optional<URI> endpoint, String region) {
+    S3Location(String bucket, @Nullable String prefix, Optional<URI> endpoint, @Nullable String region) {
         this.bucket = validateBucket(bucket);
         this.prefix = validatePrefix(prefix);
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint").map(S3Location::withoutSecrets);
@@ -63,32 +65,39 @@ final class S3Location {
         return endpoint.map(uri -> base + " at " + uri).orElse(base);
     }
 
-    private static String validateBucket(String bucket) {
+    private static String validateBucket(@Nullable String bucket) {
         if (bucket == null || bucket.isBlank()) {
-            throw new IllegalArgumentException("the S3 bucket name must not be empty");
+            throw new InvalidSettingException("bucket", bucket, null, "must not be empty",
+                    "the S3 bucket name must not be empty");
         }
         if (bucket.contains("/") || !bucket.equals(bucket.strip())) {
-            throw new IllegalArgumentException("'" + bucket + "' is not a bucket name: give the bucket alone, and any"
-                    + " path inside it as the prefix");
+            throw new InvalidSettingException("bucket", bucket, null,
+                    "is not a bucket name: give the bucket alone, and any path inside it as the prefix",
+                    "'" + bucket + "' is not a bucket name: give the bucket alone, and any path inside it as the prefix");
         }
         return bucket;
     }
 
-    private static String validatePrefix(String prefix) {
+    private static String validatePrefix(@Nullable String prefix) {
         if (prefix == null) {
             return "";
         }
         if (prefix.startsWith("/")) {
-            throw new IllegalArgumentException("the key prefix '" + prefix + "' must not start with '/'"
-                    + " (S3 keys have no leading slash; use for example 'locks/')");
+            throw new InvalidSettingException("prefix", prefix, null,
+                    "must not start with '/' (S3 keys have no leading slash; use for example 'locks/')",
+                    "the key prefix '" + prefix + "' must not start with '/'"
+                            + " (S3 keys have no leading slash; use for example 'locks/')");
         }
         if (prefix.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("the key prefix must not contain control characters");
+            throw new InvalidSettingException("prefix", null, null, "must not contain control characters",
+                    "the key prefix must not contain control characters");
         }
         if (prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + LeaseKeys.MAX_LENGTH
                 > MAX_OBJECT_KEY_BYTES) {
-            throw new IllegalArgumentException("the key prefix is too long: prefix plus a lease key of up to "
-                    + LeaseKeys.MAX_LENGTH + " characters must fit S3's " + MAX_OBJECT_KEY_BYTES + "-byte key limit");
+            throw new InvalidSettingException("prefix", prefix, MAX_OBJECT_KEY_BYTES - LeaseKeys.MAX_LENGTH,
+                    "is too long: prefix plus a lease key must fit S3's " + MAX_OBJECT_KEY_BYTES + "-byte key limit",
+                    "the key prefix is too long: prefix plus a lease key of up to " + LeaseKeys.MAX_LENGTH
+                            + " characters must fit S3's " + MAX_OBJECT_KEY_BYTES + "-byte key limit");
         }
         return prefix;
     }

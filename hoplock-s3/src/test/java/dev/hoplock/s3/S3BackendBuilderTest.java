@@ -1,5 +1,6 @@
 package dev.hoplock.s3;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.WriteResult;
@@ -25,41 +26,79 @@ class S3BackendBuilderTest {
     @Test
     void theBucketIsRequired() {
         assertThatThrownBy(() -> S3Backend.builder().endpoint(ENDPOINT).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("bucket(");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("bucket"))
+                .hasMessageContaining("bucket(");
     }
 
     @Test
     void aBucketWithAPathIsRefusedWithAHintAtThePrefix() {
         assertThatThrownBy(() -> S3Backend.builder().endpoint(ENDPOINT).bucket("bucket/locks").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefix");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("bucket"))
+                .hasMessageContaining("prefix");
     }
 
     @Test
     void aPrefixWithALeadingSlashIsRefused() {
         assertThatThrownBy(() -> S3Backend.builder().endpoint(ENDPOINT).bucket("b").prefix("/locks/").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not start with '/'");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("prefix"))
+                .hasMessageContaining("must not start with '/'");
     }
 
     @Test
     void anEndpointWithCredentialsOrWithoutSchemeIsRefused() {
         assertThatThrownBy(() -> S3Backend.builder().bucket("b").endpoint("http://key:secret@127.0.0.1:9000").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not carry credentials")
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("endpoint");
+                    assertThat(String.valueOf(e.rejectedValue())).isEqualTo("http://127.0.0.1:9000");
+                })
+                .hasMessageContaining("must not carry credentials")
                 .hasMessageNotContaining("secret@");
         assertThatThrownBy(() -> S3Backend.builder().bucket("b").endpoint("127.0.0.1:9000").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http://");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("endpoint"))
+                .hasMessageContaining("http://");
+        assertThatThrownBy(() -> S3Backend.builder().bucket("b").endpoint("http://key:secret@bad host"))
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("endpoint");
+                    assertThat(e.reason()).contains("not a URL");
+                })
+                .hasMessageNotContaining("secret");
+    }
+
+    @Test
+    void aRegionThatCannotBeAHostNameIsRefused() throws BackendException {
+        assertThatThrownBy(() -> S3Backend.builder().bucket("b").endpoint(ENDPOINT).region("eu west 1").build())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("region");
+                    assertThat(e.rejectedValue()).isEqualTo("eu west 1");
+                });
+        S3Backend accepted = S3Backend.builder().bucket("b").endpoint(ENDPOINT).region(" us-gov-west-1 ")
+                .verifyConditionalWrites(false).build();
+        accepted.close();
+        assertThat(accepted.describe()).isEqualTo("s3://b/ at " + ENDPOINT);
     }
 
     @Test
     void timeoutsMustBePositive() {
         assertThatThrownBy(() -> S3Backend.builder().bucket("b").endpoint(ENDPOINT).requestTimeout(Duration.ZERO).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("requestTimeout");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("requestTimeout");
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ZERO);
+                    assertThat(e.limit()).isEqualTo(Duration.ZERO);
+                })
+                .hasMessageContaining("requestTimeout");
+        assertThatThrownBy(() -> S3Backend.builder().bucket("b").endpoint(ENDPOINT)
+                .connectTimeout(Duration.ofSeconds(-1)).build())
+                .isInstanceOfSatisfying(InvalidSettingException.class,
+                        e -> assertThat(e.setting()).isEqualTo("connectTimeout"));
     }
 
     @Test
     void clientSettingsAndAClientCannotBeCombined() {
         try (S3Client client = TestS3.rawClient(ENDPOINT)) {
             assertThatThrownBy(() -> S3Backend.builder().client(client).bucket("b").region("eu-west-1").build())
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("come from that client");
+                    .isInstanceOfSatisfying(InvalidSettingException.class,
+                            e -> assertThat(e.setting()).isEqualTo("region"))
+                    .hasMessageContaining("come from that client");
         }
     }
 

@@ -3,6 +3,8 @@ package dev.hoplock.spring;
 import dev.hoplock.core.LeaderContext;
 import dev.hoplock.core.Lease;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Optional;
 
 /**
@@ -50,25 +52,19 @@ public final class LeaderContextHolder {
     }
 
     /**
-     * Makes {@code context} current until the returned handle is closed (for the advisor; rarely needed elsewhere).
-     * Handles must be closed in reverse order of opening, on the same thread.
+     * Makes {@code context} current and returns the context it replaces, to be handed to {@link #restore} when the
+     * call ends (for the gate; rarely needed elsewhere). Enter and restore in reverse order, on the same thread, in a
+     * {@code finally} block. Allocates nothing.
      */
-    public static Restorer push(LeaderContext context) {
+    public static @Nullable LeaderContext enter(LeaderContext context) {
         LeaderContext previous = CURRENT.get();
         CURRENT.set(context);
-        return () -> {
-            if (previous == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(previous);
-            }
-        };
+        return previous;
     }
 
-    /** Restores the context that was current before a {@link #push(LeaderContext)}. */
-    @FunctionalInterface
-    public interface Restorer extends AutoCloseable {
-        @Override
-        void close();
+    /** Makes {@code previous}, as returned by {@link #enter}, current again (none: null). */
+    public static void restore(@Nullable LeaderContext previous) {
+        // set(null) rather than remove(): the thread's entry is kept, so the next call does not allocate a new one.
+        CURRENT.set(previous);
     }
 }

@@ -1,6 +1,7 @@
 package dev.hoplock.test;
 
 import dev.hoplock.core.ElectionEvent;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ final class EventTrace implements Flow.Subscriber<ElectionEvent> {
     private final AtomicInteger acquisitions;
     private final List<ElectionEvent> events = new ArrayList<>();
     private final CountDownLatch completed = new CountDownLatch(1);
-    private volatile Throwable error;
+    private volatile @Nullable Throwable error;
 
     EventTrace(String elector, AtomicInteger acquisitions) {
         this.elector = elector;
@@ -62,7 +63,7 @@ final class EventTrace implements Flow.Subscriber<ElectionEvent> {
     }
 
     /** The stream's error, if it ended with one. */
-    Throwable error() {
+    @Nullable Throwable error() {
         return error;
     }
 

@@ -3,6 +3,7 @@ package dev.hoplock.test;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.time.ExecutorScheduler;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,7 @@ final class FuzzedElector {
     private final LeaderWorker worker;
     private final Thread workerThread;
     private final EventTrace trace;
-    private CompletableFuture<Void> closing;
+    private @Nullable CompletableFuture<Void> closing;
 
     private FuzzedElector(String name, Elector elector, ExecutorScheduler scheduler, ExecutorService io,
                           StallingBackend backend, LeaderWorker worker, EventTrace trace) {

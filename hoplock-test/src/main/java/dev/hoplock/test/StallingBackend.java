@@ -10,6 +10,7 @@ import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
@@ -40,7 +41,7 @@ final class StallingBackend implements Backend {
     private final Duration maxStall;
     private final FuzzJournal journal;
     private volatile boolean stalling;
-    private volatile CountDownLatch frozenUntil;
+    private volatile @Nullable CountDownLatch frozenUntil;
 
     StallingBackend(Backend delegate, String writer, Random random, Duration maxStall, FuzzJournal journal) {
         this.delegate = delegate;

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -24,7 +25,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The cost of the {@code @LeaderOnly} gate per call: the same one-line method called through a Spring bean without
  * the annotation ({@link #plain}), with it on the leader ({@link #gatedOnLeader}: the method runs) and with it on a
- * follower ({@link #gatedOnFollower}: the call is skipped and returns null). Two Spring Boot contexts in the fork
+ * follower ({@link #gatedOnFollower}: the call is skipped and returns null), and through a proxy whose only advisor
+ * does nothing but proceed ({@link #noopAdvised}: what any annotation-driven Spring advice costs, the floor the gate is
+ * measured against). Two Spring Boot contexts in the fork
  * share one in-memory store: the first leads, the second follows. TTL 30 s (the default): no renewal during a
  * measurement iteration is likely, and none of the calls touches the store anyway.
  *
@@ -49,6 +52,7 @@ public class GateCostBenchmark {
     private ConfigurableApplicationContext leaderContext;
     private ConfigurableApplicationContext followerContext;
     private GateApp.PlainWork plain;
+    private GateApp.NoopAdvisedWork noopAdvised;
     private GateApp.GatedWork gatedLeader;
     private GateApp.GatedWork gatedFollower;
     private Elector leader;
@@ -62,8 +66,13 @@ public class GateCostBenchmark {
         followerContext = context("follower");
         Elector follower = followerContext.getBean(HoplockElections.class).getDefault();
         await(() -> follower.holder().isPresent(), "the second context to see the leader");
-        plain = leaderContext.getBean(GateApp.PlainWork.class);
         gatedLeader = leaderContext.getBean(GateApp.GatedWork.class);
+        plain = leaderContext.getBean(GateApp.PlainWork.class);
+        noopAdvised = leaderContext.getBean(GateApp.NoopAdvisedWork.class);
+        if (!AopUtils.isAopProxy(noopAdvised) || !AopUtils.isAopProxy(gatedLeader)
+                || AopUtils.isCglibProxy(noopAdvised) != AopUtils.isCglibProxy(gatedLeader)) {
+            throw new IllegalStateException("the no-op advised bean and the gated bean must be proxied alike");
+        }
         gatedFollower = followerContext.getBean(GateApp.GatedWork.class);
         if (gatedLeader.work(input) == null || gatedFollower.work(input) != null || follower.isLeader()) {
             throw new IllegalStateException("the leader must run the method and the follower skip it");
@@ -82,6 +91,11 @@ public class GateCostBenchmark {
     @Benchmark
     public String plain() {
         return plain.work(input);
+    }
+
+    @Benchmark
+    public String noopAdvised() {
+        return noopAdvised.work(input);
     }
 
     @Benchmark

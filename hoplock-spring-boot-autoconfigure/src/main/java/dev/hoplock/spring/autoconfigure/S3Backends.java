@@ -10,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -50,6 +49,19 @@ final class S3Backends {
                     "hoplock.s3.session-token is set without hoplock.s3.access-key and hoplock.s3.secret-key.",
                     "Set all three for temporary credentials, or none.");
         }
+        try {
+            return build(settings, probe, userClient, access);
+        } catch (InvalidSettingException e) {
+            throw refused(e);
+        } catch (BackendException e) {
+            throw new HoplockConfigurationException("hoplock.s3",
+                    "Cannot configure the S3 store (hoplock.s3): " + e.getMessage() + ".",
+                    "Check the hoplock.s3.* settings.", e);
+        }
+    }
+
+    private static S3Backend build(HoplockProperties.S3 settings, boolean probe, @Nullable S3Client userClient,
+            boolean access) throws BackendException {
         S3BackendBuilder builder = S3Backend.builder()
                 .bucket(settings.getBucket())
                 .prefix(settings.getPrefix())
@@ -68,7 +80,7 @@ final class S3Backends {
                     .pathStyle(settings.isPathStyle())
                     .connectTimeout(settings.getConnectTimeout());
             if (settings.getEndpoint() != null) {
-                builder.endpoint(endpoint(settings.getEndpoint()));
+                builder.endpoint(settings.getEndpoint());
             }
             if (access && settings.getSessionToken() != null) {
                 builder.credentials(settings.getAccessKey(), settings.getSecretKey(), settings.getSessionToken());
@@ -76,7 +88,7 @@ final class S3Backends {
                 builder.credentials(settings.getAccessKey(), settings.getSecretKey());
             }
         }
-        S3Backend backend = build(builder);
+        S3Backend backend = builder.build();
         log.info("hoplock: S3 store {} ({})", backend.describe(),
                 reuse ? "through the application's S3Client bean" : "with its own S3 client");
         return backend;
@@ -85,16 +97,6 @@ final class S3Backends {
     private static boolean hasClientSettings(HoplockProperties.S3 settings) {
         return settings.hasClientSettings()
                 || !settings.getConnectTimeout().equals(S3BackendBuilder.DEFAULT_CONNECT_TIMEOUT);
-    }
-
-    private static java.net.URI endpoint(String endpoint) {
-        try {
-            return java.net.URI.create(endpoint.trim());
-        } catch (IllegalArgumentException e) {
-            throw new HoplockConfigurationException("hoplock.s3.endpoint",
-                    "hoplock.s3.endpoint is not a valid URL: " + e.getMessage() + ".",
-                    "Set hoplock.s3.endpoint to an http:// or https:// URL, for example http://127.0.0.1:9000.");
-        }
     }
 
     /** S3 builder setting (as {@link InvalidSettingException#setting()} names it) to the property that supplies it. */
@@ -106,35 +108,29 @@ final class S3Backends {
             "requestTimeout", "hoplock.s3.api-call-timeout",
             "connectTimeout", "hoplock.s3.connect-timeout");
 
-    private static S3Backend build(S3BackendBuilder builder) {
-        try {
-            return builder.build();
-        } catch (BackendException e) {
-            boolean region = e.getMessage().toLowerCase(Locale.ROOT).contains("region");
-            String property = region ? "hoplock.s3.region" : "hoplock.s3";
-            return fail(property, e.getMessage(), region
-                    ? "Set hoplock.s3.region (for example eu-west-1), or AWS_REGION in the environment."
-                    : "Check the hoplock.s3.* settings.", e);
-        } catch (InvalidSettingException e) {
-            String property = S3_PROPERTIES.getOrDefault(e.setting(), "hoplock.s3");
-            return fail(property, e.getMessage(), "Fix " + property + ".", e);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            // Not yet structured: hoplock-s3's builder still throws plain exceptions. This fallback goes once it
-            // throws InvalidSettingException (handled above, from its setting field).
-            String message = String.valueOf(e.getMessage());
-            String lower = message.toLowerCase(Locale.ROOT);
-            String property = lower.contains("endpoint") ? "hoplock.s3.endpoint"
-                    : lower.contains("requesttimeout") ? "hoplock.s3.api-call-timeout"
-                    : lower.contains("connecttimeout") ? "hoplock.s3.connect-timeout"
-                    : lower.contains("bucket") ? "hoplock.s3.bucket"
-                    : lower.contains("region") ? "hoplock.s3.region"
-                    : "hoplock.s3";
-            return fail(property, message, "Fix " + property + ".", e);
-        }
+    /**
+     * A refused setting reported under the property that supplies it, found from the exception's
+     * {@link InvalidSettingException#setting() setting} field (never from its message).
+     */
+    private static HoplockConfigurationException refused(InvalidSettingException e) {
+        String property = S3_PROPERTIES.getOrDefault(e.setting(), "hoplock.s3");
+        String problem = e.rejectedValue() == null ? e.getMessage()
+                : property + " (" + InvalidSettings.shown(e.rejectedValue()) + ") " + e.reason()
+                        + (e.limit() == null ? "" : " (limit: " + InvalidSettings.shown(e.limit()) + ")");
+        return new HoplockConfigurationException(property, "Invalid hoplock setting " + property + ": " + problem + ".",
+                action(e.setting(), property), e);
     }
 
-    private static S3Backend fail(String property, String message, String action, Exception cause) {
-        throw new HoplockConfigurationException(property,
-                "Cannot configure the S3 store (" + property + "): " + message + ".", action, cause);
+    private static String action(String setting, String property) {
+        return switch (setting) {
+            case "endpoint" -> "Set " + property + " to an http:// or https:// URL without credentials, for example"
+                    + " http://127.0.0.1:9000.";
+            case "region" -> "Set " + property + " to the bucket's region (for example eu-west-1), or AWS_REGION in"
+                    + " the environment.";
+            case "requestTimeout", "connectTimeout" -> "Set " + property + " to a positive duration, for example 10s.";
+            case "bucket" -> "Set " + property + " to the name of an existing bucket, without a path.";
+            case "prefix" -> "Set " + property + " to a key prefix without a leading '/', for example locks/.";
+            default -> "Fix " + property + ".";
+        };
     }
 }

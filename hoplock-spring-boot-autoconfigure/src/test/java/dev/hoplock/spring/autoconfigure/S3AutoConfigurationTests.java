@@ -12,6 +12,8 @@ import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
 import dev.hoplock.spring.support.Failures;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -128,6 +130,34 @@ class S3AutoConfigurationTests {
         runner.withPropertyValues("hoplock.backend=s3", "hoplock.s3.bucket=b", "hoplock.s3.endpoint=ftp://x")
                 .run(context -> assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
                         .contains("hoplock.s3.endpoint"));
+    }
+
+    /**
+     * Each refused S3 setting is reported under the property that supplies it, found from the builder's
+     * {@code InvalidSettingException} field. The prefix and bucket cases carry words ("endpoint", "region") that a
+     * search of the message text would have taken for another property.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "hoplock.s3.endpoint=ftp://x             | hoplock.s3.endpoint          | http://",
+            "hoplock.s3.endpoint=http://a b          | hoplock.s3.endpoint          | not a URL",
+            "hoplock.s3.region=eu west 1             | hoplock.s3.region            | region name",
+            "hoplock.s3.api-call-timeout=0s          | hoplock.s3.api-call-timeout  | longer than zero",
+            "hoplock.s3.connect-timeout=-1s          | hoplock.s3.connect-timeout   | longer than zero",
+            "hoplock.s3.prefix=/endpoint/            | hoplock.s3.prefix            | must not start with '/'",
+            "hoplock.s3.bucket=region/endpoint       | hoplock.s3.bucket            | not a bucket name"})
+    void eachBadSettingIsReportedUnderItsOwnProperty(String setting, String property, String reason) {
+        runner.withPropertyValues("hoplock.backend=s3", "hoplock.s3.bucket=b", "hoplock.s3.endpoint=http://127.0.0.1:1",
+                        "hoplock.s3.access-key=AKIA-TEST", "hoplock.s3.secret-key=" + SECRET, setting)
+                .run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("Invalid hoplock setting " + property + ":")
+                            .contains(reason).doesNotContain(SECRET);
+                    assertThat(analysis.getAction()).startsWith("Set " + property + " ");
+                    String others = "hoplock.s3.(endpoint|region|api-call-timeout|connect-timeout|prefix|bucket)";
+                    assertThat(analysis.getAction().replace(property, ""))
+                            .as("the action names no other property").doesNotContainPattern(others);
+                });
     }
 
     @Test

@@ -1,7 +1,8 @@
 package dev.hoplock.spring.aop;
 
 import dev.hoplock.core.LeaderScope;
-import org.jspecify.annotations.Nullable;
+
+import java.util.Arrays;
 
 /**
  * The one rule for the interrupt a {@code @LeaderOnly} scope delivers when its term ends: the gate clears the
@@ -19,63 +20,64 @@ import org.jspecify.annotations.Nullable;
  * also delivered one is cleared with it; and a scope opened outside the gate (by {@code Elector.lead} or
  * {@code Elector.enterLeaderScope} directly) is not seen as enclosing.
  *
- * <p>Use: {@link #enter} right after the scope opens, {@link #exit()} after it is closed, on the same thread, in
- * reverse order of entering (a {@code finally} block).
+ * <p>One instance per thread holds the thread's gated calls as a stack (arrays that grow with the nesting depth and
+ * are kept), so that entering and leaving a call allocates nothing. Use: {@link #enter} right after the scope opens,
+ * {@link #exit()} on the instance it returned after the scope is closed, on the same thread, in reverse order of
+ * entering (a {@code finally} block).
  */
 final class GateInterrupts {
 
-    private static final ThreadLocal<GateInterrupts> INNERMOST = new ThreadLocal<>();
+    private static final ThreadLocal<GateInterrupts> OF_THREAD = ThreadLocal.withInitial(GateInterrupts::new);
 
-    private final LeaderScope scope;
-    private final boolean interruptOnLoss;
-    private final boolean interruptedOnEntry;
-    /** The enclosing gated call on this thread, or null. */
-    private final @Nullable GateInterrupts enclosing;
+    private LeaderScope[] scopes = new LeaderScope[4];
+    private boolean[] interruptOnLoss = new boolean[4];
+    private boolean[] interruptedOnEntry = new boolean[4];
+    /** The number of gated calls in progress on this thread; the innermost is at {@code depth - 1}. */
+    private int depth;
 
-    private GateInterrupts(LeaderScope scope, boolean interruptOnLoss, boolean interruptedOnEntry,
-            @Nullable GateInterrupts enclosing) {
-        this.scope = scope;
-        this.interruptOnLoss = interruptOnLoss;
-        this.interruptedOnEntry = interruptedOnEntry;
-        this.enclosing = enclosing;
+    private GateInterrupts() {
     }
 
     /** Records the interrupt flag on entry and makes this call the innermost one of the thread. */
     static GateInterrupts enter(LeaderScope scope, boolean interruptOnLoss) {
-        GateInterrupts entered = new GateInterrupts(scope, interruptOnLoss, Thread.currentThread().isInterrupted(),
-                INNERMOST.get());
-        INNERMOST.set(entered);
-        return entered;
+        GateInterrupts calls = OF_THREAD.get();
+        calls.push(scope, interruptOnLoss, Thread.currentThread().isInterrupted());
+        return calls;
     }
 
-    /** Restores the enclosing call and applies the rule above; call after the scope is closed. */
+    /** Ends the innermost call, restoring the enclosing one, and applies the rule above; call after its scope is closed. */
     void exit() {
-        if (enclosing == null) {
-            INNERMOST.remove();
-        } else {
-            INNERMOST.set(enclosing);
-        }
-        if (interruptedOnEntry || !delivered()) {
+        int top = --depth;
+        boolean delivered = delivered(top);
+        boolean hadInterrupt = interruptedOnEntry[top];
+        scopes[top] = null;
+        if (hadInterrupt || !delivered) {
             return;
         }
         Thread.interrupted();
         // Cleared first, checked second: an enclosing scope that delivers in between interrupts the thread itself.
-        if (enclosing != null && enclosing.deliveredHereOrAround()) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Whether this call's scope interrupted the thread (a scope interrupts exactly when it is lost and asked to). */
-    private boolean delivered() {
-        return interruptOnLoss && scope.wasLost();
-    }
-
-    private boolean deliveredHereOrAround() {
-        for (GateInterrupts call = this; call != null; call = call.enclosing) {
-            if (call.delivered()) {
-                return true;
+        for (int call = top - 1; call >= 0; call--) {
+            if (delivered(call)) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
-        return false;
+    }
+
+    private void push(LeaderScope scope, boolean asked, boolean interrupted) {
+        if (depth == scopes.length) {
+            scopes = Arrays.copyOf(scopes, depth * 2);
+            interruptOnLoss = Arrays.copyOf(interruptOnLoss, depth * 2);
+            interruptedOnEntry = Arrays.copyOf(interruptedOnEntry, depth * 2);
+        }
+        scopes[depth] = scope;
+        interruptOnLoss[depth] = asked;
+        interruptedOnEntry[depth] = interrupted;
+        depth++;
+    }
+
+    /** Whether the scope of call {@code index} interrupted the thread (a scope does exactly when lost and asked to). */
+    private boolean delivered(int index) {
+        return interruptOnLoss[index] && scopes[index].wasLost();
     }
 }

@@ -4,7 +4,6 @@ import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -39,7 +38,11 @@ public final class LeaderOnlyAttributeSource {
 
     private final OnNonLeader defaultMode;
     private final boolean leaderOnlyAll;
-    private final Map<MethodClassKey, Optional<LeaderOnlyAttribute>> cache = new ConcurrentHashMap<>();
+    /**
+     * Gates by target class (methods called without a target: {@code Void.class}), then by method: two lookups that
+     * allocate nothing, as every gated call makes one.
+     */
+    private final Map<Class<?>, Map<Method, Optional<LeaderOnlyAttribute>>> cache = new ConcurrentHashMap<>();
 
     /**
      * @param defaultMode   what DEFAULT means ({@code hoplock.leader-only.on-non-leader}): SKIP or THROW
@@ -49,11 +52,6 @@ public final class LeaderOnlyAttributeSource {
         Objects.requireNonNull(defaultMode, "defaultMode");
         this.defaultMode = defaultMode == OnNonLeader.DEFAULT ? OnNonLeader.SKIP : defaultMode;
         this.leaderOnlyAll = leaderOnlyAll;
-    }
-
-    /** Whether {@code hoplock.scheduling.leader-only-all} is on. */
-    public boolean leaderOnlyAll() {
-        return leaderOnlyAll;
     }
 
     /** Whether any method of {@code targetClass} could be leader-only (a cheap pre-filter). */
@@ -66,8 +64,17 @@ public final class LeaderOnlyAttributeSource {
      * class), or null when it is not leader-only.
      */
     public @Nullable LeaderOnlyAttribute find(Method method, @Nullable Class<?> targetClass) {
-        return cache.computeIfAbsent(new MethodClassKey(method, targetClass),
-                key -> Optional.ofNullable(compute(method, targetClass))).orElse(null);
+        Map<Method, Optional<LeaderOnlyAttribute>> ofClass = cache.get(targetClass == null ? Void.class : targetClass);
+        if (ofClass == null) {
+            ofClass = cache.computeIfAbsent(targetClass == null ? Void.class : targetClass,
+                    key -> new ConcurrentHashMap<>());
+        }
+        Optional<LeaderOnlyAttribute> gate = ofClass.get(method);
+        if (gate == null) {
+            gate = Optional.ofNullable(compute(method, targetClass));
+            ofClass.putIfAbsent(method, gate);
+        }
+        return gate.orElse(null);
     }
 
     private @Nullable LeaderOnlyAttribute compute(Method method, @Nullable Class<?> targetClass) {

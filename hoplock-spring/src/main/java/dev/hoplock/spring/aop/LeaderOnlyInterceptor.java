@@ -2,6 +2,7 @@ package dev.hoplock.spring.aop;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Holder;
+import dev.hoplock.core.LeaderContext;
 import dev.hoplock.core.LeaderScope;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.LeaderContextHolder;
@@ -9,12 +10,15 @@ import dev.hoplock.spring.NotLeaderException;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -34,8 +38,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     private final LeaderOnlyAttributeSource source;
     private final Supplier<HoplockElections> electionsSupplier;
     private final Supplier<List<LeaderOnlyListener>> listenersSupplier;
-    private volatile HoplockElections elections;
-    private volatile List<LeaderOnlyListener> listeners;
+    private volatile @Nullable HoplockElections elections;
+    private volatile LeaderOnlyListener @Nullable [] listeners;
+    private final Map<String, Election> resolved = new ConcurrentHashMap<>();
 
     /**
      * @param source     the gates
@@ -52,43 +57,59 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
-        Class<?> targetClass = invocation.getThis() == null ? null : AopUtils.getTargetClass(invocation.getThis());
-        LeaderOnlyAttribute gate = source.find(method, targetClass);
+        Object target = invocation.getThis();
+        LeaderOnlyAttribute gate = source.find(method, target == null ? null : AopUtils.getTargetClass(target));
         if (gate == null) {
             return invocation.proceed();
         }
-        HoplockElections all = elections();
-        String election;
-        try {
-            election = all.resolve(gate.election());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(gate.origin() + ": " + e.getMessage(), e);
+        Election election = election(gate);
+        LeaderScope scope = election.elector.enterLeaderScope(gate.interruptOnLoss()).orElse(null);
+        if (scope == null) {
+            return notRun(election, method, gate);
         }
-        Elector elector = all.get(election);
-        Optional<LeaderScope> opened = elector.enterLeaderScope(gate.interruptOnLoss());
-        if (opened.isEmpty()) {
-            return notRun(election, elector, method, gate);
-        }
-        LeaderScope scope = opened.get();
         GateInterrupts interrupts = GateInterrupts.enter(scope, gate.interruptOnLoss());
-        try (LeaderContextHolder.Restorer restore = LeaderContextHolder.push(scope)) {
+        LeaderContext previous = LeaderContextHolder.enter(scope);
+        try {
             return invocation.proceed();
         } finally {
+            LeaderContextHolder.restore(previous);
             scope.close();
             interrupts.exit();
         }
     }
 
-    private Object notRun(String election, Elector elector, Method method, LeaderOnlyAttribute gate) {
+    private @Nullable Object notRun(Election election, Method method, LeaderOnlyAttribute gate) {
         for (LeaderOnlyListener listener : listeners()) {
-            listener.notRun(election, method);
+            listener.notRun(election.name, method);
         }
         if (gate.onNonLeader() == OnNonLeader.THROW) {
-            throw new NotLeaderException(election, LeaderOnlyAttributeSource.describe(method)
-                    + " runs only on the leader of election '" + election + "', and this instance ("
-                    + elector.owner() + ") does not lead it; " + describeHolder(elector.holder()));
+            throw new NotLeaderException(election.name, LeaderOnlyAttributeSource.describe(method)
+                    + " runs only on the leader of election '" + election.name + "', and this instance ("
+                    + election.elector.owner() + ") does not lead it; " + describeHolder(election.elector.holder()));
         }
         return SkipValues.of(method.getReturnType());
+    }
+
+    /** The election a gate names, resolved once per name as written (the set of elections is fixed at start). */
+    private Election election(LeaderOnlyAttribute gate) {
+        Election known = resolved.get(gate.election());
+        if (known != null) {
+            return known;
+        }
+        HoplockElections all = elections();
+        String name;
+        try {
+            name = all.resolve(gate.election());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(gate.origin() + ": " + e.getMessage(), e);
+        }
+        Election election = new Election(name, all.get(name));
+        resolved.put(gate.election(), election);
+        return election;
+    }
+
+    /** A resolved election: its name and its elector. */
+    private record Election(String name, Elector elector) {
     }
 
     private static String describeHolder(Optional<Holder> holder) {
@@ -105,12 +126,12 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         return resolved;
     }
 
-    private List<LeaderOnlyListener> listeners() {
-        List<LeaderOnlyListener> resolved = listeners;
-        if (resolved == null) {
-            resolved = List.copyOf(listenersSupplier.get());
-            listeners = resolved;
+    private LeaderOnlyListener[] listeners() {
+        LeaderOnlyListener[] known = listeners;
+        if (known == null) {
+            known = listenersSupplier.get().toArray(LeaderOnlyListener[]::new);
+            listeners = known;
         }
-        return resolved;
+        return known;
     }
 }

@@ -92,11 +92,6 @@ public final class MeteredBackend implements Backend {
         return delegate.describe();
     }
 
-    /** The backend this one times. */
-    public Backend delegate() {
-        return delegate;
-    }
-
     private static String refusal(WriteResult.Refusal reason) {
         return reason == WriteResult.Refusal.NOT_FOUND ? "not_found" : "precondition_failed";
     }

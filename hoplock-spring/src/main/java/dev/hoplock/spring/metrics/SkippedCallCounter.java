@@ -26,12 +26,23 @@ public final class SkippedCallCounter implements LeaderOnlyListener {
 
     @Override
     public void notRun(String election, Method method) {
-        counters.computeIfAbsent(method, m -> new ConcurrentHashMap<>())
-                .computeIfAbsent(election, e -> Counter.builder(METER)
-                        .description("@LeaderOnly calls not run because this instance does not lead")
-                        .tag("election", e)
-                        .tag("method", method.getDeclaringClass().getSimpleName() + "." + method.getName())
-                        .register(registry))
-                .increment();
+        // Plain lookups first: a capturing lambda would allocate on every skipped call.
+        Map<String, Counter> ofMethod = counters.get(method);
+        if (ofMethod == null) {
+            ofMethod = counters.computeIfAbsent(method, m -> new ConcurrentHashMap<>());
+        }
+        Counter counter = ofMethod.get(election);
+        if (counter == null) {
+            counter = ofMethod.computeIfAbsent(election, e -> register(e, method));
+        }
+        counter.increment();
+    }
+
+    private Counter register(String election, Method method) {
+        return Counter.builder(METER)
+                .description("@LeaderOnly calls not run because this instance does not lead")
+                .tag("election", election)
+                .tag("method", method.getDeclaringClass().getSimpleName() + "." + method.getName())
+                .register(registry);
     }
 }
