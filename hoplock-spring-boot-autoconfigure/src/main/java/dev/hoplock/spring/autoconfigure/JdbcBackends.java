@@ -54,10 +54,11 @@ final class JdbcBackends {
             case MISSING_CONTAINER -> {
                 String ddl = database(chosen.dataSource()).map(Database::leaseSchemaResource)
                         .orElse("META-INF/hoplock/jdbc/schema-<database>.sql");
+                String mode = settings.getInitializeSchema().name().toLowerCase(java.util.Locale.ROOT);
                 throw new HoplockConfigurationException("hoplock.jdbc.table", "The hoplock lease table "
                         + settings.getTable() + " (hoplock.jdbc.table) does not exist in the database of " + source
-                        + ", and hoplock.jdbc.initialize-schema is " + settings.getInitializeSchema().name()
-                        .toLowerCase(java.util.Locale.ROOT) + ": " + e.getMessage() + ".",
+                        + ", and hoplock.jdbc.initialize-schema is " + mode + ", so hoplock did not create it. Its DDL"
+                        + " for this database is " + ddl + ".",
                         "Create the table with the DDL in " + ddl + " (inside the hoplock-jdbc jar; your migration"
                                 + " tool can run it, JdbcSchema.leaseTableDdl returns it with your table name), or set"
                                 + " hoplock.jdbc.initialize-schema=always to let hoplock create it at start-up.", e);
