@@ -11,6 +11,7 @@ import dev.hoplock.spring.fencing.LeaderOnlyTokenSource;
 import dev.hoplock.spring.fencing.TransactionalJdbcFence;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,7 +32,8 @@ import java.util.Locale;
  * ({@code @LeaderOnly}'s lease generation), the start-up validator, and, with {@code hoplock-jdbc} and Spring JDBC, the
  * {@link Fence} bean: a {@link TransactionalJdbcFence} over {@code hoplock.fence.table} in the application's
  * DataSource (or the one {@code hoplock.fence.data-source} names), whose table is created at start-up when
- * {@code hoplock.fence.initialize-schema} asks for it (default: only in an embedded database).
+ * {@code hoplock.fence.initialize-schema} asks for it (default: only in an embedded database), and whose table must
+ * exist at start-up when any bean has {@code @Fenced} methods.
  *
  * <p>Active when Spring's transaction support is on the classpath. Ordered after hoplock's {@code @LeaderOnly}
  * configuration and after Boot's DataSource, DataSource-transaction-manager and transaction auto-configurations (by
@@ -105,6 +107,28 @@ public final class HoplockFencingAutoConfiguration {
                         + " hoplock.fence.initialize-schema=never, or grant the right to create tables.", e);
             }
             return fence;
+        }
+
+        /**
+         * Once every singleton exists: if any bean has {@code @Fenced} methods, the fence table must exist, or the
+         * start fails naming it and the DDL file (rather than the first fenced call).
+         */
+        @Bean
+        static SmartInitializingSingleton hoplockFenceTableCheck(ObjectProvider<FencedMethodValidator> validator,
+                ObjectProvider<Fence> fence) {
+            return () -> {
+                FencedMethodValidator fenced = validator.getIfAvailable();
+                if (fenced == null || fenced.fencedBeans().isEmpty()
+                        || !(fence.getIfAvailable() instanceof TransactionalJdbcFence jdbc)) {
+                    return;
+                }
+                jdbc.missingTable().ifPresent(problem -> {
+                    throw new HoplockConfigurationException("hoplock.fence.table", problem + " @Fenced methods of "
+                            + fenced.fencedBeans() + " need it.", "Create the table with that DDL (your migration"
+                            + " tool can run it; JdbcSchema.fenceTableDdl returns it with your table name), or set"
+                            + " hoplock.fence.initialize-schema=always to let hoplock create it at start-up.");
+                });
+            };
         }
     }
 }

@@ -226,17 +226,29 @@ class FencedTransactionTests {
 
     @ParameterizedTest
     @EnumSource(value = Databases.class, names = {"POSTGRESQL", "MARIADB"})
-    void aMissingFenceTableFailsTheCallNamingTheTableAndTheDdl(Databases database) {
+    void aMissingFenceTableFailsTheStartNamingTheTableAndTheDdl(Databases database) {
         String absent = Databases.uniqueTable("nofence");
         on(database).withPropertyValues("hoplock.fence.table=" + absent, "hoplock.fence.initialize-schema=never")
                 .run(context -> {
-                    awaitLeader(context);
-                    assertThatThrownBy(() -> context.getBean(Invoices.class).issue("e-1"))
-                            .isInstanceOf(FencingException.class)
-                            .hasMessageContaining("hoplock fence table " + absent + " does not exist")
-                            .hasMessageContaining(database.fenceDdl());
-                    assertThat(database.column("SELECT id FROM " + invoices)).isEmpty();
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("The hoplock fence table " + absent
+                            + " does not exist", database.fenceDdl(), "@Fenced methods of [invoices] need it");
+                    assertThat(analysis.getAction()).contains("hoplock.fence.initialize-schema=always");
                 });
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Databases.class, names = {"POSTGRESQL", "MARIADB"})
+    void aFenceTableDroppedAfterTheStartFailsTheCheckNamingTheTableAndTheDdl(Databases database) {
+        on(database).run(context -> {
+            awaitLeader(context);
+            database.dropTables(fences);
+            assertThatThrownBy(() -> context.getBean(Invoices.class).issue("e-1"))
+                    .isInstanceOf(FencingException.class)
+                    .hasMessageContaining("hoplock fence table " + fences + " does not exist")
+                    .hasMessageContaining(database.fenceDdl());
+            assertThat(database.column("SELECT id FROM " + invoices)).isEmpty();
+        });
     }
 
     // ------------------------------------------------------------------ helpers and beans

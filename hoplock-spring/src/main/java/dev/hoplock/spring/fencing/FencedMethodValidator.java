@@ -74,6 +74,11 @@ public final class FencedMethodValidator implements BeanPostProcessor, SmartInit
         return bean;
     }
 
+    /** The names of the beans with {@code @Fenced} methods validated so far (all of them once singletons exist). */
+    public synchronized List<String> fencedBeans() {
+        return List.copyOf(fencedBeans);
+    }
+
     @Override
     public void afterSingletonsInstantiated() {
         List<String> beans;

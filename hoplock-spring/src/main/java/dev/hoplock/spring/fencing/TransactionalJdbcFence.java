@@ -2,6 +2,7 @@ package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
+import dev.hoplock.jdbc.Database;
 import dev.hoplock.jdbc.JdbcFence;
 import dev.hoplock.jdbc.JdbcSchema;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
@@ -11,7 +12,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@link JdbcFence} on the connection of the current Spring-managed transaction: {@link #check} takes the
@@ -49,6 +52,31 @@ public final class TransactionalJdbcFence implements Fence {
     /** The fence table, as used in SQL. */
     public String table() {
         return delegate.table();
+    }
+
+    /**
+     * Looks for the fence table with a connection of its own ({@code SELECT ... WHERE 1 = 0}): a description of the
+     * problem, naming the table and the DDL file for the database, when the table does not exist; empty when it
+     * exists or when the database cannot be asked now (the first check then reports it).
+     */
+    public Optional<String> missingTable() {
+        try (Connection connection = dataSource.getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.executeQuery("SELECT resource, token, updated_at FROM " + table() + " WHERE 1 = 0").close();
+                return Optional.empty();
+            } catch (SQLException e) {
+                String state = String.valueOf(e.getSQLState());
+                if (!state.equals("42P01") && !state.equals("42S02")) {
+                    return Optional.empty();
+                }
+                String ddl = Database.of(connection).map(Database::fenceSchemaResource)
+                        .orElse(Database.RESOURCE_DIRECTORY + "fence-<database>.sql");
+                return Optional.of("The hoplock fence table " + table() + " does not exist, so every @Fenced call"
+                        + " would fail. Its DDL for this database is " + ddl + " (inside the hoplock-jdbc jar).");
+            }
+        } catch (SQLException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
