@@ -34,7 +34,8 @@ public final class FencedAdvisor extends AbstractPointcutAdvisor {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient Pointcut pointcut = new FencedPointcut();
+    private final transient FencedMethods methods = new FencedMethods();
+    private final transient Pointcut pointcut = new FencedPointcut(methods);
     private final transient FencedInterceptor interceptor;
 
     /**
@@ -42,7 +43,7 @@ public final class FencedAdvisor extends AbstractPointcutAdvisor {
      * @param tokens where the token of a call comes from
      */
     public FencedAdvisor(Supplier<Fence> fence, FencingTokenSource tokens) {
-        this.interceptor = new FencedInterceptor(fence, tokens);
+        this.interceptor = new FencedInterceptor(fence, tokens, methods);
         setOrder(Ordered.LOWEST_PRECEDENCE);
     }
 
@@ -58,7 +59,10 @@ public final class FencedAdvisor extends AbstractPointcutAdvisor {
 
     private static final class FencedPointcut extends StaticMethodMatcherPointcut {
 
-        FencedPointcut() {
+        private final FencedMethods methods;
+
+        FencedPointcut(FencedMethods methods) {
+            this.methods = methods;
             setClassFilter(new ClassFilter() {
                 @Override
                 public boolean matches(Class<?> clazz) {
@@ -69,7 +73,7 @@ public final class FencedAdvisor extends AbstractPointcutAdvisor {
 
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
-            return FencedMethods.resource(method, targetClass) != null;
+            return methods.cachedResource(method, targetClass) != null;
         }
     }
 }

@@ -21,18 +21,20 @@ final class FencedInterceptor implements MethodInterceptor {
 
     private final Supplier<Fence> fenceSupplier;
     private final FencingTokenSource tokens;
+    private final FencedMethods methods;
     private volatile Fence fence;
 
-    FencedInterceptor(Supplier<Fence> fence, FencingTokenSource tokens) {
+    FencedInterceptor(Supplier<Fence> fence, FencingTokenSource tokens, FencedMethods methods) {
         this.fenceSupplier = Objects.requireNonNull(fence, "fence");
         this.tokens = Objects.requireNonNull(tokens, "tokens");
+        this.methods = Objects.requireNonNull(methods, "methods");
     }
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
         Class<?> targetClass = invocation.getThis() == null ? null : AopUtils.getTargetClass(invocation.getThis());
-        String resource = FencedMethods.resource(method, targetClass);
+        String resource = methods.cachedResource(method, targetClass);
         if (resource == null) {
             return invocation.proceed();
         }

@@ -13,22 +13,21 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the {@link Fenced} resource of a method: on the method itself or on a method it overrides or implements.
- * Answers are cached per method and target class, so a call pays one map lookup. Thread-safe.
+ * An instance caches its answers per method and target class (one per advisor, so that nothing outlives the
+ * application context), so a call pays one map lookup. Thread-safe.
  */
 final class FencedMethods {
 
-    private static final Map<MethodClassKey, Optional<String>> CACHE = new ConcurrentHashMap<>();
+    private final Map<MethodClassKey, Optional<String>> cache = new ConcurrentHashMap<>();
 
-    private FencedMethods() {
+    /** The resource {@code method} fences when called on {@code targetClass}, or null; cached. */
+    @Nullable String cachedResource(Method method, @Nullable Class<?> targetClass) {
+        return cache.computeIfAbsent(new MethodClassKey(method, targetClass),
+                key -> Optional.ofNullable(resource(method, targetClass))).orElse(null);
     }
 
     /** The resource {@code method} fences when called on {@code targetClass}, or null when it is not fenced. */
     static @Nullable String resource(Method method, @Nullable Class<?> targetClass) {
-        return CACHE.computeIfAbsent(new MethodClassKey(method, targetClass),
-                key -> Optional.ofNullable(find(method, targetClass))).orElse(null);
-    }
-
-    private static @Nullable String find(Method method, @Nullable Class<?> targetClass) {
         Method specific = targetClass == null ? method : AopUtils.getMostSpecificMethod(method, targetClass);
         Fenced fenced = AnnotatedElementUtils.findMergedAnnotation(specific, Fenced.class);
         if (fenced == null && specific != method) {
