@@ -9,6 +9,12 @@ public enum BackendType {
     /** A directory on a local disk, shared by processes on one host only. */
     FILESYSTEM,
 
+    /**
+     * A table in the application's relational database (PostgreSQL, MariaDB/MySQL, H2) through its
+     * {@code DataSource}; needs {@code dev.hoplock:hoplock-jdbc}.
+     */
+    JDBC,
+
     /** This process's memory: electors of one application context compete, nothing else does. */
     MEMORY
 }

@@ -21,13 +21,17 @@ import org.springframework.core.env.Environment;
  * Spring events. Active unless {@code hoplock.enabled=false}.
  *
  * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
- * chooses ({@link S3BackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
- * to set. Every bean backs off when the application defines its own.
+ * chooses ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
+ * to set. Every bean backs off when the application defines its own. Ordered after Boot's DataSource
+ * auto-configuration (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the
+ * application's DataSource.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HoplockProperties.class)
-@Import({S3BackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
+@Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
         BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 

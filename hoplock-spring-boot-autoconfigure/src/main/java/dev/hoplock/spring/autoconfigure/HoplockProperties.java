@@ -35,7 +35,7 @@ public class HoplockProperties extends ElectionProperties {
     private boolean enabled = true;
 
     /**
-     * The store that holds the leases: s3, filesystem or memory. When unset: s3 if hoplock.s3.bucket is set,
+     * The store that holds the leases: s3, filesystem, jdbc or memory. jdbc only when set explicitly. When unset: s3 if hoplock.s3.bucket is set,
      * filesystem if hoplock.filesystem.directory is set. A Backend bean defined by the application always wins over
      * this setting.
      */
@@ -71,6 +71,10 @@ public class HoplockProperties extends ElectionProperties {
     private final S3 s3 = new S3();
 
     private final Filesystem filesystem = new Filesystem();
+
+    private final Jdbc jdbc = new Jdbc();
+
+    private final Fencing fence = new Fencing();
 
     /**
      * Named elections, each with its own lease key (default: its name) and any of the timing settings above, which
@@ -150,6 +154,14 @@ public class HoplockProperties extends ElectionProperties {
 
     public Filesystem getFilesystem() {
         return filesystem;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
+    }
+
+    public Fencing getFence() {
+        return fence;
     }
 
     public Map<String, ElectionProperties> getElections() {
@@ -388,6 +400,123 @@ public class HoplockProperties extends ElectionProperties {
 
         public void setCreateDirectory(boolean createDirectory) {
             this.createDirectory = createDirectory;
+        }
+    }
+
+    /** When hoplock creates its table at start-up, like Boot's spring.sql.init.mode. */
+    public enum SchemaInitialization {
+        /** Only in an embedded database (H2 in memory or in a local file). */
+        EMBEDDED,
+        /** Always (CREATE TABLE IF NOT EXISTS); the database user needs the right to create tables. */
+        ALWAYS,
+        /** Never: create it from the shipped DDL (META-INF/hoplock/jdbc/) with your migration tool. */
+        NEVER
+    }
+
+    /** The JDBC store (needs {@code dev.hoplock:hoplock-jdbc} and a {@code DataSource}). */
+    public static class Jdbc {
+
+        /**
+         * The name of the DataSource bean that holds the lease table. Default: the application's DataSource (the only
+         * one, or the @Primary one).
+         */
+        private @Nullable String dataSource;
+
+        /**
+         * The lease table: an unquoted identifier, optionally schema-qualified (ops.hoplock_lease). Its DDL is in
+         * META-INF/hoplock/jdbc/schema-postgresql.sql, schema-mariadb.sql and schema-h2.sql of hoplock-jdbc.
+         */
+        private String table = "hoplock_lease";
+
+        /**
+         * When to create the lease table at start-up: embedded (only in an embedded database such as H2, the
+         * default), always, or never.
+         */
+        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
+
+        /**
+         * The longest one statement of the store may take; the elector's own, usually shorter, budget applies within
+         * it. Without a unit: seconds.
+         */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration requestTimeout = Duration.ofSeconds(10);
+
+        public @Nullable String getDataSource() {
+            return dataSource;
+        }
+
+        public void setDataSource(@Nullable String dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public SchemaInitialization getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(SchemaInitialization initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+    }
+
+    /** The fence of {@code @Fenced} methods (the JDBC fence needs {@code dev.hoplock:hoplock-jdbc}). */
+    public static class Fencing {
+
+        /**
+         * The name of the DataSource bean whose database holds the fence table; it must be the one the fenced
+         * methods' transactions write to. Default: the application's DataSource (the only one, or the @Primary one).
+         */
+        private @Nullable String dataSource;
+
+        /**
+         * The fence table (highest token per resource): an unquoted identifier, optionally schema-qualified. Its DDL
+         * is in META-INF/hoplock/jdbc/fence-postgresql.sql, fence-mariadb.sql and fence-h2.sql of hoplock-jdbc.
+         */
+        private String table = "hoplock_fence";
+
+        /**
+         * When to create the fence table at start-up: embedded (only in an embedded database such as H2, the
+         * default), always, or never.
+         */
+        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
+
+        public @Nullable String getDataSource() {
+            return dataSource;
+        }
+
+        public void setDataSource(@Nullable String dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public SchemaInitialization getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(SchemaInitialization initializeSchema) {
+            this.initializeSchema = initializeSchema;
         }
     }
 }

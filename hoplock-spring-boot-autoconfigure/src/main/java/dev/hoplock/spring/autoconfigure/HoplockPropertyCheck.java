@@ -146,7 +146,7 @@ final class HoplockPropertyCheck implements BeanFactoryPostProcessor, Ordered {
     private static String ignoredBecause(String property, Optional<BackendType> chosen, String storeReason,
             List<Key> set) {
         boolean storeSetting = property.startsWith("hoplock.s3.") || property.startsWith("hoplock.filesystem.")
-                || property.equals("hoplock.backend") || property.equals("hoplock.probe");
+                || property.startsWith("hoplock.jdbc.") || property.equals("hoplock.backend") || property.equals("hoplock.probe");
         if (storeReason != null && storeSetting) {
             return storeReason;
         }
@@ -157,6 +157,9 @@ final class HoplockPropertyCheck implements BeanFactoryPostProcessor, Ordered {
             }
             if (property.startsWith("hoplock.filesystem.") && chosen.get() != BackendType.FILESYSTEM) {
                 return store + ", so hoplock.filesystem.* is not read";
+            }
+            if (property.startsWith("hoplock.jdbc.") && chosen.get() != BackendType.JDBC) {
+                return store + ", so hoplock.jdbc.* is not read (the fence's settings are hoplock.fence.*)";
             }
             if (property.equals("hoplock.probe") && chosen.get() != BackendType.S3) {
                 return store + "; the conditional-write probe runs on S3 only";

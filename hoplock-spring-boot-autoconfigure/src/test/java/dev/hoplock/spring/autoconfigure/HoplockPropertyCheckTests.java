@@ -78,6 +78,23 @@ class HoplockPropertyCheckTests {
     }
 
     @Test
+    void jdbcStoreSettingsAreWarnedAboutOnAnotherStoreButFenceSettingsAreNot(CapturedOutput output) {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class))
+                .withPropertyValues("hoplock.backend=memory", "hoplock.jdbc.table=ops.leases",
+                        "hoplock.fence.table=ops.fences", "hoplock.jdbc.initialize-schema=always")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output.getOut()).contains("hoplock.jdbc.table (set in property source 'test') has no"
+                            + " effect: the store is memory, so hoplock.jdbc.* is not read (the fence's settings are"
+                            + " hoplock.fence.*)", "hoplock.jdbc.initialize-schema (set in property source 'test')"
+                            + " has no effect").doesNotContain("hoplock.fence.table (set in")
+                            .doesNotContain("hoplock.fence.table (did you mean")
+                            .doesNotContain("hoplock.jdbc.table (did you mean");
+                });
+    }
+
+    @Test
     void settingsTheChosenStoreIgnoresAreWarnedAbout(@TempDir Path temp, CapturedOutput output) {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(HoplockAutoConfiguration.class))

@@ -1,0 +1,205 @@
+package dev.hoplock.spring.fencing;
+
+import dev.hoplock.core.fencing.Fence;
+import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.interceptor.TransactionAttribute;
+import org.springframework.transaction.interceptor.TransactionAttributeSource;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Fails the start, instead of the first call, when a {@link dev.hoplock.spring.annotation.Fenced} method could not be
+ * checked inside its transaction:
+ * <ul>
+ *   <li>its resource name is invalid ({@link Fence#validateResource});</li>
+ *   <li>the bean is not proxied with the fence advisor;</li>
+ *   <li>no {@code @Transactional} advisor applies to it, or its propagation (SUPPORTS, NOT_SUPPORTED, NEVER) may run
+ *       it without a transaction;</li>
+ *   <li>the transaction advisor runs <em>inside</em> the fence advisor (the check would run before the transaction
+ *       exists), which happens only when the application orders the transaction advisor after it;</li>
+ *   <li>the {@link FencingTokenSource} does not cover it (no {@code @LeaderOnly}), or its token advisor runs inside
+ *       the fence advisor;</li>
+ *   <li>there is no {@link Fence} bean (checked once all singletons exist).</li>
+ * </ul>
+ * Runs after the auto-proxy creator, as each bean is initialized, and reads the proxy's own advisor chain, which is
+ * the order of the calls.
+ */
+public final class FencedMethodValidator implements BeanPostProcessor, SmartInitializingSingleton, Ordered {
+
+    private final FencingTokenSource tokens;
+    private final ObjectProvider<Fence> fences;
+    private final List<String> fencedBeans = new ArrayList<>();
+
+    public FencedMethodValidator(FencingTokenSource tokens, ObjectProvider<Fence> fences) {
+        this.tokens = Objects.requireNonNull(tokens, "tokens");
+        this.fences = Objects.requireNonNull(fences, "fences");
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+        if (!AnnotationUtils.isCandidateClass(targetClass, dev.hoplock.spring.annotation.Fenced.class)) {
+            return bean;
+        }
+        Map<Method, String> fenced = MethodIntrospector.selectMethods(targetClass,
+                (MethodIntrospector.MetadataLookup<String>) method -> FencedMethods.resource(method, targetClass));
+        if (fenced.isEmpty()) {
+            return bean;
+        }
+        List<String> problems = new ArrayList<>();
+        fenced.forEach((method, resource) -> problems.addAll(check(bean, targetClass, method, resource)));
+        if (!problems.isEmpty()) {
+            throw new HoplockConfigurationException(null, "@Fenced cannot work on bean '" + beanName + "': "
+                    + String.join("; ", problems) + ".", actionFor(problems));
+        }
+        synchronized (this) {
+            fencedBeans.add(beanName);
+        }
+        return bean;
+    }
+
+    /** The names of the beans with {@code @Fenced} methods validated so far (all of them once singletons exist). */
+    public synchronized List<String> fencedBeans() {
+        return List.copyOf(fencedBeans);
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        List<String> beans;
+        synchronized (this) {
+            beans = List.copyOf(fencedBeans);
+        }
+        if (!beans.isEmpty() && fences.getIfAvailable() == null) {
+            throw new HoplockConfigurationException(null, "@Fenced methods of bean(s) " + beans + " need a Fence,"
+                    + " and the application context has none.", "Add dev.hoplock:hoplock-jdbc and a DataSource (with"
+                    + " Spring JDBC): the starter then defines a fence in the DataSource's database; or define a"
+                    + " dev.hoplock.core.fencing.Fence bean.");
+        }
+    }
+
+    private List<String> check(Object bean, Class<?> targetClass, Method method, String resource) {
+        List<String> problems = new ArrayList<>();
+        String where = FencedMethods.describe(method) + " (@Fenced(\"" + resource + "\"))";
+        try {
+            Fence.validateResource(resource);
+        } catch (IllegalArgumentException e) {
+            problems.add(where + ": " + e.getMessage());
+        }
+        if (!(bean instanceof Advised advised)) {
+            problems.add(where + " is on a bean that Spring AOP did not proxy, so the fence would silently not apply");
+            return problems;
+        }
+        Advisor[] chain = advised.getAdvisors();
+        int fence = indexOf(chain, FencedAdvisor.class::isInstance);
+        if (fence < 0) {
+            problems.add(where + " is on a bean that is not proxied with the fence advisor, so the fence would"
+                    + " silently not apply");
+            return problems;
+        }
+        int transaction = -1;
+        TransactionAttribute attribute = null;
+        for (int i = 0; i < chain.length; i++) {
+            TransactionAttribute found = transactionAttribute(chain[i], method, targetClass);
+            if (found != null) {
+                transaction = i;
+                attribute = found;
+                break;
+            }
+        }
+        if (attribute == null) {
+            problems.add(where + " is not @Transactional, so no transaction would hold the fence row's lock until its"
+                    + " writes commit");
+        } else {
+            int propagation = attribute.getPropagationBehavior();
+            if (propagation == TransactionDefinition.PROPAGATION_SUPPORTS
+                    || propagation == TransactionDefinition.PROPAGATION_NOT_SUPPORTED
+                    || propagation == TransactionDefinition.PROPAGATION_NEVER) {
+                problems.add(where + " has a transaction propagation that may run it without a transaction");
+            }
+            if (transaction > fence) {
+                problems.add(where + ": the @Transactional advisor (order " + order(chain[transaction]) + ") runs"
+                        + " inside the fence advisor (order " + order(chain[fence]) + "), so the check would run"
+                        + " before the transaction begins");
+            }
+        }
+        if (!tokens.covers(method, targetClass)) {
+            problems.add(where + " carries no fencing token: tokens come from " + tokens.describe()
+                    + ", which does not apply to this method");
+        } else {
+            int token = indexOf(chain, tokens::isTokenAdvisor);
+            if (token > fence) {
+                problems.add(where + ": the advisor of " + tokens.describe() + " (order " + order(chain[token])
+                        + ") runs inside the fence advisor, so the check would find no token");
+            }
+        }
+        return problems;
+    }
+
+    private static @Nullable TransactionAttribute transactionAttribute(Advisor advisor, Method method,
+            Class<?> targetClass) {
+        if (!(advisor.getAdvice() instanceof TransactionInterceptor interceptor)) {
+            return null;
+        }
+        TransactionAttributeSource source = interceptor.getTransactionAttributeSource();
+        return source == null ? null : source.getTransactionAttribute(method, targetClass);
+    }
+
+    private static int indexOf(Advisor[] chain, java.util.function.Predicate<Advisor> test) {
+        for (int i = 0; i < chain.length; i++) {
+            if (test.test(chain[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String order(Advisor advisor) {
+        return advisor instanceof Ordered ordered ? String.valueOf(ordered.getOrder()) : "unordered";
+    }
+
+    private static String actionFor(List<String> problems) {
+        String all = String.join(" ", problems);
+        List<String> actions = new ArrayList<>();
+        if (all.contains("not @Transactional") || all.contains("propagation")) {
+            actions.add("annotate the method @Transactional (propagation REQUIRED, REQUIRES_NEW or MANDATORY)");
+        }
+        if (all.contains("runs inside the fence advisor")) {
+            actions.add("order the @Transactional and @LeaderOnly advisors before the fence advisor (lowest"
+                    + " precedence): keep @EnableTransactionManagement's order and hoplock.aspect-order below"
+                    + " Integer.MAX_VALUE, or leave them at their defaults");
+        }
+        if (all.contains("carries no fencing token")) {
+            actions.add("annotate the method (or its class) @LeaderOnly, so that the call runs under a lease whose"
+                    + " generation is the token");
+        }
+        if (all.contains("did not proxy") || all.contains("not proxied")) {
+            actions.add("keep Spring AOP auto-proxying on and make the method public and non-final");
+        }
+        if (all.contains("resource name")) {
+            actions.add("name the resource with 1 to 255 characters, no control characters");
+        }
+        return actions.isEmpty() ? "Fix the annotated method." : Character.toUpperCase(actions.get(0).charAt(0))
+                + String.join("; ", actions).substring(1) + ".";
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+}

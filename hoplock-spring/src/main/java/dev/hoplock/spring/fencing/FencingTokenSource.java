@@ -1,0 +1,33 @@
+package dev.hoplock.spring.fencing;
+
+import org.springframework.aop.Advisor;
+
+import java.lang.reflect.Method;
+import java.util.OptionalLong;
+
+/**
+ * Where the token of a {@link dev.hoplock.spring.annotation.Fenced} call comes from: whatever made this thread the
+ * rightful writer (a {@code @LeaderOnly} gate today; per-key ownership or a named lock later) publishes its token for
+ * the duration of the call, and the fence advisor asks for it.
+ *
+ * <p>Guarantees an implementation must give: {@link #currentToken()} reads thread-local state only (no store
+ * request), is empty outside a call of its own, and inside one returns the token that call holds, a value that rises
+ * at every change of holder of the thing it gates. Thread-safe.
+ */
+public interface FencingTokenSource {
+
+    /** The token of the innermost call on this thread that this source gates; empty outside such a call. */
+    OptionalLong currentToken();
+
+    /** Whether calls of {@code method} on {@code targetClass} run under a token of this source. */
+    boolean covers(Method method, Class<?> targetClass);
+
+    /**
+     * Whether {@code advisor} is the one that makes the token current, so that the start-up validator can check that
+     * it runs before (outside) the fence advisor.
+     */
+    boolean isTokenAdvisor(Advisor advisor);
+
+    /** What supplies tokens, for messages, for example {@code "@LeaderOnly"}. */
+    String describe();
+}

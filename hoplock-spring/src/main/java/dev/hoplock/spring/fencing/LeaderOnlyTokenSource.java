@@ -1,0 +1,47 @@
+package dev.hoplock.spring.fencing;
+
+import dev.hoplock.core.Lease;
+import dev.hoplock.spring.LeaderContextHolder;
+import dev.hoplock.spring.aop.LeaderOnlyAdvisor;
+import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
+import org.springframework.aop.Advisor;
+
+import java.lang.reflect.Method;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * Tokens from {@code @LeaderOnly}: the {@link Lease#generation() generation} of the lease the innermost
+ * {@code @LeaderOnly} call on this thread runs under ({@link LeaderContextHolder}). The generation rises at every
+ * change of leader and stays the same for a whole term, so two calls of one term pass the fence, and any call of an
+ * older term is refused once a newer leader has passed it.
+ */
+public final class LeaderOnlyTokenSource implements FencingTokenSource {
+
+    private final LeaderOnlyAttributeSource gates;
+
+    public LeaderOnlyTokenSource(LeaderOnlyAttributeSource gates) {
+        this.gates = Objects.requireNonNull(gates, "gates");
+    }
+
+    @Override
+    public OptionalLong currentToken() {
+        return LeaderContextHolder.currentLease().map(lease -> OptionalLong.of(lease.generation()))
+                .orElse(OptionalLong.empty());
+    }
+
+    @Override
+    public boolean covers(Method method, Class<?> targetClass) {
+        return gates.find(method, targetClass) != null;
+    }
+
+    @Override
+    public boolean isTokenAdvisor(Advisor advisor) {
+        return advisor instanceof LeaderOnlyAdvisor;
+    }
+
+    @Override
+    public String describe() {
+        return "@LeaderOnly (the generation of the lease the call runs under)";
+    }
+}
