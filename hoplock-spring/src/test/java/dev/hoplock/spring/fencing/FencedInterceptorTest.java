@@ -48,9 +48,12 @@ class FencedInterceptorTest {
     @Test
     void outsideATransactionNeitherTheCheckNorTheBodyRuns() {
         Writer writer = proxy();
-        try (LeaderContextHolder.Restorer ignored = LeaderContextHolder.push(leaderAt(7))) {
+        LeaderContext previous = LeaderContextHolder.enter(leaderAt(7));
+        try {
             assertThatThrownBy(writer::write).isInstanceOf(FencingException.class)
                     .hasMessageContaining("Writer.write(..) is @Fenced(\"invoices\"), but no transaction is active");
+        } finally {
+            LeaderContextHolder.restore(previous);
         }
         assertThat(events).isEmpty();
     }
@@ -68,8 +71,11 @@ class FencedInterceptorTest {
     void theCheckRunsBeforeTheBodyWithTheLeasesGeneration() {
         Writer writer = proxy();
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        try (LeaderContextHolder.Restorer ignored = LeaderContextHolder.push(leaderAt(7))) {
+        LeaderContext previous = LeaderContextHolder.enter(leaderAt(7));
+        try {
             writer.write();
+        } finally {
+            LeaderContextHolder.restore(previous);
         }
         assertThat(events).containsExactly("checked invoices@7", "body");
     }
@@ -79,8 +85,11 @@ class FencedInterceptorTest {
         Writer writer = proxy();
         refuseBelow = 8;
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        try (LeaderContextHolder.Restorer ignored = LeaderContextHolder.push(leaderAt(7))) {
+        LeaderContext previous = LeaderContextHolder.enter(leaderAt(7));
+        try {
             assertThatThrownBy(writer::write).isInstanceOf(StaleTokenException.class);
+        } finally {
+            LeaderContextHolder.restore(previous);
         }
         assertThat(events).containsExactly("refused invoices@7");
     }
