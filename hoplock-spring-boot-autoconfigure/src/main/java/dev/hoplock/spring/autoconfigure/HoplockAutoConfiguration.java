@@ -21,13 +21,17 @@ import org.springframework.core.env.Environment;
  * Spring events. Active unless {@code hoplock.enabled=false}.
  *
  * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
- * chooses ({@link S3BackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
+ * chooses ({@link S3BackendConfiguration}, {@link ElasticsearchBackendConfiguration},
+ * {@link BackendConfigurations}); with none, the start fails and says what
  * to set. Every bean backs off when the application defines its own.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = {
+        // The application's Elasticsearch client, which the Elasticsearch store reuses (Boot 4, then Boot 3 names).
+        "org.springframework.boot.elasticsearch.autoconfigure.ElasticsearchRestClientAutoConfiguration",
+        "org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchRestClientAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HoplockProperties.class)
-@Import({S3BackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
+@Import({S3BackendConfiguration.class, ElasticsearchBackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
         BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
