@@ -52,6 +52,7 @@ public final class Report {
         Properties startup = load("startup.properties");
         Properties hoplockJdbc = load("jdbc-requests-hoplock-jdbc.properties");
         Properties shedlockJdbc = load("jdbc-requests-shedlock.properties");
+        Properties hoplockEs = load("es-requests-hoplock-es.properties");
 
         line("# Benchmarks");
         line("");
@@ -69,13 +70,14 @@ public final class Report {
                 + " stage).");
         line("");
 
-        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc);
+        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc, hoplockEs);
         machineSection();
         failoverSection(failover);
         gateSection(jmh, hoplock, shedlock);
         requestsSection(hoplock, shedlock);
         startupSection(startup);
         jdbcSection(hoplockJdbc, shedlockJdbc);
+        searchSection(hoplockEs, hoplock);
         notMeasuredSection();
         settingsSection();
         Files.writeString(docs.resolve("BENCHMARKS.md"), md.toString(), StandardCharsets.UTF_8);
@@ -85,7 +87,7 @@ public final class Report {
     // ------------------------------------------------------------------ sections
 
     private void summary(Properties failover, Map<String, double[]> jmh, Properties hoplock, Properties shedlock,
-            Properties startup, Properties hoplockJdbc, Properties shedlockJdbc) {
+            Properties startup, Properties hoplockJdbc, Properties shedlockJdbc, Properties hoplockEs) {
         line("## Summary");
         line("");
         line("| figure | hoplock | ShedLock 7.10.1 (JDBC, PostgreSQL) | ratio | bound |");
@@ -140,6 +142,11 @@ public final class Report {
                     + f0(d(shedlockJdbc, "requests_per_hour")) + " | " + fx(d(shedlockJdbc, "requests_per_hour")
                     / d(hoplockJdbc, "requests_per_hour")) + " | - |");
         }
+        if (hoplockEs != null) {
+            line("| store requests per hour / per execution on OpenSearch 2.19.6: hoplock's Elasticsearch store"
+                    + " (3 instances, see 6) | " + f0(d(hoplockEs, "requests_per_hour")) + " / "
+                    + f3(d(hoplockEs, "requests_per_execution")) + " | not measured (see 6) | - | - |");
+        }
         if (startup != null) {
             line("| start-up added by the starter (minimal Boot app, filesystem store), p50 | "
                     + signed(d(startup, "added_run_ms")) + " ms (x" + f2(d(startup, "added_run_ratio")) + ") | - | - | - |");
@@ -158,10 +165,14 @@ public final class Report {
         line("| kernel | " + m("kernel") + " |");
         line("| `java -version` | " + m("java_version").replace("\n", "<br>") + " |");
         line("| Maven | " + m("mvn_version") + " |");
-        line("| hoplock measured | the snapshot jars installed in `~/.m2` (copied to `benchmarks/target/pinned/` for the run): "
-                + m("hoplock_jars") + " |");
+        line("| hoplock measured | the snapshot jars " + ("reactor".equals(machine.getProperty("hoplock_build"))
+                ? "built from the checkout (`BUILD=reactor`)" : "installed in `~/.m2`") + " (copied to"
+                + " `benchmarks/target/pinned/` for the run): " + m("hoplock_jars") + " |");
         line("| S3 server | Adobe S3Mock 5.2.0 (`com.adobe.testing:s3mock:5.2.0:exec`), separate JVM on 127.0.0.1, one"
                 + " request thread (`dev.hoplock.s3.server.S3MockServer`, as the tests use it) |");
+        line("| OpenSearch | 2.19.6 (`org.opensearch:opensearch` from Maven Central), one node inside the benchmark's own"
+                + " JVM on 127.0.0.1 (`dev.hoplock.elasticsearch.node.OpenSearchNode`, as the tests use it; section 6"
+                + " only) |");
         line("| PostgreSQL | " + m("pg_version") + " on 127.0.0.1:5432, database `test`; synchronous_commit="
                 + m("pg_synchronous_commit") + ", fsync=" + m("pg_fsync") + " |");
         line("");
@@ -522,6 +533,62 @@ public final class Report {
         line("");
     }
 
+    private void searchSection(Properties es, Properties s3) {
+        line("## 6. hoplock's Elasticsearch / OpenSearch store");
+        line("");
+        command("es-hoplock", "");
+        if (es == null) {
+            missing("es-hoplock", "the Elasticsearch store's request count");
+            return;
+        }
+        line("The harness of section 3 (a job every 100 ms on three Spring Boot contexts in one JVM, after a "
+                + m(stages, "es.warmup") + " s warm-up, counted for " + m(stages, "es.window") + " s), with the store"
+                + " on an OpenSearch 2.19.6 node. Each application has an Elasticsearch low-level client"
+                + " (`Rest5Client`, the bean Spring Boot 4 configures from `spring.elasticsearch.uris`; built by the"
+                + " application here so that an HTTP request interceptor counts every request it sends), and the"
+                + " starter builds the store around it from `hoplock.backend=elasticsearch` and"
+                + " `hoplock.elasticsearch.index`: one document per lease key, created with `op_type=create`, swapped"
+                + " with `if_seq_no` and `if_primary_term`. TTL " + m(es, "ttl") + " (renew TTL/3, poll TTL/15),"
+                + " `@LeaderOnly` on the job. Section 3's S3 figures are beside it for comparison.");
+        line("");
+        line("| | hoplock, Elasticsearch store (OpenSearch 2.19.6) | hoplock, S3 store (section 3) |");
+        line("|---|---|---|");
+        line("| executions in the window (periods: " + m(es, "periods") + ") | " + v(es, "executions", 0) + " | "
+                + v(s3, "executions", 0) + " |");
+        line("| executions closer than 50 ms to the previous one (double runs) | "
+                + v(es, "executions_closer_than_50ms", 0) + " | " + v(s3, "executions_closer_than_50ms", 0) + " |");
+        line("| calls skipped on non-leaders | " + v(es, "skipped_calls", 0) + " | " + v(s3, "skipped_calls", 0)
+                + " |");
+        line("| store requests in the window | " + v(es, "requests", 0) + " | " + v(s3, "requests", 0) + " |");
+        line("| requests by kind | " + kinds(es) + " | " + kinds(s3) + " |");
+        line("| **requests per execution** (whole window) | " + v(es, "requests_per_execution", 3) + " | "
+                + v(s3, "requests_per_execution", 3) + " |");
+        line("| **requests per hour**, 3 instances (extrapolated from the window) | " + v(es, "requests_per_hour", 0)
+                + " | " + v(s3, "requests_per_hour", 0) + " |");
+        line("| requests per hour by each instance (role) | " + perInstance("es-requests-hoplock-es.csv", es) + " | "
+                + perInstance("requests-hoplock.csv", s3) + " |");
+        line("| requests before the window (start-up and warm-up, 3 instances) | " + v(es, "startup_requests", 0)
+                + " | " + v(s3, "startup_requests", 0) + " |");
+        line("| added latency per execution, p50 (executed run minus ungated control run) | "
+                + v(es, "added_latency_per_execution_us", 1) + " us | " + v(s3, "added_latency_per_execution_us", 1)
+                + " us |");
+        line("| leader at the start / end of the window | " + m(es, "leaders_at_start") + " / "
+                + m(es, "leaders_at_end") + " | " + m(s3, "leaders_at_start") + " / " + m(s3, "leaders_at_end")
+                + " |");
+        line("");
+        line("A renewal is one conditional `PUT` of the lease document and a follower's poll one `GET`, so the"
+                + " requests per hour follow the formula of section 3, 3600/renew + (n-1) x 3600/poll, 3,960 at TTL"
+                + " 30 s, whatever the schedule of the job. Before the window, each instance runs the store's start-up"
+                + " check twice (`hoplock.elasticsearch.check-on-start` when the context starts, then the elector's own"
+                + " verification before it campaigns): `GET /`, `HEAD` of the index (the first instance also creates"
+                + " it) and the compare-and-swap probe on a side document, about eight requests each time. The node"
+                + " runs in the benchmark's JVM, on the same 2 cores as the three applications, so the latency row is"
+                + " a local figure; the counts do not depend on it. ShedLock's Elasticsearch and OpenSearch providers"
+                + " are not part of this run (section 5 compares the two libraries on one store). Raw data: `benchmarks/results/es-requests-*.csv` and"
+                + " `.properties`.");
+        line("");
+    }
+
     private void notMeasuredSection() {
         line("## Not measured, and limits");
         line("");
@@ -557,8 +624,10 @@ public final class Report {
                 {"REQUESTS_TTL", "30s", "hoplock's TTL in the requests stage"},
                 {"JDBC_SECONDS", "60", "counting window of the jdbc stage, per library"},
                 {"JDBC_WARMUP", "5", "seconds"}, {"JDBC_TTL", "30s", "hoplock's TTL in the jdbc stage"},
+                {"ES_SECONDS", "60", "counting window of the es stage"}, {"ES_WARMUP", "5", "seconds"},
+                {"ES_TTL", "30s", "hoplock's TTL in the es stage"},
                 {"STARTUP_REPS", "10", "JVM starts per variant"},
-                {"STAGES", "failover jmh requests jdbc startup", "which stages run"}};
+                {"STAGES", "failover jmh requests jdbc es startup", "which stages run"}};
         for (String[] row : defaults) {
             line("| `" + row[0] + "`" + (row[2].isEmpty() ? "" : " (" + row[2] + ")") + " | " + row[1] + " | "
                     + (row[0].equals("STAGES") ? "-" : m(stages, "env." + row[0])) + " |");
@@ -595,7 +664,7 @@ public final class Report {
     private String stageTimes() {
         List<String> parts = new ArrayList<>();
         for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
-                "jdbc-shedlock", "startup")) {
+                "jdbc-shedlock", "es-hoplock", "startup")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
                 String load = stages.getProperty(stage + ".load");
