@@ -5,7 +5,7 @@
 #   STAGES="failover jmh" benchmarks/run.sh  some stages only; the report is rebuilt from the latest results of all
 #   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
 #
-# Stages: failover (crash and graceful handover over S3Mock), jmh (@LeaderOnly gate cost), requests (store requests and
+# Stages: failover (crash and graceful handover over S3Mock; the es stage repeats it on OpenSearch), jmh (@LeaderOnly gate cost), requests (store requests and
 # added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
 # JDBC provider on one PostgreSQL, one after the other), es (the same harness, hoplock's Elasticsearch store over an
 # in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter). The report
@@ -264,6 +264,14 @@ if wants es; then
   run_stage es-hoplock 900 "$SHOWN_JAVA ${EREQ[*]} dev.hoplock.bench.requests.RequestsBench hoplock-es" -- \
     "${JAVA[@]}" -Dlog4j.provider=org.apache.logging.log4j.core.impl.Log4jProvider "${EREQ[@]}" \
     dev.hoplock.bench.requests.RequestsBench hoplock-es
+  # Failover as in the failover stage (same settings), with the electors' JVMs on the Elasticsearch store.
+  rm -f "$RESULTS"/es-failover-*
+  record_env es FAILOVER_REPS HANDOVER_REPS FAILOVER_TTL_MS
+  run_stage es-failover 1800 "$SHOWN_JAVA -Dbench.failover.store=es -Dbench.failover.crash=$FAILOVER_REPS -Dbench.failover.graceful=$HANDOVER_REPS -Dbench.failover.ttlMs=$FAILOVER_TTL_MS dev.hoplock.bench.failover.FailoverBench" -- \
+    "${JAVA[@]}" -Dlog4j.provider=org.apache.logging.log4j.core.impl.Log4jProvider \
+    -Dlogback.configurationFile=bench-logback.xml -Dbench.failover.store=es -Dbench.failover.crash="$FAILOVER_REPS" \
+    -Dbench.failover.graceful="$HANDOVER_REPS" -Dbench.failover.ttlMs="$FAILOVER_TTL_MS" \
+    dev.hoplock.bench.failover.FailoverBench
 fi
 
 if wants startup; then

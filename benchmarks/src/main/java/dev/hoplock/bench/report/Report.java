@@ -53,6 +53,7 @@ public final class Report {
         Properties hoplockJdbc = load("jdbc-requests-hoplock-jdbc.properties");
         Properties shedlockJdbc = load("jdbc-requests-shedlock.properties");
         Properties hoplockEs = load("es-requests-hoplock-es.properties");
+        Properties failoverEs = load("es-failover-summary.properties");
 
         line("# Benchmarks");
         line("");
@@ -70,14 +71,14 @@ public final class Report {
                 + " stage).");
         line("");
 
-        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc, hoplockEs);
+        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc, hoplockEs, failoverEs);
         machineSection();
         failoverSection(failover);
         gateSection(jmh, hoplock, shedlock);
         requestsSection(hoplock, shedlock);
         startupSection(startup);
         jdbcSection(hoplockJdbc, shedlockJdbc);
-        searchSection(hoplockEs, hoplock);
+        searchSection(hoplockEs, hoplock, failoverEs, failover);
         notMeasuredSection();
         settingsSection();
         Files.writeString(docs.resolve("BENCHMARKS.md"), md.toString(), StandardCharsets.UTF_8);
@@ -87,7 +88,8 @@ public final class Report {
     // ------------------------------------------------------------------ sections
 
     private void summary(Properties failover, Map<String, double[]> jmh, Properties hoplock, Properties shedlock,
-            Properties startup, Properties hoplockJdbc, Properties shedlockJdbc, Properties hoplockEs) {
+            Properties startup, Properties hoplockJdbc, Properties shedlockJdbc, Properties hoplockEs,
+            Properties failoverEs) {
         line("## Summary");
         line("");
         line("| figure | hoplock | ShedLock 7.10.1 (JDBC, PostgreSQL) | ratio | bound |");
@@ -146,6 +148,16 @@ public final class Report {
             line("| store requests per hour / per execution on OpenSearch 2.19.6: hoplock's Elasticsearch store"
                     + " (3 instances, see 6) | " + f0(d(hoplockEs, "requests_per_hour")) + " / "
                     + f3(d(hoplockEs, "requests_per_execution")) + " | not measured (see 6) | - | - |");
+        }
+        if (failoverEs != null) {
+            double ttl = d(failoverEs, "ttl_ms");
+            line("| failover after kill -9 / graceful handover, p50 / p99, on OpenSearch 2.19.6 (TTL " + f0(ttl)
+                    + " ms, see 6) | " + f0(d(failoverEs, "crash_p50_ms")) + " / " + f0(d(failoverEs, "crash_p99_ms"))
+                    + " ms; " + f0(d(failoverEs, "graceful_p50_ms")) + " / " + f0(d(failoverEs, "graceful_p99_ms"))
+                    + " ms | - | " + f2(d(failoverEs, "crash_p50_ms") / ttl) + " / "
+                    + f2(d(failoverEs, "crash_p99_ms") / ttl) + " x TTL | >= TTL after the last renewal: measured "
+                    + f2(d(failoverEs, "crash_since_write_min_ms") / ttl) + " to "
+                    + f2(d(failoverEs, "crash_since_write_max_ms") / ttl) + " x TTL |");
         }
         if (startup != null) {
             line("| start-up added by the starter (minimal Boot app, filesystem store), p50 | "
@@ -533,7 +545,7 @@ public final class Report {
         line("");
     }
 
-    private void searchSection(Properties es, Properties s3) {
+    private void searchSection(Properties es, Properties s3, Properties failoverEs, Properties failoverS3) {
         line("## 6. hoplock's Elasticsearch / OpenSearch store");
         line("");
         command("es-hoplock", "");
@@ -588,6 +600,42 @@ public final class Report {
                 + " a local figure; the counts do not depend on it. ShedLock's Elasticsearch and OpenSearch providers"
                 + " are not part of this run (section 5 compares the two libraries on one store). Raw data: `benchmarks/results/es-requests-*.csv` and"
                 + " `.properties`.");
+        line("");
+        line("### Failover on OpenSearch");
+        line("");
+        command("es-failover", "");
+        if (failoverEs == null) {
+            missing("es-failover", "failover on the Elasticsearch store");
+            return;
+        }
+        line("Section 1's harness and settings (three electors, each in its own JVM, TTL " + f0(d(failoverEs, "ttl_ms"))
+                + " ms, renew " + f0(d(failoverEs, "renew_ms")) + " ms, poll " + f0(d(failoverEs, "poll_ms"))
+                + " ms), with every elector on hoplock's Elasticsearch store over its own JDK HTTP client, on one"
+                + " index of the node (which runs in the harness's JVM). The harness runs the store's start-up check"
+                + " once on the index; the children skip it, as the S3 children skip the probe. JVMs spawned: "
+                + m(failoverEs, "jvms_spawned") + "; leases lost unexpectedly: " + m(failoverEs, "unexpected_losses")
+                + "; graceful releases that did not take effect: " + m(failoverEs, "graceful_release_not_effective")
+                + ".");
+        line("");
+        line("| | OpenSearch: p50 | p99 | min | max | S3 (section 1): p50 | p99 |");
+        line("|---|---|---|---|---|---|---|");
+        for (String[] row : new String[][] {{"kill -9 to follower's Acquired", "crash"},
+                {"dead leader's last renewal to Acquired", "crash_since_write"},
+                {"SIGTERM to follower's Acquired", "graceful"},
+                {"release answered to Acquired", "graceful_since_release"}}) {
+            String key = row[1];
+            line("| " + row[0] + " | " + f0(d(failoverEs, key + "_p50_ms")) + " ms | "
+                    + f0(d(failoverEs, key + "_p99_ms")) + " ms | " + f0(d(failoverEs, key + "_min_ms")) + " ms | "
+                    + f0(d(failoverEs, key + "_max_ms")) + " ms | " + (failoverS3 == null ? "-"
+                    : f0(d(failoverS3, key + "_p50_ms")) + " ms | " + f0(d(failoverS3, key + "_p99_ms")) + " ms")
+                    + " |");
+        }
+        line("");
+        double ttl = d(failoverEs, "ttl_ms");
+        line("The bound of section 1 holds on any store: no takeover before one TTL after the dead leader's last"
+                + " renewal; measured " + f2(d(failoverEs, "crash_since_write_min_ms") / ttl) + " to "
+                + f2(d(failoverEs, "crash_since_write_max_ms") / ttl) + " x TTL here. Raw data:"
+                + " `benchmarks/results/es-failover-*.csv` and `.properties`.");
         line("");
     }
 
@@ -666,7 +714,7 @@ public final class Report {
     private String stageTimes() {
         List<String> parts = new ArrayList<>();
         for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
-                "jdbc-shedlock", "es-hoplock", "startup")) {
+                "jdbc-shedlock", "es-hoplock", "es-failover", "startup")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
                 String load = stages.getProperty(stage + ".load");
