@@ -30,8 +30,8 @@ import java.util.concurrent.CountDownLatch;
  * the release took effect). {@link Process#destroyForcibly()} (SIGKILL) runs no hook:
  * the lease is left to expire. The child also exits when its stdin reaches end of file: the harness has gone.
  *
- * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms. Or, over the Elasticsearch store: {@code es},
- * endpoint, index, lease key, owner, TTL in ms; the harness has run the store's start-up check on the index once, so
+ * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms. Or, over the Elasticsearch store: {@code es}
+ * then endpoint and index (in place of endpoint, bucket, prefix), lease key, owner, TTL in ms; the harness has run the store's start-up check on the index once, so
  * the child skips it, as the S3 child skips the conditional-write probe.
  */
 public final class ElectorChild {
@@ -43,10 +43,9 @@ public final class ElectorChild {
 
     public static void main(String[] args) throws Exception {
         boolean search = args[0].equals("es");
-        int first = search ? 1 : 0;
-        String key = args[first + 3];
-        String owner = args[first + 4];
-        Duration ttl = Duration.ofMillis(Long.parseLong(args[first + 5]));
+        String key = args[3];
+        String owner = args[4];
+        Duration ttl = Duration.ofMillis(Long.parseLong(args[5]));
 
         AutoCloseable closeable;
         Backend backend;
