@@ -30,9 +30,10 @@ import java.util.concurrent.CountDownLatch;
  * the release took effect). {@link Process#destroyForcibly()} (SIGKILL) runs no hook:
  * the lease is left to expire. The child also exits when its stdin reaches end of file: the harness has gone.
  *
- * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms. Or, over the Elasticsearch store: {@code es}
- * then endpoint and index (in place of endpoint, bucket, prefix), lease key, owner, TTL in ms; the harness has run the store's start-up check on the index once, so
- * the child skips it, as the S3 child skips the conditional-write probe.
+ * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms. Or, over the Elasticsearch store:
+ * {@code es}, endpoint, index (in place of endpoint, bucket, prefix), lease key, owner, TTL in ms; the harness has run
+ * the store's start-up check on the index once, so the child skips it, as the S3 child skips the conditional-write
+ * probe.
  */
 public final class ElectorChild {
 

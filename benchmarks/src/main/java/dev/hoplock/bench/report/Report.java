@@ -634,7 +634,14 @@ public final class Report {
         double ttl = d(failoverEs, "ttl_ms");
         line("The bound of section 1 holds on any store: no takeover before one TTL after the dead leader's last"
                 + " renewal; measured " + f2(d(failoverEs, "crash_since_write_min_ms") / ttl) + " to "
-                + f2(d(failoverEs, "crash_since_write_max_ms") / ttl) + " x TTL here. Raw data:"
+                + f2(d(failoverEs, "crash_since_write_max_ms") / ttl) + " x TTL here. A lease lost unexpectedly is"
+                + " one a leader gave up by itself when no renewal succeeded before its deadline (its children's log"
+                + " in `benchmarks/target/bench-logs/es-failover-*.err` gives the cause): it stops leader work at that"
+                + " deadline and another elector takes over after the TTL, as after a crash. The machine was loaded"
+                + " while this section ran (1-minute load average " + m(stages, "es-hoplock.load") + " during the"
+                + " request count, " + m(stages, "es-failover.load") + " during the failover runs, on 2 cores, with"
+                + " the node in the harness's JVM), against " + m(stages, "failover.load") + " for section 1: compare"
+                + " the tails with care; the request counts do not depend on the load. Raw data:"
                 + " `benchmarks/results/es-failover-*.csv` and `.properties`.");
         line("");
     }
