@@ -21,17 +21,23 @@ import org.springframework.core.env.Environment;
  * Spring events. Active unless {@code hoplock.enabled=false}.
  *
  * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
- * chooses ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
+ * chooses ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration},
+ * {@link ElasticsearchBackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
  * to set. Every bean backs off when the application defines its own. Ordered after Boot's DataSource
  * auto-configuration (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the
- * application's DataSource.
+ * application's DataSource, and after Boot's Elasticsearch client auto-configuration, which the Elasticsearch store
+ * reuses.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"})
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        // The application's Elasticsearch client, which the Elasticsearch store reuses (Boot 4, then Boot 3 names).
+        "org.springframework.boot.elasticsearch.autoconfigure.ElasticsearchRestClientAutoConfiguration",
+        "org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchRestClientAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HoplockProperties.class)
-@Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
+@Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, ElasticsearchBackendConfiguration.class,
+        BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
         BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
