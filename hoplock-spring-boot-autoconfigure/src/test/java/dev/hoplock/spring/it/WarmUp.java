@@ -45,7 +45,7 @@ public class WarmUp {
     }
 
     @Bean
-    ApplicationRunner warmUp(ConfigurableApplicationContext context, Environment environment) {
+    ApplicationRunner warmUpRunner(ConfigurableApplicationContext context, Environment environment) {
         String owner = environment.getRequiredProperty("hoplock.owner");
         return arguments -> {
             started(owner).complete(context);
