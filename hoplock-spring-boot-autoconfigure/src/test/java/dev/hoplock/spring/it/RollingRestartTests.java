@@ -72,7 +72,9 @@ class RollingRestartTests {
             oldest.process.destroy();
             assertThat(oldest.process.waitFor(STEP.toSeconds(), TimeUnit.SECONDS)).as("%s exited", oldest).isTrue();
             if (wasLeader) {
-                await().atMost(STEP).until(() -> live.stream().anyMatch(Instance::leads));
+                await().atMost(STEP).until(() -> instances.stream().anyMatch(Instance::leads));
+                assertThat(replacement.leads()).as("the replacement, still warming up, did not win the handover: %s",
+                        replacement).isFalse();
             }
             live.add(replacement);
             awaitReadyAndFollowing(replacement);
