@@ -4,10 +4,14 @@
 #   benchmarks/run.sh                      everything (about 10 minutes on 2 cores with the defaults)
 #   STAGES="failover jmh" benchmarks/run.sh  some stages only; the report is rebuilt from the latest results of all
 #   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
+#   BENCH_REACTOR=1 STAGES=rolling benchmarks/run.sh   builds the hoplock modules from this checkout (mvn -am) instead
+#                                        of taking them from ~/.m2 (every stage but startup, which resolves the starter
+#                                        from ~/.m2)
 #
 # Stages: failover (crash and graceful handover over S3Mock), jmh (@LeaderOnly gate cost), requests (store requests and
 # added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
-# JDBC provider on one PostgreSQL, one after the other), startup (start-up added by the starter). The report
+# JDBC provider on one PostgreSQL, one after the other), startup (start-up added by the starter), rolling (rolling
+# restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each handover). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
@@ -33,7 +37,11 @@ cd "$ROOT"
 : "${JDBC_WARMUP:=5}"
 : "${JDBC_TTL:=30s}"            # hoplock's TTL in the jdbc stage (the starter's default)
 : "${STARTUP_REPS:=10}"         # JVM starts per variant
-: "${STAGES:=failover jmh requests jdbc startup}"
+: "${ROLLING_ROUNDS:=10}"       # rolling restarts of all three instances
+: "${ROLLING_TTL_MS:=2000}"     # TTL of the rolling stage; renew TTL/3, poll TTL/15
+: "${ROLLING_WARMUP_MS:=1000}"  # each instance's warm-up (started, not ready)
+: "${BENCH_REACTOR:=}"
+: "${STAGES:=failover jmh requests jdbc startup rolling}"
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
 : "${PG_PASSWORD:=}"
@@ -122,14 +130,20 @@ RUN_START=$(date +%s)
 RUN_STARTED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 # ---------------------------------------------------------------- build
-say "build: mvn -q -pl benchmarks -Pbench package -DskipTests"
 BUILD_START=$(date +%s)
-if ! mvn -q -pl benchmarks -Pbench package -DskipTests; then
+if [[ -n "$BENCH_REACTOR" ]]; then
+  BUILD_CMD=(mvn -q -pl benchmarks -am -Pbench package -DskipTests)
+else
+  BUILD_CMD=(mvn -q -pl benchmarks -Pbench package -DskipTests)
+fi
+say "build: ${BUILD_CMD[*]}"
+if ! "${BUILD_CMD[@]}"; then
   echo "The benchmarks module did not build. If a hoplock module is missing from ~/.m2, install the modules first:" >&2
   echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
   exit 1
 fi
 for variant in without-starter with-starter; do
+  wants startup || continue
   mvn -q -f benchmarks/startup/pom.xml -P"$variant" dependency:build-classpath \
     -Dmdep.outputFile="$TARGET/startup-$variant.txt" || { echo "cannot resolve the $variant class path" >&2; exit 1; }
 done
@@ -150,8 +164,10 @@ pin() {
   printf '%s' "$out" > "$1"
 }
 pin "$TARGET/bench-classpath.txt"
-pin "$TARGET/startup-without-starter.txt"
-pin "$TARGET/startup-with-starter.txt"
+if wants startup; then
+  pin "$TARGET/startup-without-starter.txt"
+  pin "$TARGET/startup-with-starter.txt"
+fi
 set_prop "$MACHINE_FILE" hoplock_jars "$(cd "$PINNED" && for j in *.jar; do printf '%s (installed %s), ' "$j" "$(date -u -r "$j" +%Y-%m-%dT%H:%M:%SZ)"; done | sed 's/, $//')"
 CP="$TARGET/classes:$(cat "$TARGET/bench-classpath.txt")"
 JAVA=(java -Duser.language=en -Duser.country=US -Dbench.results="$RESULTS" -Dhoplock.test.dir="$TARGET"
@@ -245,6 +261,15 @@ if wants startup; then
     "${JAVA[@]}" -Dbench.startup.reps="$STARTUP_REPS" -Dbench.startup.work="$TARGET/startup" \
     -Dbench.startup.cp.without="$TARGET/startup-without-starter.txt" \
     -Dbench.startup.cp.with="$TARGET/startup-with-starter.txt" dev.hoplock.bench.startup.StartupBench
+fi
+
+if wants rolling; then
+  rm -f "$RESULTS"/rolling-*
+  record_env rolling ROLLING_ROUNDS ROLLING_TTL_MS ROLLING_WARMUP_MS
+  run_stage rolling 1800 "$SHOWN_JAVA -Dbench.rolling.rounds=$ROLLING_ROUNDS -Dbench.rolling.ttlMs=$ROLLING_TTL_MS -Dbench.rolling.warmupMs=$ROLLING_WARMUP_MS dev.hoplock.bench.rolling.RollingRestartBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.rolling.rounds="$ROLLING_ROUNDS" \
+    -Dbench.rolling.ttlMs="$ROLLING_TTL_MS" -Dbench.rolling.warmupMs="$ROLLING_WARMUP_MS" \
+    dev.hoplock.bench.rolling.RollingRestartBench
 fi
 
 # ---------------------------------------------------------------- report

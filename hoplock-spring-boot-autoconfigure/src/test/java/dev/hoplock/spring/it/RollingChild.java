@@ -96,11 +96,14 @@ public class RollingChild {
     public static class Job {
         @Scheduled(fixedRate = 20)
         @LeaderOnly
-        public void run() throws InterruptedException {
+        public void run() {
             long generation = LeaderContextHolder.currentLease().orElseThrow().generation();
             long start = System.nanoTime();
             try {
                 TimeUnit.MILLISECONDS.sleep(5);
+            } catch (InterruptedException e) {
+                // Leadership ended: stop at once.
+                Thread.currentThread().interrupt();
             } finally {
                 say("RUN " + generation + " " + start + " " + System.nanoTime());
             }

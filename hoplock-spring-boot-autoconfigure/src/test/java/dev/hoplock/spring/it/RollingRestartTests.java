@@ -69,7 +69,7 @@ class RollingRestartTests {
             await().atMost(STEP).until(() -> replacement.started);
             Instance oldest = live.remove(0);
             boolean wasLeader = oldest.leads();
-            oldest.process.destroy();
+            oldest.process.toHandle().destroy();
             assertThat(oldest.process.waitFor(STEP.toSeconds(), TimeUnit.SECONDS)).as("%s exited", oldest).isTrue();
             if (wasLeader) {
                 await().atMost(STEP).until(() -> instances.stream().anyMatch(Instance::leads));
@@ -85,7 +85,7 @@ class RollingRestartTests {
         int runs = last.runs.size();
         await().atMost(STEP).until(() -> last.runs.size() > runs + 3);
         for (Instance instance : live) {
-            instance.process.destroy();
+            instance.process.toHandle().destroy();
         }
         for (Instance instance : live) {
             assertThat(instance.process.waitFor(STEP.toSeconds(), TimeUnit.SECONDS)).isTrue();
