@@ -156,7 +156,7 @@ pin() {
   local out="" jar
   IFS=':' read -r -a jars <<< "$(cat "$1")"
   for jar in "${jars[@]}"; do
-    if [[ "$jar" == */dev/hoplock/* ]]; then
+    if [[ "$jar" == */dev/hoplock/* || "$jar" == "$ROOT"/*/target/hoplock-*.jar ]]; then
       cp -p "$jar" "$PINNED/" && jar="$PINNED/$(basename "$jar")"
     fi
     out="${out:+$out:}$jar"
