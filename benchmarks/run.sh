@@ -168,6 +168,7 @@ if wants startup; then
   pin "$TARGET/startup-without-starter.txt"
   pin "$TARGET/startup-with-starter.txt"
 fi
+set_prop "$MACHINE_FILE" hoplock_source "$([[ -n "$BENCH_REACTOR" ]] && echo "the jars built from this checkout by mvn -am (BENCH_REACTOR=1)" || echo "the snapshot jars installed in \`~/.m2\`")"
 set_prop "$MACHINE_FILE" hoplock_jars "$(cd "$PINNED" && for j in *.jar; do printf '%s (installed %s), ' "$j" "$(date -u -r "$j" +%Y-%m-%dT%H:%M:%SZ)"; done | sed 's/, $//')"
 CP="$TARGET/classes:$(cat "$TARGET/bench-classpath.txt")"
 JAVA=(java -Duser.language=en -Duser.country=US -Dbench.results="$RESULTS" -Dhoplock.test.dir="$TARGET"

@@ -169,7 +169,8 @@ public final class Report {
         line("| kernel | " + m("kernel") + " |");
         line("| `java -version` | " + m("java_version").replace("\n", "<br>") + " |");
         line("| Maven | " + m("mvn_version") + " |");
-        line("| hoplock measured | the snapshot jars installed in `~/.m2` (copied to `benchmarks/target/pinned/` for the run): "
+        line("| hoplock measured | " + machine.getProperty("hoplock_source", "the snapshot jars installed in `~/.m2`")
+                + " (copied to `benchmarks/target/pinned/` for the run): "
                 + m("hoplock_jars") + " |");
         line("| S3 server | Adobe S3Mock 5.2.0 (`com.adobe.testing:s3mock:5.2.0:exec`), separate JVM on 127.0.0.1, one"
                 + " request thread (`dev.hoplock.s3.server.S3MockServer`, as the tests use it) |");
