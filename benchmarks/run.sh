@@ -4,11 +4,16 @@
 #   benchmarks/run.sh                      everything (about 10 minutes on 2 cores with the defaults)
 #   STAGES="failover jmh" benchmarks/run.sh  some stages only; the report is rebuilt from the latest results of all
 #   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
+#   BUILD=reactor STAGES=rolling benchmarks/run.sh   builds the hoplock modules from this checkout (mvn -am) instead
+#                                        of taking them from ~/.m2 (every stage but startup, which resolves the starter
+#                                        from ~/.m2)
 #
 # Stages: failover (crash and graceful handover over S3Mock; the es stage repeats it on OpenSearch), jmh (@LeaderOnly gate cost), requests (store requests and
 # added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
 # JDBC provider on one PostgreSQL, one after the other), es (the same harness, hoplock's Elasticsearch store over an
-# in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter). The report
+# in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
+# rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
+# handover). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
@@ -39,7 +44,10 @@ cd "$ROOT"
 : "${ES_WARMUP:=5}"
 : "${ES_TTL:=30s}"              # hoplock's TTL in the es stage (the starter's default)
 : "${STARTUP_REPS:=10}"         # JVM starts per variant
-: "${STAGES:=failover jmh requests jdbc es startup}"
+: "${ROLLING_ROUNDS:=10}"       # rolling restarts of all three instances
+: "${ROLLING_TTL_MS:=2000}"     # TTL of the rolling stage; renew TTL/3, poll TTL/15
+: "${ROLLING_WARMUP_MS:=1000}"  # each instance's warm-up (started, not ready)
+: "${STAGES:=failover jmh requests jdbc es startup rolling}"
 : "${BUILD:=installed}"         # installed: hoplock jars from ~/.m2; reactor: built from this checkout (mvn -am)
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
@@ -154,7 +162,7 @@ pin() {
   local out="" jar
   IFS=':' read -r -a jars <<< "$(cat "$1")"
   for jar in "${jars[@]}"; do
-    if [[ "$jar" == */dev/hoplock/* || "$jar" == */target/hoplock-*.jar ]]; then
+    if [[ "$jar" == */dev/hoplock/* || "$jar" == "$ROOT"/*/target/hoplock-*.jar ]]; then
       cp -p "$jar" "$PINNED/" && jar="$PINNED/$(basename "$jar")"
     fi
     out="${out:+$out:}$jar"
@@ -281,6 +289,15 @@ if wants startup; then
     "${JAVA[@]}" -Dbench.startup.reps="$STARTUP_REPS" -Dbench.startup.work="$TARGET/startup" \
     -Dbench.startup.cp.without="$TARGET/startup-without-starter.txt" \
     -Dbench.startup.cp.with="$TARGET/startup-with-starter.txt" dev.hoplock.bench.startup.StartupBench
+fi
+
+if wants rolling; then
+  rm -f "$RESULTS"/rolling-*
+  record_env rolling ROLLING_ROUNDS ROLLING_TTL_MS ROLLING_WARMUP_MS
+  run_stage rolling 1800 "$SHOWN_JAVA -Dbench.rolling.rounds=$ROLLING_ROUNDS -Dbench.rolling.ttlMs=$ROLLING_TTL_MS -Dbench.rolling.warmupMs=$ROLLING_WARMUP_MS dev.hoplock.bench.rolling.RollingRestartBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.rolling.rounds="$ROLLING_ROUNDS" \
+    -Dbench.rolling.ttlMs="$ROLLING_TTL_MS" -Dbench.rolling.warmupMs="$ROLLING_WARMUP_MS" \
+    dev.hoplock.bench.rolling.RollingRestartBench
 fi
 
 # ---------------------------------------------------------------- report

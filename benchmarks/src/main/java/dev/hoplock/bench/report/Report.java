@@ -54,6 +54,7 @@ public final class Report {
         Properties shedlockJdbc = load("jdbc-requests-shedlock.properties");
         Properties hoplockEs = load("es-requests-hoplock-es.properties");
         Properties failoverEs = load("es-failover-summary.properties");
+        Properties rolling = load("rolling-summary.properties");
 
         line("# Benchmarks");
         line("");
@@ -71,7 +72,7 @@ public final class Report {
                 + " stage).");
         line("");
 
-        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc, hoplockEs, failoverEs);
+        summary(failover, jmh, hoplock, shedlock, startup, hoplockJdbc, shedlockJdbc, hoplockEs, failoverEs, rolling);
         machineSection();
         failoverSection(failover);
         gateSection(jmh, hoplock, shedlock);
@@ -79,6 +80,7 @@ public final class Report {
         startupSection(startup);
         jdbcSection(hoplockJdbc, shedlockJdbc);
         searchSection(hoplockEs, hoplock, failoverEs, failover);
+        rollingSection(rolling);
         notMeasuredSection();
         settingsSection();
         Files.writeString(docs.resolve("BENCHMARKS.md"), md.toString(), StandardCharsets.UTF_8);
@@ -89,7 +91,7 @@ public final class Report {
 
     private void summary(Properties failover, Map<String, double[]> jmh, Properties hoplock, Properties shedlock,
             Properties startup, Properties hoplockJdbc, Properties shedlockJdbc, Properties hoplockEs,
-            Properties failoverEs) {
+            Properties failoverEs, Properties rolling) {
         line("## Summary");
         line("");
         line("| figure | hoplock | ShedLock 7.10.1 (JDBC, PostgreSQL) | ratio | bound |");
@@ -165,6 +167,15 @@ public final class Report {
         if (startup != null) {
             line("| start-up added by the starter (minimal Boot app, filesystem store), p50 | "
                     + signed(d(startup, "added_run_ms")) + " ms (x" + f2(d(startup, "added_run_ratio")) + ") | - | - | - |");
+        }
+        if (rolling != null) {
+            line("| rolling restart of 3 Boot JVMs: time with no leader per handover, p50 / max (poll "
+                    + f0(d(rolling, "poll_ms")) + " ms, see 6) | " + f0(d(rolling, "no_leader_p50_ms")) + " / "
+                    + f0(d(rolling, "no_leader_max_ms")) + " ms over " + m(rolling, "handovers") + " handovers; two"
+                    + " leaders: " + m(rolling, "two_leaders") + "; won before ready: " + m(rolling,
+                    "acquired_before_ready") + " | - | " + f2(d(rolling, "no_leader_p50_ms") / d(rolling, "poll_ms"))
+                    + " / " + f2(d(rolling, "no_leader_max_ms") / d(rolling, "poll_ms")) + " x poll | release + at"
+                    + " most one poll |");
         }
         line("");
     }
@@ -696,6 +707,47 @@ public final class Report {
                 + " the node in the harness's JVM), against " + m(stages, "failover.load") + " for section 1: compare"
                 + " the tails with care; the request counts do not depend on the load. Raw data:"
                 + " `benchmarks/results/es-failover-*.csv` and `.properties`.");
+    }
+
+    private void rollingSection(Properties rolling) {
+        line("## 7. Rolling restart: handover gaps of three Spring Boot instances");
+        line("");
+        command("rolling");
+        if (rolling == null) {
+            missing("rolling", "the rolling restart");
+            return;
+        }
+        line("`RollingRestartBench`: three whole Spring Boot applications (`RollingChild`, one JVM each, the starter"
+                + " with its default `hoplock.campaign-when=ready`, a `@LeaderOnly` job every 20 ms) over one"
+                + " filesystem store, TTL " + m(rolling, "ttl_ms") + " ms, poll " + m(rolling, "poll_ms") + " ms. Each"
+                + " application warms up for " + m(rolling, "warmup_ms") + " ms (an application runner: started, not"
+                + " ready). " + m(rolling, "rounds") + " rolling restarts of all three, as a deployment does them:"
+                + " stop the oldest instance (SIGTERM: Boot's graceful close, a leader releases its lease), start its"
+                + " replacement, wait until the replacement is ready and follows the election, next; "
+                + m(rolling, "stops") + " stops, " + m(rolling, "handovers") + " of them of the leader. The time with"
+                + " no leader runs from the old leader's `Lost` event to the next `Acquired` event of any instance"
+                + " (wall-clock instants written by the electors on one host).");
+        line("");
+        line("| figure | value |");
+        line("|---|---|");
+        line("| time with no leader per handover, median (min to max) | " + f1(d(rolling, "no_leader_p50_ms"))
+                + " ms (" + f1(d(rolling, "no_leader_min_ms")) + " to " + f1(d(rolling, "no_leader_max_ms"))
+                + ") |");
+        line("| SIGTERM of the leader to the next acquisition, median (max) | "
+                + f1(d(rolling, "stop_to_acquired_p50_ms")) + " ms (" + f1(d(rolling, "stop_to_acquired_max_ms"))
+                + ") |");
+        line("| replacement JVM start to ready, median | " + f0(d(rolling, "replacement_ready_p50_ms")) + " ms |");
+        line("| leader work runs checked | " + m(rolling, "leader_work_runs") + " |");
+        line("| **two leaders** (leader work of two owners overlapping on the host's monotonic clock, or a token"
+                + " going down) | " + m(rolling, "two_leaders") + " |");
+        line("| **acquisitions before the instance was ready** | " + m(rolling, "acquired_before_ready") + " |");
+        line("");
+        line("The leader's release lets the next instance take over at its next poll, so the gap is bounded by the"
+                + " release plus one poll, not by the TTL. A replacement never wins while it warms up: it writes no"
+                + " claim until its readiness is `ACCEPTING_TRAFFIC`. The CI test `RollingRestartTests`"
+                + " (hoplock-spring-boot-autoconfigure) runs one rolling restart of three JVMs with the leader stopped"
+                + " while a replacement warms up and asserts the same two zeros. Raw data:"
+                + " `benchmarks/results/rolling-restart.csv`.");
         line("");
     }
 
@@ -737,7 +789,10 @@ public final class Report {
                 {"ES_SECONDS", "60", "counting window of the es stage"}, {"ES_WARMUP", "5", "seconds"},
                 {"ES_TTL", "30s", "hoplock's TTL in the es stage"},
                 {"STARTUP_REPS", "10", "JVM starts per variant"},
-                {"STAGES", "failover jmh requests jdbc es startup", "which stages run"}};
+                {"ROLLING_ROUNDS", "10", "rolling restarts of all three instances"},
+                {"ROLLING_TTL_MS", "2000", "TTL of the rolling stage"},
+                {"ROLLING_WARMUP_MS", "1000", "warm-up of each instance, started but not ready"},
+                {"STAGES", "failover jmh requests jdbc es startup rolling", "which stages run"}};
         for (String[] row : defaults) {
             line("| `" + row[0] + "`" + (row[2].isEmpty() ? "" : " (" + row[2] + ")") + " | " + row[1] + " | "
                     + (row[0].equals("STAGES") ? "-" : m(stages, "env." + row[0])) + " |");
@@ -774,7 +829,7 @@ public final class Report {
     private String stageTimes() {
         List<String> parts = new ArrayList<>();
         for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
-                "jdbc-shedlock", "es-hoplock", "es-failover", "startup")) {
+                "jdbc-shedlock", "es-hoplock", "es-failover", "startup", "rolling")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
                 String load = stages.getProperty(stage + ".load");

@@ -29,13 +29,15 @@ import java.util.Optional;
  *       default, so that the application's aggregate health stays UP (HTTP 200): every instance sees the same
  *       outage, and a load balancer would otherwise drop the whole fleet. <b>DOWN</b> with
  *       {@code hoplock.health.down-on-store-outage=true}.</li>
- *   <li><b>UNKNOWN</b>: starting (the elector verifies the store or waits for its first answer, for less than a TTL).</li>
+ *   <li><b>UNKNOWN</b>: starting (the elector verifies the store or waits for its first answer, for less than a TTL),
+ *       or not started because the application is not ready yet ({@code hoplock.campaign-when=ready}).</li>
  *   <li><b>OUT_OF_SERVICE</b>: the elector is stopped (shutdown).</li>
  * </ul>
  * Details: election, key, role, owner, backend (its description, never credentials), holder, generation, expiresAt
  * (the holder's), timeLeft (leader only), sinceStoreAnswered, lastError, failingWrites and lastWriteError (while
  * writes fail, the latest failure within a TTL), verification (verifying, verified or refused), capabilities (what the
- * store's verification found), reason. All read from {@link ElectorStatus}. Computing it reads local state only.
+ * store's verification found), reason, campaigning (false while this application does not campaign: not ready, or
+ * refusing traffic) and notCampaigningBecause. All read from {@link ElectorStatus}. Computing it reads local state only.
  */
 public final class ElectionHealthIndicator implements HealthIndicator {
 
@@ -68,7 +70,9 @@ public final class ElectionHealthIndicator implements HealthIndicator {
                 .withDetail("key", status.key())
                 .withDetail("role", status.role().name().toLowerCase(java.util.Locale.ROOT))
                 .withDetail("owner", status.owner())
-                .withDetail("backend", status.backend());
+                .withDetail("backend", status.backend())
+                .withDetail("campaigning", elections.candidacy().isCandidate());
+        elections.candidacy().withdrawnBecause().ifPresent(why -> health.withDetail("notCampaigningBecause", why));
         status.holder().ifPresentOrElse(holder -> health
                         .withDetail("holder", holder.owner())
                         .withDetail("generation", holder.generation())
@@ -97,7 +101,8 @@ public final class ElectionHealthIndicator implements HealthIndicator {
             return Health.outOfService().withDetail("reason", "stopped");
         }
         if (status.role() == Role.NEW) {
-            return Health.unknown().withDetail("reason", "starting");
+            return Health.unknown().withDetail("reason", elections.candidacy().withdrawnBecause()
+                    .map(why -> "not campaigning: " + why).orElse("starting"));
         }
         if (status.verification() == StoreVerification.VERIFYING) {
             Duration sinceStart = elections.sinceStarted(name).orElse(Duration.ZERO);

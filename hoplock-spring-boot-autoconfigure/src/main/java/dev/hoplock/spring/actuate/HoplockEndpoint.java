@@ -37,7 +37,8 @@ public class HoplockEndpoint {
     @ReadOperation
     public Map<String, ElectionDescriptor> elections() {
         Map<String, ElectionDescriptor> result = new LinkedHashMap<>();
-        elections.asMap().forEach((name, elector) -> result.put(name, ElectionDescriptor.of(name, elector)));
+        elections.asMap().forEach((name, elector) -> result.put(name,
+                ElectionDescriptor.of(name, elector, elections.candidacy())));
         return result;
     }
 
@@ -49,7 +50,7 @@ public class HoplockEndpoint {
     public WebEndpointResponse<Object> election(@Selector String name) {
         return elections.find(name)
                 .<WebEndpointResponse<Object>>map(elector -> new WebEndpointResponse<>(ElectionDescriptor.of(name,
-                        elector)))
+                        elector, elections.candidacy())))
                 .orElseGet(() -> noSuchElection(name));
     }
 

@@ -2,6 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.spring.BackendDecorator;
+import dev.hoplock.spring.Candidacy;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.StoreWriteWatch;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -47,12 +49,27 @@ public final class HoplockAutoConfiguration {
         return new HoplockPropertyCheck(environment);
     }
 
+    /** Whether this application campaigns now: {@code hoplock.campaign-when} and the readiness state decide. */
+    @Bean
+    @ConditionalOnMissingBean
+    Candidacy hoplockCandidacy(HoplockProperties properties, ApplicationContext context) {
+        return ReadinessCandidacy.initial(properties.getCampaignWhen(), context);
+    }
+
+    /** Withdraws and campaigns as the readiness state changes (nothing to do with campaign-when=started). */
+    @Bean
+    static ReadinessCandidacy hoplockReadinessCandidacy(ObjectProvider<HoplockElections> elections,
+            ObjectProvider<Backend> backend, ObjectProvider<HoplockProperties> properties) {
+        return new ReadinessCandidacy(elections, backend, properties);
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     HoplockElections hoplockElections(HoplockProperties properties, Backend backend,
-            ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers) {
+            ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers,
+            Candidacy candidacy) {
         return new HoplockElectionsFactory(properties, decorators.orderedStream().toList(),
-                customizers.orderedStream().toList()).create(backend);
+                customizers.orderedStream().toList(), candidacy).create(backend);
     }
 
     @Bean

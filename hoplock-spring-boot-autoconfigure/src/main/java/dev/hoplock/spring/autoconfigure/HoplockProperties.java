@@ -51,6 +51,14 @@ public class HoplockProperties extends ElectionProperties {
     private boolean probe = true;
 
     /**
+     * When this application campaigns: ready (the default) once its readiness state is ACCEPTING_TRAFFIC, stepping
+     * down while it is REFUSING_TRAFFIC (a graceful shutdown, or the application saying it is not ready) and
+     * campaigning again when it accepts traffic; started: as soon as the context has started, whatever its readiness.
+     * A context not run by SpringApplication publishes no readiness and campaigns once started either way.
+     */
+    private CampaignWhen campaignWhen = CampaignWhen.READY;
+
+    /**
      * Order of the @LeaderOnly advisor among other advisors of a bean (lower runs first, outermost). The default 0 runs
      * it outside @Transactional and @Cacheable (whose advisors have the lowest precedence by default), so leadership
      * is checked before a transaction opens.
@@ -121,6 +129,14 @@ public class HoplockProperties extends ElectionProperties {
 
     public void setProbe(boolean probe) {
         this.probe = probe;
+    }
+
+    public CampaignWhen getCampaignWhen() {
+        return campaignWhen;
+    }
+
+    public void setCampaignWhen(CampaignWhen campaignWhen) {
+        this.campaignWhen = campaignWhen;
     }
 
     public int getAspectOrder() {
@@ -218,6 +234,14 @@ public class HoplockProperties extends ElectionProperties {
         public void setLeaderOnlyAll(boolean leaderOnlyAll) {
             this.leaderOnlyAll = leaderOnlyAll;
         }
+    }
+
+    /** When {@code hoplock.campaign-when} lets this application campaign. */
+    public enum CampaignWhen {
+        /** As soon as the application context has started (warming-up instances may win). */
+        STARTED,
+        /** While the application's readiness state is ACCEPTING_TRAFFIC. */
+        READY
     }
 
     /** What {@code hoplock.unknown-properties} does with a {@code hoplock.*} key that is not a known property. */
