@@ -2,6 +2,7 @@ package dev.hoplock.compat;
 
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.event.ElectionApplicationEvent;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @SpringBootApplication
 public class CompatApplication {
 
+    /** Starts the application. */
     public static void main(String[] args) {
         SpringApplication.run(CompatApplication.class, args);
     }
@@ -40,7 +42,7 @@ public class CompatApplication {
 
         /** Runs on the leader (returns the number of runs so far); skipped on a follower (returns null). */
         @LeaderOnly
-        public Integer work() {
+        public @Nullable Integer work() {
             return runs.incrementAndGet();
         }
 

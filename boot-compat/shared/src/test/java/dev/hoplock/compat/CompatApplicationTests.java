@@ -51,7 +51,7 @@ class CompatApplicationTests {
 
     @Test
     void runsTheBootVersionThisModuleIsFor() {
-        String expected = System.getProperty("hoplock.expected-boot-version");
+        String expected = System.getProperty("compat.expected-boot-version");
         System.out.println("Spring Boot " + SpringBootVersion.getVersion() + " (expected " + expected + ")");
         assertThat(expected).as("the module passes the version it is for").isNotBlank();
         assertThat(SpringBootVersion.getVersion()).isEqualTo(expected);
@@ -94,8 +94,9 @@ class CompatApplicationTests {
         assertThat(get(a, "/actuator/hoplock", 200)).contains("\"default\"").contains("app-a");
     }
 
-    private ConfigurableApplicationContext start(String owner) {
+    ConfigurableApplicationContext start(String owner) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(CompatApplication.class)
+                .main(CompatApplication.class)
                 .properties("hoplock.filesystem.directory=" + directory, "hoplock.owner=" + owner,
                         "hoplock.ttl=3s", "hoplock.renew=1s", "hoplock.poll=100ms")
                 .run();
