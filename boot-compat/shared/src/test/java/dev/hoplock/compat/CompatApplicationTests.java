@@ -11,9 +11,12 @@ import dev.hoplock.spring.metrics.SkippedCallCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -27,14 +30,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The starter in a whole web application on the Spring Boot version this module builds with (the same test source
  * runs in every {@code boot-compat} module): two instances over one filesystem store elect one leader, the
  * {@code @LeaderOnly} gate runs the work on the leader only, leadership events arrive, and the actuator shows the
- * hoplock health component, the meters and the hoplock endpoint.
+ * hoplock health component, the meters and the hoplock endpoint; a bad setting stops the start with hoplock's
+ * failure analysis.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class CompatApplicationTests {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -92,6 +98,18 @@ class CompatApplicationTests {
         assertThat(get(a, "/actuator/metrics/hoplock.leader?tag=election:default", 200))
                 .contains("\"name\":\"hoplock.leader\"").contains("\"value\":1.0");
         assertThat(get(a, "/actuator/hoplock", 200)).contains("\"default\"").contains("app-a");
+    }
+
+    @Test
+    void aBadSettingStopsTheStartWithHoplocksFailureAnalysis(CapturedOutput output) {
+        assertThatThrownBy(() -> new SpringApplicationBuilder(CompatApplication.class)
+                .main(CompatApplication.class)
+                .properties("hoplock.filesystem.directory=" + directory, "hoplock.owner=bad", "hoplock.ttl=10s",
+                        "hoplock.renew=20s")
+                .run()).isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("Invalid hoplock setting hoplock.renew (election 'default'): ")
+                .contains("must be shorter than ttl");
     }
 
     ConfigurableApplicationContext start(String owner) {
