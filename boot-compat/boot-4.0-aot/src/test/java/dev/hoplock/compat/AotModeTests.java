@@ -1,7 +1,6 @@
 package dev.hoplock.compat;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.springframework.aot.AotDetector;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
@@ -9,13 +8,11 @@ import org.springframework.util.ClassUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The compatibility application in Spring AOT mode on the JVM: this class runs in its own surefire execution with
+ * The compatibility application in Spring AOT mode on the JVM: this module's tests run with
  * {@code spring.aot.enabled=true}, after {@code spring-boot:process-aot} generated the application's bean
  * definitions; it repeats every test of {@link CompatApplicationTests} (election, {@code @LeaderOnly} gate, events,
  * health, meters, endpoint) on the application started from the generated initializer.
  */
-@EnabledIfSystemProperty(named = "spring.aot.enabled", matches = "true",
-        disabledReason = "runs in the aot-mode surefire execution only")
 class AotModeTests extends CompatApplicationTests {
 
     private static final String CONFIGURATION_CLASS_PARSER =
