@@ -43,8 +43,12 @@ public final class BootGenerationCheck implements ApplicationContextInitializer<
 
     /** The starter for Boot major version {@code major}. */
     static String artifactFor(int major) {
-        return major == 3 ? "dev.hoplock:hoplock-spring-boot3-starter (Spring Boot 3.5.x)"
-                : "dev.hoplock:hoplock-spring-boot-starter (Spring Boot 4.0.x and 4.1.x)";
+        return switch (major) {
+            case 3 -> "dev.hoplock:hoplock-spring-boot3-starter (Spring Boot 3.5.x)";
+            case 4 -> "dev.hoplock:hoplock-spring-boot-starter (Spring Boot 4.0.x and 4.1.x)";
+            default -> "a hoplock release that supports Spring Boot " + major + ".x (this one supports 3.5.x with"
+                    + " hoplock-spring-boot3-starter and 4.0.x and 4.1.x with hoplock-spring-boot-starter)";
+        };
     }
 
     private static int majorOf(@Nullable String version) {

@@ -30,4 +30,10 @@ class BootGenerationCheckTests {
         assertThat(BootGenerationCheck.problem(other)).hasValueSatisfying(message -> assertThat(message)
                 .contains(BuiltForBoot.AUTOCONFIGURE).contains("runs Spring Boot " + other).contains(right));
     }
+
+    @Test
+    void aGenerationNoStarterSupportsIsSaidSo() {
+        assertThat(BootGenerationCheck.problem("5.0.0")).hasValueSatisfying(message -> assertThat(message)
+                .contains("runs Spring Boot 5.0.0").contains("a hoplock release that supports Spring Boot 5.x"));
+    }
 }
