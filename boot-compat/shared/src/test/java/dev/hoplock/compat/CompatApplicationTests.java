@@ -79,9 +79,12 @@ class CompatApplicationTests {
         assertThat(workB.work()).as("the follower skips it").isNull();
         assertThat(workB.runs()).isZero();
 
-        assertThat(a.getBean(EventLog.class).events()).hasAtLeastOneElementOfType(LeadershipAcquiredEvent.class);
-        assertThat(b.getBean(EventLog.class).events()).hasAtLeastOneElementOfType(LeaderObservedEvent.class)
-                .noneMatch(LeadershipAcquiredEvent.class::isInstance);
+        // The events are published from the electors' threads, shortly after the state the awaits above saw.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(a.getBean(EventLog.class).events())
+                .hasAtLeastOneElementOfType(LeadershipAcquiredEvent.class));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(b.getBean(EventLog.class).events())
+                .hasAtLeastOneElementOfType(LeaderObservedEvent.class));
+        assertThat(b.getBean(EventLog.class).events()).noneMatch(LeadershipAcquiredEvent.class::isInstance);
 
         MeterRegistry metersA = a.getBean(MeterRegistry.class);
         MeterRegistry metersB = b.getBean(MeterRegistry.class);
@@ -116,7 +119,7 @@ class CompatApplicationTests {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(CompatApplication.class)
                 .main(CompatApplication.class)
                 .properties("hoplock.filesystem.directory=" + directory, "hoplock.owner=" + owner,
-                        "hoplock.ttl=3s", "hoplock.renew=1s", "hoplock.poll=100ms")
+                        "hoplock.ttl=10s", "hoplock.renew=2s", "hoplock.poll=100ms")
                 .run();
         started.add(context);
         return context;
