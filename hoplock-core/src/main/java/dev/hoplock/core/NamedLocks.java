@@ -363,8 +363,12 @@ public final class NamedLocks implements Locks {
     }
 
     void publishLoss(LockEvent.Lost event, List<Consumer<? super LockEvent.Lost>> handleListeners) {
-        log.warn("hoplock: lost the lock '{}' (token {}): {} ({})", event.name(), event.token(), event.cause(),
-                event.detail());
+        if (event.cause() == dev.hoplock.core.lock.LockLossCause.EXPIRED) {
+            log.debug("hoplock: the lock '{}' (token {}) expired: {}", event.name(), event.token(), event.detail());
+        } else {
+            log.warn("hoplock: lost the lock '{}' (token {}): {} ({})", event.name(), event.token(), event.cause(),
+                    event.detail());
+        }
         publish(event);
         if (!handleListeners.isEmpty()) {
             deliver(() -> {
