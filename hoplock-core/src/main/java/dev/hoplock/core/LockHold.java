@@ -140,6 +140,11 @@ final class LockHold implements LockHandle {
     }
 
     @Override
+    public java.util.concurrent.CompletableFuture<ReleaseOutcome> releaseAsync() {
+        return slot.release(this);
+    }
+
+    @Override
     public void mustRelease() {
         ReleaseOutcome outcome = release();
         if (outcome != ReleaseOutcome.RELEASED) {

@@ -128,7 +128,7 @@ final class LockSlot {
             checkDeadline();
             LockHold current = hold;
             if (current != null && owned != null) {
-                renew(current, ttl, out);
+                renew(current, ttl, false, out);
             } else {
                 read(ttl, true, out);
             }
@@ -208,7 +208,7 @@ final class LockSlot {
         } else if (observation instanceof Observation.Present) {
             observeFor = Duration.ofNanos(Math.max(ttlNanos, firstSightValidityNanos));
         }
-        TakeoverDecision.Outcome outcome = TakeoverDecision.decide(observation, highestGeneration,
+        TakeoverDecision.Outcome outcome = locks.takeoverRule().decide(observation, highestGeneration,
                 locks.time().nanoTime(), locks.time().wallNow(), observeFor, locks.pollInterval());
         if (outcome instanceof TakeoverDecision.Acquire take && mayWrite) {
             write(take.expected(), take.generation(), ttl, out);
@@ -332,11 +332,17 @@ final class LockSlot {
 
     // ------------------------------------------------------------------ renew and keep-alive
 
-    /** Extends {@code current} for {@code ttl}; {@code out} null for a keep-alive renewal. */
-    private void renew(LockHold current, Duration ttl, @Nullable CompletableFuture<AcquireResult> out) {
+    /**
+     * Extends {@code current} for {@code ttl}; {@code out} completes once the renewal (and any read it needs) is done.
+     * {@code keepAlive}: sent by the keep-alive, which retries a renewal without an answer until the deadline.
+     */
+    private void renew(LockHold current, Duration ttl, boolean keepAlive, CompletableFuture<AcquireResult> out) {
         Owned mine = owned;
         if (mine == null || hold != current || !current.isHeld()) {
-            if (out != null) {
+            if (keepAlive) {
+                out.complete(new AcquireResult.Unavailable(name, new BackendException(BackendException.Kind.TRANSIENT,
+                        "the lock '" + name + "' is no longer held")));
+            } else {
                 read(ttl, true, out);
             }
             return;
@@ -350,12 +356,10 @@ final class LockSlot {
                 (WriteResult result, @Nullable BackendException failure) -> {
                     if (failure != null) {
                         unknown.remember(record, t0);
-                        if (current.keepAliveMargin() != null) {
+                        if (keepAlive && hold == current && current.keepAliveMargin() != null) {
                             retryRenewal(current);
                         }
-                        if (out != null) {
-                            out.complete(new AcquireResult.Unavailable(name, failure));
-                        }
+                        out.complete(new AcquireResult.Unavailable(name, failure));
                         return;
                     }
                     if (result instanceof WriteResult.Written written) {
@@ -363,9 +367,7 @@ final class LockSlot {
                         owned = new Owned(written.handle(), record, t0);
                         observe(written.handle(), record);
                         extendHold(current, record, t0, ttl);
-                        if (out != null) {
-                            out.complete(new AcquireResult.Acquired(current, true));
-                        }
+                        out.complete(new AcquireResult.Acquired(current, true));
                         return;
                     }
                     boolean earlierUnknown = !unknown.isEmpty();
@@ -376,18 +378,21 @@ final class LockSlot {
                                 + locks.describeStore() + ": the record changed or is gone");
                     }
                     // Read to adopt the version if it is provably ours, or to see who holds it now.
-                    CompletableFuture<AcquireResult> checked = out != null ? out : new CompletableFuture<>();
-                    read(ttl, false, checked);
-                    if (out == null) {
-                        checked.whenComplete((answer, error) -> {
-                            synchronized (this) {
-                                if (hold == current && !(answer instanceof AcquireResult.Acquired)) {
-                                    endHold(current, LockLossCause.TAKEN_OVER, "a renewal was refused by "
-                                            + locks.describeStore() + " and the record is not ours");
-                                }
+                    CompletableFuture<AcquireResult> checked = new CompletableFuture<>();
+                    checked.whenComplete((answer, error) -> {
+                        synchronized (this) {
+                            if (hold == current && !(answer instanceof AcquireResult.Acquired)) {
+                                endHold(current, LockLossCause.TAKEN_OVER, "a renewal was refused by "
+                                        + locks.describeStore() + " and the record is not ours");
                             }
-                        });
-                    }
+                        }
+                        if (error != null) {
+                            out.completeExceptionally(error);
+                        } else {
+                            out.complete(answer);
+                        }
+                    });
+                    read(ttl, false, checked);
                 });
     }
 
@@ -448,13 +453,16 @@ final class LockSlot {
     private void schedulerRenewalIn(LockHold current, Duration delay) {
         cancel(renewTimer);
         renewTimer = locks.timers().schedule(() -> enqueue(() -> {
+            CompletableFuture<AcquireResult> done = new CompletableFuture<>();
             synchronized (this) {
                 checkDeadline();
                 if (hold == current && current.keepAliveMargin() != null && current.isHeld()) {
-                    renew(current, current.ttl(), null);
+                    renew(current, current.ttl(), true, done);
+                } else {
+                    done.complete(null);
                 }
             }
-            return CompletableFuture.completedFuture(null);
+            return done;
         }), delay);
     }
 

@@ -78,6 +78,7 @@ public final class NamedLocks implements Locks {
     private final Duration requestTimeout;
     private final Duration pollInterval;
     private final double safetyFraction;
+    private final TakeoverRule takeoverRule;
     private final Executor eventExecutor;
     private final List<AutoCloseable> ownResources = new ArrayList<>();
     private final ConcurrentHashMap<String, LockSlot> slots = new ConcurrentHashMap<>();
@@ -92,6 +93,7 @@ public final class NamedLocks implements Locks {
         this.requestTimeout = builder.requestTimeout;
         this.pollInterval = builder.pollInterval;
         this.safetyFraction = builder.safetyFraction;
+        this.takeoverRule = builder.takeoverRule;
         Scheduler scheduler = builder.scheduler;
         if (scheduler == null) {
             ExecutorScheduler own = new ExecutorScheduler("hoplock-locks-" + instance);
@@ -325,6 +327,20 @@ public final class NamedLocks implements Locks {
         return Duration.ofNanos((long) (ttl.toNanos() * safetyFraction));
     }
 
+    /**
+     * Rule 4 as {@link TakeoverDecision#decide(Observation, long, long, java.time.Instant, Duration, Duration)} states
+     * it; a seam only so that the simulation can plant a broken rule and show that its checker catches it.
+     */
+    @FunctionalInterface
+    interface TakeoverRule {
+        TakeoverDecision.Outcome decide(Observation seen, long highestGeneration, long nowNanos,
+                                        java.time.Instant wallNow, Duration observeFor, Duration pollInterval);
+    }
+
+    TakeoverRule takeoverRule() {
+        return takeoverRule;
+    }
+
     String describeStore() {
         return backend.describe();
     }
@@ -480,6 +496,7 @@ public final class NamedLocks implements Locks {
         private @Nullable Scheduler fallbackScheduler;
         private @Nullable Executor ioExecutor;
         private @Nullable Executor eventExecutor;
+        private TakeoverRule takeoverRule = TakeoverDecision::decide;
 
         private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend) {
             this.backend = backend;
@@ -563,6 +580,12 @@ public final class NamedLocks implements Locks {
         /** Where events and loss listeners run (default: one daemon thread); {@code Runnable::run} runs them inline. */
         public Builder eventExecutor(Executor eventExecutor) {
             this.eventExecutor = Objects.requireNonNull(eventExecutor, "eventExecutor");
+            return this;
+        }
+
+        /** Test seam (package-private): the simulation plants a broken takeover rule through it. */
+        Builder takeoverRule(TakeoverRule rule) {
+            this.takeoverRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
 

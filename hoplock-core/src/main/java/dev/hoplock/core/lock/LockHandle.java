@@ -61,6 +61,9 @@ public interface LockHandle {
      */
     ReleaseOutcome release();
 
+    /** As {@link #release()}, without blocking: the stage completes with the outcome. */
+    java.util.concurrent.CompletableFuture<ReleaseOutcome> releaseAsync();
+
     /**
      * As {@link #release()}, but throws when the release had no effect.
      *
