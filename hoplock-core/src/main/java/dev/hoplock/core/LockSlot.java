@@ -470,7 +470,8 @@ final class LockSlot {
 
     private void armDeadline(LockHold current) {
         cancel(deadlineTimer);
-        Duration left = current.timeLeft();
+        // At least a millisecond: a scheduler that rounds a delay down must not make this a busy loop.
+        Duration left = max(current.timeLeft(), Duration.ofMillis(1));
         deadlineTimer = locks.timers().schedule(() -> {
             synchronized (this) {
                 if (hold != current) {

@@ -184,8 +184,8 @@ public abstract class LockContractTest {
         NamedLocks a = locks("a");
         NamedLocks b = locks("b");
         LockHandle lock = acquired(a.tryAcquire(name("keep"), ttl()));
-        lock.keepAlive(ttl().dividedBy(2));
-        lock.keepAlive(ttl().dividedBy(2));
+        lock.keepAlive(ttl().multipliedBy(2).dividedBy(3));
+        lock.keepAlive(ttl().multipliedBy(2).dividedBy(3));
         AcquireResult waited = b.acquire(name("keep"), ttl(), ttl().multipliedBy(3));
         assertThat(waited).isInstanceOf(AcquireResult.HeldByAnother.class);
         assertThat(lock.isHeld()).isTrue();
@@ -211,7 +211,7 @@ public abstract class LockContractTest {
         LockHandle lock = acquired(a.tryAcquire(name("lost"), ttl()));
         CompletableFuture<LockEvent.Lost> lost = new CompletableFuture<>();
         lock.onLost(lost::complete);
-        lock.keepAlive(ttl().dividedBy(2));
+        lock.keepAlive(ttl().multipliedBy(2).dividedBy(3));
         CountDownLatch inScope = new CountDownLatch(1);
         ExecutorService worker = Executors.newSingleThreadExecutor();
         try {
@@ -304,7 +304,7 @@ public abstract class LockContractTest {
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             LockHandle lock = acquired(a.tryAcquire(name("many/" + i), ttl().multipliedBy(3)));
-            lock.keepAlive(ttl());
+            lock.keepAlive(ttl().multipliedBy(2));
             handles.add(lock);
         }
         long lockThreads = Thread.getAllStackTraces().keySet().stream()

@@ -70,6 +70,8 @@ final class LockSimulation {
     private boolean healed;
     private String violation;
     long checks;
+    /** The outcome of {@link #run()}, kept by the test that ran it. */
+    String failure;
 
     LockSimulation(long seed, boolean trustExpiresAt) {
         this.seed = seed;
@@ -279,7 +281,7 @@ final class LockSimulation {
 
         @Override
         public Cancellable schedule(Runnable task, Duration delay) {
-            return atShared(task, (long) (Math.max(0, delay.toNanos()) / rate));
+            return atShared(task, (long) Math.ceil(Math.max(0, delay.toNanos()) / rate));
         }
 
         Cancellable atShared(Runnable task, long sharedDelay) {

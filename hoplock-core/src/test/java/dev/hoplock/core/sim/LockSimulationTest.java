@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Runs many {@link LockSimulation} schedules of named locks, and shows the checker has teeth: with the takeover rule
  * replaced by one that trusts the holder's {@code expires_at} (the planted bug), some schedule breaks an invariant.
  *
- * <p>System properties: {@code hoplock.sim.lockSchedules} (default 200), {@code hoplock.sim.baseSeed} (default
+ * <p>System properties: {@code hoplock.sim.lockSchedules} (default 100; schedules run in parallel, one per thread), {@code hoplock.sim.baseSeed} (default
  * 20261201), {@code hoplock.sim.lockSeed} (run exactly one seed and print its trace tail on failure).
  */
 @Tag("simulation")
@@ -23,21 +26,34 @@ class LockSimulationTest {
     private static final long BASE_SEED = Long.getLong("hoplock.sim.baseSeed", 20261201L);
 
     @Test
-    void noLockScheduleBreaksAnInvariant() {
+    void noLockScheduleBreaksAnInvariant() throws Exception {
         Long single = Long.getLong("hoplock.sim.lockSeed");
-        int schedules = single != null ? 1 : Integer.getInteger("hoplock.sim.lockSchedules", 200);
+        int schedules = single != null ? 1 : Integer.getInteger("hoplock.sim.lockSchedules", 100);
         List<String> failures = new ArrayList<>();
         Map<String, Long> total = new TreeMap<>();
         long checks = 0;
         long started = System.nanoTime();
-        for (int i = 0; i < schedules; i++) {
-            LockSimulation sim = new LockSimulation(single != null ? single : BASE_SEED + i, false);
-            String failure = sim.run();
-            if (failure != null) {
-                failures.add(failure);
+        ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        try {
+            List<Future<LockSimulation>> runs = new ArrayList<>();
+            for (int i = 0; i < schedules; i++) {
+                long seed = single != null ? single : BASE_SEED + i;
+                runs.add(pool.submit(() -> {
+                    LockSimulation sim = new LockSimulation(seed, false);
+                    sim.failure = sim.run();
+                    return sim;
+                }));
             }
-            sim.counters.forEach((k, v) -> total.merge(k, v, Long::sum));
-            checks += sim.checks;
+            for (Future<LockSimulation> run : runs) {
+                LockSimulation sim = run.get();
+                if (sim.failure != null) {
+                    failures.add(sim.failure);
+                }
+                sim.counters.forEach((k, v) -> total.merge(k, v, Long::sum));
+                checks += sim.checks;
+            }
+        } finally {
+            pool.shutdownNow();
         }
         System.out.println("lock simulation: " + schedules + " schedules, " + failures.size() + " failed, " + checks
                 + " checks, " + (System.nanoTime() - started) / 1_000_000 + " ms; " + total);
