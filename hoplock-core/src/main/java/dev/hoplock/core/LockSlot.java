@@ -123,7 +123,31 @@ final class LockSlot {
 
     /** One attempt: extend the acquisition held, or read and take the lock if rule 4 allows. */
     CompletableFuture<AcquireResult> tryAcquire(Duration ttl) {
-        return enqueue(() -> {
+        return enqueue(() -> locks.verified().handle((ok, error) -> error).thenCompose(error -> {
+            synchronized (this) {
+                if (error != null) {
+                    AcquireResult refused = new AcquireResult.Unavailable(name, asBackendException(error));
+                    locks.publish(new LockEvent.Refused(name, 0, locks.time().wallNow(), refused));
+                    return CompletableFuture.completedFuture(refused);
+                }
+                return attempt(ttl);
+            }
+        }));
+    }
+
+    private BackendException asBackendException(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (cause instanceof BackendException backendException) {
+            return backendException;
+        }
+        return new BackendException(BackendException.Kind.TRANSIENT, "could not verify " + locks.describeStore()
+                + " before taking the lock '" + name + "': " + cause, cause);
+    }
+
+    /** One attempt on a verified store (rule 0). */
+    private CompletableFuture<AcquireResult> attempt(Duration ttl) {
+        {
             CompletableFuture<AcquireResult> out = new CompletableFuture<>();
             checkDeadline();
             LockHold current = hold;
@@ -137,7 +161,7 @@ final class LockSlot {
                     locks.publish(new LockEvent.Refused(name, tokenOf(answer), locks.time().wallNow(), answer));
                 }
             });
-        });
+        }
     }
 
     private static long tokenOf(AcquireResult answer) {

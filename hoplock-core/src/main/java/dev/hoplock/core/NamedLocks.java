@@ -84,6 +84,8 @@ public final class NamedLocks implements Locks {
     private final ConcurrentHashMap<String, LockSlot> slots = new ConcurrentHashMap<>();
     private final List<Consumer<? super LockEvent>> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** Rule 0: the store's verification, asked once; asked again after a failure to ask, never after a refusal. */
+    private @Nullable CompletableFuture<Void> verification;
 
     private NamedLocks(Builder builder) {
         int instance = INSTANCES.incrementAndGet();
@@ -335,6 +337,48 @@ public final class NamedLocks implements Locks {
     interface TakeoverRule {
         TakeoverDecision.Outcome decide(Observation seen, long highestGeneration, long nowNanos,
                                         java.time.Instant wallNow, Duration observeFor, Duration pollInterval);
+    }
+
+    /**
+     * Rule 0 of the {@link Elector}'s safety argument: completes once the store was shown to honour conditional create
+     * and swap ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor(boolean)}, no delete needed: a release
+     * writes an expired record), or fails with the {@link dev.hoplock.core.backend.BackendException} that says why not.
+     * A failure to ask (unreachable, timed out) is retried at the next call; a refusal is final.
+     */
+    synchronized CompletableFuture<Void> verified() {
+        CompletableFuture<Void> current = verification;
+        if (current != null && !(current.isCompletedExceptionally() && !refused(current))) {
+            return current;
+        }
+        CompletableFuture<Void> asked;
+        try {
+            asked = backend.verify().toCompletableFuture()
+                    .orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS)
+                    .thenApply(capabilities -> {
+                        try {
+                            capabilities.requireFor(false);
+                        } catch (dev.hoplock.core.backend.StoreNotCapableException e) {
+                            log.error("hoplock: named locks refuse {}: {}", backend.describe(), e.getMessage());
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                        return null;
+                    });
+        } catch (RuntimeException e) {
+            asked = CompletableFuture.failedFuture(e);
+        }
+        verification = asked;
+        return asked;
+    }
+
+    private static boolean refused(CompletableFuture<Void> done) {
+        try {
+            done.getNow(null);
+            return false;
+        } catch (java.util.concurrent.CompletionException e) {
+            return e.getCause() instanceof dev.hoplock.core.backend.StoreNotCapableException;
+        } catch (java.util.concurrent.CancellationException e) {
+            return false;
+        }
     }
 
     TakeoverRule takeoverRule() {

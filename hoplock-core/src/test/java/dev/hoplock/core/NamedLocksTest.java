@@ -2,6 +2,8 @@ package dev.hoplock.core;
 
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoreNotCapableException;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;
@@ -354,6 +356,49 @@ class NamedLocksTest {
         assertThat(handles).allMatch(LockHandle::isHeld);
         assertThat(a.held()).hasSize(500);
         assertThat(time.pendingTasks()).as("a renewal and a deadline timer per name").isLessThanOrEqualTo(1000);
+    }
+
+    @Test
+    void aStoreThatDoesNotHonourConditionalWritesIsNeverWrittenTo() {
+        FaultyBackend calls = new FaultyBackend(store);
+        AsyncBackend faulty = new AsyncBackend() {
+            @Override
+            public java.util.concurrent.CompletionStage<java.util.Optional<dev.hoplock.core.backend.StoredObject>> read(
+                    String key, Duration timeout) {
+                return calls.read(key, timeout);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<dev.hoplock.core.backend.WriteResult> write(String key,
+                    dev.hoplock.core.backend.Handle expected, byte[] content, Duration timeout) {
+                return calls.write(key, expected, content, timeout);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<dev.hoplock.core.backend.DeleteResult> delete(String key,
+                    dev.hoplock.core.backend.Handle expected, Duration timeout) {
+                return calls.delete(key, expected, timeout);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<StoreCapabilities> verify() {
+                return CompletableFuture.completedFuture(StoreCapabilities.builder("fake-s3")
+                        .set(StoreCapabilities.Capability.CONDITIONAL_CREATE, StoreCapabilities.Support.NOT_SUPPORTED,
+                                "If-None-Match ignored").build());
+            }
+
+            @Override
+            public String describe() {
+                return "fake-s3";
+            }
+        };
+        NamedLocks a = locks("a", time, faulty);
+        AcquireResult answer = a.tryAcquire("n", TTL);
+        assertThat(answer).isInstanceOfSatisfying(AcquireResult.Unavailable.class, unavailable -> assertThat(
+                unavailable.cause()).isInstanceOf(StoreNotCapableException.class)
+                .hasMessageContaining("conditional create"));
+        assertThat(a.tryAcquire("n", TTL)).isInstanceOf(AcquireResult.Unavailable.class);
+        assertThat(calls.calls).as("nothing was read or written").isEmpty();
     }
 
     @Test
