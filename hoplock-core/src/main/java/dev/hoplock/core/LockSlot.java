@@ -425,6 +425,12 @@ final class LockSlot {
         current.term().extend(new Lease(key, locks.owner(), record.generation(), record.expiresAt()),
                 t0 + ttl.toNanos() - margin, record.expiresAt().minusNanos(margin).toEpochMilli());
         current.renewed(ttl, t0);
+        Duration keepAliveMargin = current.keepAliveMargin();
+        Duration safety = locks.safetyMargin(ttl);
+        if (keepAliveMargin != null && (keepAliveMargin.compareTo(ttl) >= 0 || keepAliveMargin.compareTo(safety) <= 0)) {
+            // Extended with a TTL the margin no longer fits: renew halfway between the safety margin and the expiry.
+            current.keepAliveMargin(safety.plus(ttl).dividedBy(2));
+        }
         armDeadline(current);
         if (current.keepAliveMargin() != null) {
             scheduleRenewal(current);

@@ -189,7 +189,7 @@ public final class NamedLocks implements Locks {
             if (answer.acquired() || left <= 0 || closed) {
                 if (!out.complete(answer) && answer instanceof AcquireResult.Acquired acquired
                         && !acquired.extended()) {
-                    acquired.handle().release();
+                    acquired.handle().releaseAsync();
                 }
                 return;
             }
@@ -463,7 +463,7 @@ public final class NamedLocks implements Locks {
             if (releaseIfLate) {
                 future.thenAccept(answer -> {
                     if (answer instanceof AcquireResult.Acquired acquired && !acquired.extended()) {
-                        acquired.handle().release();
+                        acquired.handle().releaseAsync();
                     }
                 });
             }

@@ -243,6 +243,20 @@ class NamedLocksTest {
     }
 
     @Test
+    void extendingWithAShorterTtlThanTheKeepAliveMarginKeepsRenewingSanely() {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        lock.keepAlive(Duration.ofSeconds(3));
+        assertThat(a.tryAcquire("n", Duration.ofSeconds(2))).isEqualTo(new AcquireResult.Acquired(lock, true));
+        faulty.calls.clear();
+        time.advance(Duration.ofSeconds(60));
+        assertThat(lock.isHeld()).isTrue();
+        // 2s TTL, margin (0.2s + 2s) / 2 = 1.1s: a renewal every 0.9s, not a busy loop.
+        assertThat(faulty.calls.stream().filter(c -> c.operation().equals("write")).count()).isBetween(60L, 70L);
+    }
+
+    @Test
     void aFailedKeepAliveLosesTheLockAtItsDeadlineTellsListenersAndInterruptsTheScope() {
         FaultyBackend faulty = new FaultyBackend(store);
         NamedLocks a = locks("a", time, faulty);

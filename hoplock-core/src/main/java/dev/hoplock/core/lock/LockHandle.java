@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  *       {@link #onLost} listener and every {@link LockEvent.Lost} listener is told once, and every open
  *       {@link LockScope} that asked for it has its thread interrupted.</li>
  * </ul>
- * Thread-safe.
+ * Thread-safe. The blocking calls ({@link #release()}, {@link #mustRelease()}) wait for the name's earlier operations:
+ * from a callback of an asynchronous call ({@code tryAcquireAsync(...).thenAccept(...)}) use {@link #releaseAsync()}.
  */
 public interface LockHandle {
 
@@ -76,7 +77,8 @@ public interface LockHandle {
      * Extends the lock automatically, {@code margin} before each expiry (counted from the write's {@code t0}), for as
      * long as it is held. A renewal that fails is retried until the local deadline; if none succeeds the lock is lost
      * at the deadline ({@link LockLossCause#KEEP_ALIVE_FAILED}). Calling it again changes the margin and is otherwise
-     * harmless.
+     * harmless. When a later acquire extends the lock with a TTL the margin no longer fits, the margin becomes halfway
+     * between the safety margin and the new TTL.
      *
      * @throws IllegalStateException    when the lock is not held (released, lost, expired)
      * @throws IllegalArgumentException when {@code margin} is not above the safety margin or not below the TTL
