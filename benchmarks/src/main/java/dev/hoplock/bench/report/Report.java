@@ -604,7 +604,7 @@ public final class Report {
         line("|---|---|---|");
         String[][] defaults = {{"FAILOVER_REPS", "30", "crash repetitions"}, {"HANDOVER_REPS", "30",
                 "graceful handover repetitions"}, {"FAILOVER_TTL_MS", "2000", "TTL of the failover runs"},
-                {"JMH_FORKS", "3", ""}, {"JMH_WARMUP", "5", "warm-up iterations per fork"},
+                {"JMH_FORKS", "4", ""}, {"JMH_WARMUP", "5", "warm-up iterations per fork"},
                 {"JMH_ITERATIONS", "5", "measured iterations per fork"}, {"JMH_TIME", "1s", "per iteration"},
                 {"REQUESTS_SECONDS", "60", "counting window per library"}, {"REQUESTS_WARMUP", "5", "seconds"},
                 {"REQUESTS_TTL", "30s", "hoplock's TTL in the requests stage"},
