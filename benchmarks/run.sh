@@ -30,7 +30,7 @@ cd "$ROOT"
 : "${FAILOVER_REPS:=30}"        # crash repetitions (kill -9 of the leader's JVM)
 : "${HANDOVER_REPS:=30}"        # graceful handover repetitions
 : "${FAILOVER_TTL_MS:=2000}"    # TTL of the failover runs; renew TTL/3, poll TTL/15
-: "${JMH_FORKS:=3}"
+: "${JMH_FORKS:=4}"
 : "${JMH_WARMUP:=5}"            # warm-up iterations per fork
 : "${JMH_ITERATIONS:=5}"        # measured iterations per fork
 : "${JMH_TIME:=1s}"             # length of each iteration

@@ -83,6 +83,7 @@ public final class Report {
         rollingSection(rolling);
         notMeasuredSection();
         settingsSection();
+        handWritten("ownership-check.md");
         Files.writeString(docs.resolve("BENCHMARKS.md"), md.toString(), StandardCharsets.UTF_8);
         System.out.println("wrote " + docs.resolve("BENCHMARKS.md"));
     }
@@ -419,15 +420,24 @@ public final class Report {
         line("| leader: at most one small allocation beyond the no-op advisor's | 1 object (the scope, 32 B) | "
                 + f0(leaderBytes) + " B | " + verdict(leaderBytes, 40, " B") + " |");
         line("");
-        line("The error of a difference combines both errors (root of the sum of squares); on a shared machine the"
-                + " errors are wide, and the bounds are compared with means measured side by side in one run. What the"
+        String load = stages.getProperty("jmh.load", "?");
+        line("The error of a difference combines both errors (root of the sum of squares). The machine's 1-minute load"
+                + " average was " + load + " during this run, on 2 cores: with other builds running, each benchmark"
+                + " thread got a fraction of a core, preemption lands inside the measured calls, and the load changed"
+                + " between benchmarks, which JMH runs one after the other. Every wall-clock figure is then a multiple of"
+                + " its quiet value (compare the clock rows with the tens of nanoseconds a vDSO clock read takes on an"
+                + " idle machine) and the verdicts on time compare figures taken under different loads: a time target"
+                + " missed under such load says nothing either way; re-run `STAGES=jmh benchmarks/run.sh` on a quiet"
+                + " machine. The bytes per call do not depend on the load. What the"
                 + " gate adds over the no-op advisor, per call: a lookup of the method's gate (two hash lookups by"
                 + " class and method, no key object), the election resolved once per name, and `enterLeaderScope`;"
                 + " on the leader also both clock reads, the scope (the one allocation: listed in its term by links in"
                 + " the scope itself, under one uncontended lock to open and one to close, so that the end of the term"
                 + " can interrupt it), the thread's context and interrupt bookkeeping (per-thread, no allocation),"
-                + " and `wasLost()` after the call. `Elector.enterLeaderScope` returns an `Optional`; the JIT removes"
-                + " it in most calls, but not all (sampled by JFR): what remains of it shows in the leader's bytes."
+                + " and `wasLost()` after the call. The leader's bytes beyond the scope are the `Optional` that"
+                + " `Elector.enterLeaderScope` returns (16 B): JFR allocation samples of this benchmark show it beside"
+                + " the scope in the calls where the JIT does not remove it (it varies from fork to fork); a core entry"
+                + " point that returns the scope or null would leave the scope as the only allocation."
                 + " It reads local lease state only: no store request.");
         if (shedlock != null && hoplock != null) {
             line("");
@@ -438,6 +448,15 @@ public final class Report {
                     + " us.");
         }
         line("");
+    }
+
+    /** A section measured and written outside {@code run.sh}, copied as it is from the results directory. */
+    private void handWritten(String name) throws IOException {
+        Path file = results.resolve(name);
+        if (Files.exists(file)) {
+            line("");
+            md.append(Files.readString(file, StandardCharsets.UTF_8).stripTrailing()).append('\n');
+        }
     }
 
     private static Double allocated(Map<String, double[]> jmh, String name) {
@@ -780,7 +799,7 @@ public final class Report {
         line("|---|---|---|");
         String[][] defaults = {{"FAILOVER_REPS", "30", "crash repetitions"}, {"HANDOVER_REPS", "30",
                 "graceful handover repetitions"}, {"FAILOVER_TTL_MS", "2000", "TTL of the failover runs"},
-                {"JMH_FORKS", "3", ""}, {"JMH_WARMUP", "5", "warm-up iterations per fork"},
+                {"JMH_FORKS", "4", ""}, {"JMH_WARMUP", "5", "warm-up iterations per fork"},
                 {"JMH_ITERATIONS", "5", "measured iterations per fork"}, {"JMH_TIME", "1s", "per iteration"},
                 {"REQUESTS_SECONDS", "60", "counting window per library"}, {"REQUESTS_WARMUP", "5", "seconds"},
                 {"REQUESTS_TTL", "30s", "hoplock's TTL in the requests stage"},
