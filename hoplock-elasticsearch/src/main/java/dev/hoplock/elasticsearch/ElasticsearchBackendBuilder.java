@@ -38,10 +38,17 @@ public final class ElasticsearchBackendBuilder {
 
     /** The index used when none is set. */
     public static final String DEFAULT_INDEX = "hoplock-leases";
+    /**
+     * {@link #DEFAULT_REQUEST_TIMEOUT} in seconds, a compile-time constant: a configuration layer that has this module
+     * only as an optional dependency takes its default from here without loading this class.
+     */
+    public static final long DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
+    /** {@link #DEFAULT_CONNECT_TIMEOUT} in seconds, a compile-time constant (see above). */
+    public static final long DEFAULT_CONNECT_TIMEOUT_SECONDS = 3;
     /** The default cap on one backend call, all its requests together. */
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(DEFAULT_REQUEST_TIMEOUT_SECONDS);
     /** The default TCP connect timeout of a client the builder creates. */
-    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(DEFAULT_CONNECT_TIMEOUT_SECONDS);
 
     private static final String ENDPOINT_RULE = "the Elasticsearch / OpenSearch endpoint must be an http:// or"
             + " https:// URL with a host, for example https://search.example.com:9200";

@@ -81,8 +81,13 @@ import java.util.UUID;
  */
 public final class JdbcBackend implements Backend {
 
+    /**
+     * {@link #DEFAULT_REQUEST_TIMEOUT} in seconds, a compile-time constant: a configuration layer that has this module
+     * only as an optional dependency takes its default from here without loading this class.
+     */
+    public static final long DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
     /** The longest a call may take when the caller allows longer. */
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(DEFAULT_REQUEST_TIMEOUT_SECONDS);
 
     private final DataSource dataSource;
     private final TableName table;

@@ -38,10 +38,17 @@ import java.util.Optional;
  */
 public final class S3BackendBuilder {
 
+    /**
+     * {@link #DEFAULT_REQUEST_TIMEOUT} in seconds, a compile-time constant: a configuration layer that has this module
+     * only as an optional dependency takes its default from here without loading this class.
+     */
+    public static final long DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
+    /** {@link #DEFAULT_CONNECT_TIMEOUT} in seconds, a compile-time constant (see above). */
+    public static final long DEFAULT_CONNECT_TIMEOUT_SECONDS = 3;
     /** The default cap on one backend call, SDK retries included. */
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(DEFAULT_REQUEST_TIMEOUT_SECONDS);
     /** The default TCP connect timeout of a client the builder creates. */
-    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(DEFAULT_CONNECT_TIMEOUT_SECONDS);
     /** The region used with an endpoint override when none is given (S3-compatible stores mostly ignore it). */
     public static final String DEFAULT_REGION_WITH_ENDPOINT = "us-east-1";
 

@@ -1,6 +1,9 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.ElectorSettings;
+import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
+import dev.hoplock.jdbc.JdbcBackend;
+import dev.hoplock.s3.S3BackendBuilder;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -307,11 +310,11 @@ public class HoplockProperties extends ElectionProperties {
 
         /** The longest one S3 call may take, SDK retries included. Without a unit: seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration apiCallTimeout = Duration.ofSeconds(10);
+        private Duration apiCallTimeout = Duration.ofSeconds(S3BackendBuilder.DEFAULT_REQUEST_TIMEOUT_SECONDS);
 
         /** TCP connect timeout of the S3 client hoplock creates. Without a unit: seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration connectTimeout = Duration.ofSeconds(3);
+        private Duration connectTimeout = Duration.ofSeconds(S3BackendBuilder.DEFAULT_CONNECT_TIMEOUT_SECONDS);
 
         public @Nullable String getBucket() {
             return bucket;
@@ -470,7 +473,7 @@ public class HoplockProperties extends ElectionProperties {
          * it. Without a unit: seconds.
          */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration requestTimeout = Duration.ofSeconds(10);
+        private Duration requestTimeout = Duration.ofSeconds(JdbcBackend.DEFAULT_REQUEST_TIMEOUT_SECONDS);
 
         public @Nullable String getDataSource() {
             return dataSource;
@@ -592,11 +595,11 @@ public class HoplockProperties extends ElectionProperties {
 
         /** The longest one store call may take, all its requests together. Without a unit: seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration requestTimeout = Duration.ofSeconds(10);
+        private Duration requestTimeout = Duration.ofSeconds(ElasticsearchBackendBuilder.DEFAULT_REQUEST_TIMEOUT_SECONDS);
 
         /** TCP connect timeout of the HTTP client hoplock creates. Without a unit: seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration connectTimeout = Duration.ofSeconds(3);
+        private Duration connectTimeout = Duration.ofSeconds(ElasticsearchBackendBuilder.DEFAULT_CONNECT_TIMEOUT_SECONDS);
 
         public @Nullable String getEndpoint() {
             return endpoint;

@@ -3,6 +3,9 @@ package dev.hoplock.spring.autoconfigure;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
+import dev.hoplock.jdbc.JdbcBackend;
+import dev.hoplock.s3.S3BackendBuilder;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.mock.env.MockEnvironment;
@@ -31,5 +34,18 @@ class StarterDefaultsTests {
         assertThat(bound.getPoll()).isNull();
         assertThat(bound.getSafetyMargin()).isNull();
         assertThat(bound.getRequestTimeout()).isNull();
+    }
+
+    @Test
+    void theStoresTimeoutsAreTheStoresOwnDefaults() {
+        HoplockProperties bound = Binder.get(new MockEnvironment()).bindOrCreate("hoplock", HoplockProperties.class);
+
+        assertThat(bound.getS3().getApiCallTimeout()).isEqualTo(S3BackendBuilder.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(bound.getS3().getConnectTimeout()).isEqualTo(S3BackendBuilder.DEFAULT_CONNECT_TIMEOUT);
+        assertThat(bound.getJdbc().getRequestTimeout()).isEqualTo(JdbcBackend.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(bound.getElasticsearch().getRequestTimeout())
+                .isEqualTo(ElasticsearchBackendBuilder.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(bound.getElasticsearch().getConnectTimeout())
+                .isEqualTo(ElasticsearchBackendBuilder.DEFAULT_CONNECT_TIMEOUT);
     }
 }
