@@ -162,6 +162,8 @@ class ReadinessCandidacyTests {
                         "hoplock.owner=" + owner, "hoplock.ttl=" + TTL.toMillis() + "ms", "hoplock.renew=500ms",
                         "hoplock.poll=100ms", "hoplock.release-timeout=1s",
                         "management.endpoints.jmx.exposure.include=hoplock", "spring.jmx.enabled=true",
+                        // two applications in one JVM: unique MBean names (the test class path has a DataSource)
+                        "spring.jmx.unique-names=true",
                         "logging.level.root=WARN", "logging.level.dev.hoplock=INFO")
                 .properties(properties);
     }
