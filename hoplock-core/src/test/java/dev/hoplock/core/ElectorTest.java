@@ -460,6 +460,7 @@ class ElectorTest {
         Node b = cluster.node("b").start();
         cluster.time.runDue();
         assertThat(b.elector.enterLeaderScope(true)).isEmpty();
+        assertThat(b.elector.tryEnterLeaderScope(true)).isNull();
         ElectorStatus status = b.elector.status();
         assertThat(status.role()).isEqualTo(Role.FOLLOWER);
         assertThat(status.holder()).get().extracting(Holder::owner).isEqualTo("a");

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * The {@code @LeaderOnly} gate around one call.
  *
  * <p>Guarantees: the method runs only inside a {@link LeaderScope} opened by
- * {@link Elector#enterLeaderScope(boolean)}, which reads local state only (no store request) and refuses once the
+ * {@link Elector#tryEnterLeaderScope(boolean)}, which reads local state only (no store request) and refuses once the
  * self-fencing deadline has passed. While it runs, {@link LeaderContextHolder} holds the scope. When the term ends
  * during the call the thread is interrupted once (if asked); after the call the scope is closed, the previous
  * context restored and that interrupt cleared as {@link GateInterrupts} rules (only an interrupt this scope
@@ -67,7 +67,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         Election election = election(gate);
-        LeaderScope scope = election.elector.enterLeaderScope(gate.interruptOnLoss()).orElse(null);
+        LeaderScope scope = election.elector.tryEnterLeaderScope(gate.interruptOnLoss());
         if (scope == null) {
             return notRun(election, method, gate);
         }
