@@ -43,6 +43,22 @@ final class LockProblems {
         return "these named locks are closed; build a new NamedLocks";
     }
 
+    static String blankOwner() {
+        return "the lock owner id must not be blank; leave it unset for one id per process (host:pid:random)";
+    }
+
+    static String keyPrefixWithoutSlash(String keyPrefix) {
+        return "the lock key prefix '" + keyPrefix + "' must end with '/' (or be empty), for example 'locks/'";
+    }
+
+    static String safetyFraction(double fraction) {
+        return "the safety margin fraction must be between 0 and 0.5, was " + fraction + "; the default is 0.1";
+    }
+
+    static String notPositive(String setting, Duration value) {
+        return setting + " must be above 0, was " + HumanDurations.format(value);
+    }
+
     static String keepAliveNotHeld(String name, long token) {
         return "keepAlive needs a held lock, but the lock '" + name + "' (token " + token + ") is released, lost or"
                 + " expired: acquire it first";

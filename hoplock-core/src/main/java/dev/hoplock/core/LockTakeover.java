@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * the elector's safety argument it implements:
  * <ul>
  *   <li>rule 4 (takeover only after local observation): {@link #decide} asks the {@link TakeoverDecision} (through the
- *       {@link NamedLocks.TakeoverRule} seam) with an observation lasting the longer of the TTL asked for and the
+ *       {@link LockTakeoverRule} seam) with an observation lasting the longer of the TTL asked for and the
  *       validity the record showed when first seen by the wall clock (callers of one name may ask for different
  *       TTLs);</li>
  *   <li>rule 5 (unknown outcomes): a write without an answer is remembered in {@link UnknownWrites} and answered

@@ -6,11 +6,8 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;
-import dev.hoplock.core.lock.LockNotAcquiredException;
-import dev.hoplock.core.lock.LockScope;
 import dev.hoplock.core.lock.LockTask;
 import dev.hoplock.core.lock.Locks;
-import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -68,7 +65,7 @@ public final class NamedLocks implements Locks {
     private final Duration requestTimeout;
     private final Duration pollInterval;
     private final double safetyFraction;
-    private final TakeoverRule takeoverRule;
+    private final LockTakeoverRule takeoverRule;
     private final LockThreads threads;
     private final LockEvents events;
     private final LockStoreGate storeGate;
@@ -148,30 +145,7 @@ public final class NamedLocks implements Locks {
             throws E {
         Objects.requireNonNull(task, "task");
         LockSlot slot = slot(name);
-        LockHandle running = slot.validHold();
-        if (running != null) {
-            throw new LockNotAcquiredException(LockProblems.alreadyRunning(name, running.token()),
-                    new AcquireResult.Acquired(running, true));
-        }
-        AcquireResult answer = maxWait.isZero() ? tryAcquire(name, ttl) : acquire(name, ttl, maxWait);
-        if (!(answer instanceof AcquireResult.Acquired acquired)) {
-            throw new LockNotAcquiredException(LockProblems.describeRefusal(answer), answer);
-        }
-        LockHandle lock = acquired.handle();
-        if (acquired.extended()) {
-            throw new LockNotAcquiredException(LockProblems.alreadyRunning(name, lock.token()), answer);
-        }
-        try {
-            Duration margin = ttl.dividedBy(3);
-            if (margin.compareTo(safetyMargin(ttl)) > 0) {
-                lock.keepAlive(margin);
-            }
-            try (LockScope scope = lock.enterScope(true)) {
-                return task.run(lock);
-            }
-        } finally {
-            lock.release();
-        }
+        return LockedExecution.run(this, slot, name, ttl, maxWait, task);
     }
 
     @Override
@@ -250,22 +224,12 @@ public final class NamedLocks implements Locks {
         return Duration.ofNanos((long) (ttl.toNanos() * safetyFraction));
     }
 
-    /**
-     * Rule 4 as {@link TakeoverDecision#decide(Observation, long, long, java.time.Instant, Duration, Duration)} states
-     * it; a seam only so that the simulation can plant a broken rule and show that its checker catches it.
-     */
-    @FunctionalInterface
-    interface TakeoverRule {
-        TakeoverDecision.Outcome decide(Observation seen, long highestGeneration, long nowNanos,
-                                        java.time.Instant wallNow, Duration observeFor, Duration pollInterval);
-    }
-
     /** Rule 0: see {@link LockStoreGate#verified()}. */
     CompletableFuture<Void> verified() {
         return storeGate.verified();
     }
 
-    TakeoverRule takeoverRule() {
+    LockTakeoverRule takeoverRule() {
         return takeoverRule;
     }
 
@@ -325,7 +289,7 @@ public final class NamedLocks implements Locks {
         @Nullable Scheduler fallbackScheduler;
         @Nullable Executor ioExecutor;
         @Nullable Executor eventExecutor;
-        private TakeoverRule takeoverRule = TakeoverDecision::decide;
+        private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
 
         private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend) {
             this.backend = backend;
@@ -336,8 +300,7 @@ public final class NamedLocks implements Locks {
         public Builder owner(String owner) {
             Objects.requireNonNull(owner, "owner");
             if (owner.isBlank()) {
-                throw new InvalidSettingException("owner", "the lock owner id must not be blank; leave it unset for"
-                        + " one id per process (host:pid:random)");
+                throw new InvalidSettingException("owner", LockProblems.blankOwner());
             }
             this.owner = owner;
             return this;
@@ -347,8 +310,7 @@ public final class NamedLocks implements Locks {
         public Builder keyPrefix(String keyPrefix) {
             Objects.requireNonNull(keyPrefix, "keyPrefix");
             if (!keyPrefix.isEmpty() && !keyPrefix.endsWith("/")) {
-                throw new InvalidSettingException("keyPrefix", "the lock key prefix '" + keyPrefix + "' must end with"
-                        + " '/' (or be empty), for example 'locks/'");
+                throw new InvalidSettingException("keyPrefix", LockProblems.keyPrefixWithoutSlash(keyPrefix));
             }
             if (!keyPrefix.isEmpty()) {
                 LeaseKeys.validate(keyPrefix + "x");
@@ -375,8 +337,7 @@ public final class NamedLocks implements Locks {
          */
         public Builder safetyMarginFraction(double fraction) {
             if (!(fraction >= 0 && fraction <= 0.5)) {
-                throw new InvalidSettingException("safetyMarginFraction", "the safety margin fraction must be between 0"
-                        + " and 0.5, was " + fraction + "; the default is 0.1");
+                throw new InvalidSettingException("safetyMarginFraction", LockProblems.safetyFraction(fraction));
             }
             this.safetyFraction = fraction;
             return this;
@@ -413,7 +374,7 @@ public final class NamedLocks implements Locks {
         }
 
         /** Test seam (package-private): the simulation plants a broken takeover rule through it. */
-        Builder takeoverRule(TakeoverRule rule) {
+        Builder takeoverRule(LockTakeoverRule rule) {
             this.takeoverRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
@@ -425,7 +386,7 @@ public final class NamedLocks implements Locks {
         private static Duration positive(String name, Duration value) {
             Objects.requireNonNull(value, name);
             if (value.isNegative() || value.isZero()) {
-                throw new InvalidSettingException(name, name + " must be above 0, was " + HumanDurations.format(value));
+                throw new InvalidSettingException(name, LockProblems.notPositive(name, value));
             }
             return value;
         }
