@@ -136,7 +136,7 @@ final class LockHold implements LockHandle {
 
     @Override
     public ReleaseOutcome release() {
-        return slot.locks().await(slot.release(this), "releasing the lock '" + name() + "'", false);
+        return LockWaits.await(slot.release(this), "releasing the lock '" + name() + "'", false);
     }
 
     @Override

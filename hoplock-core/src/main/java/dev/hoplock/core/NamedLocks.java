@@ -6,13 +6,8 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;
-import dev.hoplock.core.lock.LockInterruptedException;
-import dev.hoplock.core.lock.LockNotAcquiredException;
-import dev.hoplock.core.lock.LockScope;
 import dev.hoplock.core.lock.LockTask;
 import dev.hoplock.core.lock.Locks;
-import dev.hoplock.core.time.ExecutorScheduler;
-import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -25,14 +20,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -63,32 +54,26 @@ import java.util.function.Consumer;
 public final class NamedLocks implements Locks {
 
     private static final Logger log = LoggerFactory.getLogger(NamedLocks.class);
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
-    private static final Duration MIN_RETRY_GAP = Duration.ofMillis(10);
     /** The longest TTL a lock may have, as for the elector. */
     public static final Duration MAX_TTL = ElectorSettings.MAX_DURATION;
     /** The owner id used by default: one per process. */
     private static final String PROCESS_OWNER = OwnerIds.generate();
 
-    private final AsyncBackend backend;
     private final TimeSource time;
-    private final LoopTimers timers;
     private final String owner;
     private final String keyPrefix;
     private final Duration requestTimeout;
     private final Duration pollInterval;
     private final double safetyFraction;
-    private final TakeoverRule takeoverRule;
-    private final Executor eventExecutor;
-    private final List<AutoCloseable> ownResources = new ArrayList<>();
+    private final LockTakeoverRule takeoverRule;
+    private final LockThreads threads;
+    private final LockEvents events;
+    private final LockStoreGate storeGate;
+    private final LockWaits waits;
     private final ConcurrentHashMap<String, LockSlot> slots = new ConcurrentHashMap<>();
-    private final List<Consumer<? super LockEvent>> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
-    /** Rule 0: the store's verification, asked once; asked again after a failure to ask, never after a refusal. */
-    private @Nullable CompletableFuture<Void> verification;
 
     private NamedLocks(Builder builder) {
-        int instance = INSTANCES.incrementAndGet();
         this.time = builder.time;
         this.owner = builder.owner;
         this.keyPrefix = builder.keyPrefix;
@@ -96,32 +81,10 @@ public final class NamedLocks implements Locks {
         this.pollInterval = builder.pollInterval;
         this.safetyFraction = builder.safetyFraction;
         this.takeoverRule = builder.takeoverRule;
-        Scheduler scheduler = builder.scheduler;
-        if (scheduler == null) {
-            ExecutorScheduler own = new ExecutorScheduler("hoplock-locks-" + instance);
-            ownResources.add(own);
-            scheduler = own;
-        }
-        this.timers = new LoopTimers(scheduler, builder.fallbackScheduler, "hoplock-locks-fallback-" + instance,
-                e -> log.error("hoplock: the lock scheduler failed; using a fallback timer", e));
-        if (builder.asyncBackend != null) {
-            this.backend = builder.asyncBackend;
-        } else {
-            Executor io = builder.ioExecutor;
-            if (io == null) {
-                ExecutorService pool = Executors.newCachedThreadPool(daemon("hoplock-locks-io-" + instance));
-                ownResources.add(pool::shutdownNow);
-                io = pool;
-            }
-            this.backend = AsyncBackend.on(Objects.requireNonNull(builder.backend, "backend"), io);
-        }
-        Executor events = builder.eventExecutor;
-        if (events == null) {
-            ExecutorService single = Executors.newSingleThreadExecutor(daemon("hoplock-locks-events-" + instance));
-            ownResources.add(single::shutdown);
-            events = single;
-        }
-        this.eventExecutor = events;
+        this.threads = new LockThreads(builder);
+        this.events = new LockEvents(threads.eventExecutor());
+        this.storeGate = new LockStoreGate(threads.backend(), requestTimeout);
+        this.waits = new LockWaits(time, threads.timers(), pollInterval, () -> closed);
     }
 
     /** A builder over a blocking backend (the usual case). */
@@ -146,7 +109,7 @@ public final class NamedLocks implements Locks {
 
     @Override
     public AcquireResult tryAcquire(String name, Duration ttl) {
-        return await(tryAcquireAsync(name, ttl), "taking the lock '" + name + "'", true);
+        return LockWaits.await(tryAcquireAsync(name, ttl), "taking the lock '" + name + "'", true);
     }
 
     @Override
@@ -158,7 +121,7 @@ public final class NamedLocks implements Locks {
 
     @Override
     public AcquireResult acquire(String name, Duration ttl, Duration maxWait) {
-        return await(acquireAsync(name, ttl, maxWait), "waiting for the lock '" + name + "'", true);
+        return LockWaits.await(acquireAsync(name, ttl, maxWait), "waiting for the lock '" + name + "'", true);
     }
 
     @Override
@@ -167,39 +130,9 @@ public final class NamedLocks implements Locks {
         checkTtl(ttl);
         Objects.requireNonNull(maxWait, "maxWait");
         if (maxWait.isNegative()) {
-            throw new IllegalArgumentException("maxWait for the lock '" + name + "' must not be negative: "
-                    + HumanDurations.format(maxWait) + "; use zero to try once");
+            throw new IllegalArgumentException(LockProblems.negativeMaxWait(name, maxWait));
         }
-        CompletableFuture<AcquireResult> out = new CompletableFuture<>();
-        long giveUpAt = time.nanoTime() + maxWait.toNanos();
-        attempt(slot, ttl, giveUpAt, out);
-        return out;
-    }
-
-    private void attempt(LockSlot slot, Duration ttl, long giveUpAt, CompletableFuture<AcquireResult> out) {
-        if (out.isDone()) {
-            return;
-        }
-        slot.tryAcquire(ttl).whenComplete((answer, error) -> {
-            if (error != null) {
-                out.completeExceptionally(error);
-                return;
-            }
-            long left = giveUpAt - time.nanoTime();
-            if (answer.acquired() || left <= 0 || closed) {
-                if (!out.complete(answer) && answer instanceof AcquireResult.Acquired acquired
-                        && !acquired.extended()) {
-                    acquired.handle().releaseAsync();
-                }
-                return;
-            }
-            Duration wait = answer instanceof AcquireResult.HeldByAnother held ? held.retryAfter() : pollInterval;
-            wait = min(min(wait, pollInterval), Duration.ofNanos(left));
-            if (wait.compareTo(MIN_RETRY_GAP) < 0) {
-                wait = MIN_RETRY_GAP;
-            }
-            timers.schedule(() -> attempt(slot, ttl, giveUpAt, out), wait);
-        });
+        return waits.acquire(slot, ttl, maxWait);
     }
 
     @Override
@@ -212,44 +145,7 @@ public final class NamedLocks implements Locks {
             throws E {
         Objects.requireNonNull(task, "task");
         LockSlot slot = slot(name);
-        LockHandle running = slot.validHold();
-        if (running != null) {
-            throw new LockNotAcquiredException("the lock '" + name + "' is already held by this instance (token "
-                    + running.token() + "): an execution in this process is running",
-                    new AcquireResult.Acquired(running, true));
-        }
-        AcquireResult answer = maxWait.isZero() ? tryAcquire(name, ttl) : acquire(name, ttl, maxWait);
-        if (!(answer instanceof AcquireResult.Acquired acquired)) {
-            throw new LockNotAcquiredException(describeRefusal(answer), answer);
-        }
-        LockHandle lock = acquired.handle();
-        if (acquired.extended()) {
-            throw new LockNotAcquiredException("the lock '" + name + "' is already held by this instance (token "
-                    + lock.token() + "): an execution in this process is running", answer);
-        }
-        try {
-            Duration margin = ttl.dividedBy(3);
-            if (margin.compareTo(safetyMargin(ttl)) > 0) {
-                lock.keepAlive(margin);
-            }
-            try (LockScope scope = lock.enterScope(true)) {
-                return task.run(lock);
-            }
-        } finally {
-            lock.release();
-        }
-    }
-
-    private static String describeRefusal(AcquireResult answer) {
-        if (answer instanceof AcquireResult.HeldByAnother held) {
-            return "the lock '" + held.name() + "' is held by " + (held.holder().isEmpty() ? "an unknown owner"
-                    : "'" + held.holder() + "'") + " (token " + held.token() + ")"
-                    + (held.expiresAt() == null ? "" : ", expiring at " + held.expiresAt() + " by its clock");
-        }
-        if (answer instanceof AcquireResult.Unavailable unavailable) {
-            return "the lock '" + unavailable.name() + "' could not be taken: " + unavailable.cause().getMessage();
-        }
-        return "the lock '" + answer.name() + "' was not taken";
+        return LockedExecution.run(this, slot, name, ttl, maxWait, task);
     }
 
     @Override
@@ -266,11 +162,13 @@ public final class NamedLocks implements Locks {
 
     @Override
     public AutoCloseable addListener(Consumer<? super LockEvent> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return events.addListener(listener);
     }
 
+    /**
+     * Releases every lock held (waiting at most the request timeout for the store's answers: a lock not released by
+     * then expires by itself), then stops the threads this instance created.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -292,20 +190,13 @@ public final class NamedLocks implements Locks {
         } catch (ExecutionException | TimeoutException e) {
             log.warn("hoplock: not every lock was released at close ({}); they expire by themselves", e.toString());
         }
-        timers.close();
-        for (AutoCloseable resource : ownResources) {
-            try {
-                resource.close();
-            } catch (Exception e) {
-                log.debug("hoplock: closing a lock resource failed", e);
-            }
-        }
+        threads.close();
     }
 
-    // ------------------------------------------------------------------ for LockSlot and LockHold
+    // ------------------------------------------------------------------ for LockSlot and its parts
 
     AsyncBackend backend() {
-        return backend;
+        return threads.backend();
     }
 
     TimeSource time() {
@@ -313,7 +204,11 @@ public final class NamedLocks implements Locks {
     }
 
     LoopTimers timers() {
-        return timers;
+        return threads.timers();
+    }
+
+    LockEvents events() {
+        return events;
     }
 
     Duration requestTimeout() {
@@ -329,64 +224,17 @@ public final class NamedLocks implements Locks {
         return Duration.ofNanos((long) (ttl.toNanos() * safetyFraction));
     }
 
-    /**
-     * Rule 4 as {@link TakeoverDecision#decide(Observation, long, long, java.time.Instant, Duration, Duration)} states
-     * it; a seam only so that the simulation can plant a broken rule and show that its checker catches it.
-     */
-    @FunctionalInterface
-    interface TakeoverRule {
-        TakeoverDecision.Outcome decide(Observation seen, long highestGeneration, long nowNanos,
-                                        java.time.Instant wallNow, Duration observeFor, Duration pollInterval);
+    /** Rule 0: see {@link LockStoreGate#verified()}. */
+    CompletableFuture<Void> verified() {
+        return storeGate.verified();
     }
 
-    /**
-     * Rule 0 of the {@link Elector}'s safety argument: completes once the store was shown to honour conditional create
-     * and swap ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor(boolean)}, no delete needed: a release
-     * writes an expired record), or fails with the {@link dev.hoplock.core.backend.BackendException} that says why not.
-     * A failure to ask (unreachable, timed out) is retried at the next call; a refusal is final.
-     */
-    synchronized CompletableFuture<Void> verified() {
-        CompletableFuture<Void> current = verification;
-        if (current != null && !(current.isCompletedExceptionally() && !refused(current))) {
-            return current;
-        }
-        CompletableFuture<Void> asked;
-        try {
-            asked = backend.verify().toCompletableFuture()
-                    .orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS)
-                    .thenApply(capabilities -> {
-                        try {
-                            capabilities.requireFor(false);
-                        } catch (dev.hoplock.core.backend.StoreNotCapableException e) {
-                            log.error("hoplock: named locks refuse {}: {}", backend.describe(), e.getMessage());
-                            throw new java.util.concurrent.CompletionException(e);
-                        }
-                        return null;
-                    });
-        } catch (RuntimeException e) {
-            asked = CompletableFuture.failedFuture(e);
-        }
-        verification = asked;
-        return asked;
-    }
-
-    private static boolean refused(CompletableFuture<Void> done) {
-        try {
-            done.getNow(null);
-            return false;
-        } catch (java.util.concurrent.CompletionException e) {
-            return e.getCause() instanceof dev.hoplock.core.backend.StoreNotCapableException;
-        } catch (java.util.concurrent.CancellationException e) {
-            return false;
-        }
-    }
-
-    TakeoverRule takeoverRule() {
+    LockTakeoverRule takeoverRule() {
         return takeoverRule;
     }
 
     String describeStore() {
-        return backend.describe();
+        return threads.backend().describe();
     }
 
     void guard(String activity, Runnable body) {
@@ -397,93 +245,10 @@ public final class NamedLocks implements Locks {
         }
     }
 
-    void warnCorrupt(String name, String why) {
-        log.warn("hoplock: the record of the lock '{}' in {} is corrupt ({}); it counts as held and is taken over only"
-                + " after staying unchanged for a TTL", name, backend.describe(), why);
-    }
-
-    void warnRegressed(String name, long highest, long seen) {
-        log.warn("hoplock: the fencing token of the lock '{}' went down from {} to {}: the record was deleted or"
-                + " rewritten outside hoplock; new acquisitions continue above {}", name, highest, seen, highest);
-    }
-
-    void publish(LockEvent event) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        deliver(() -> {
-            for (Consumer<? super LockEvent> listener : listeners) {
-                try {
-                    listener.accept(event);
-                } catch (RuntimeException e) {
-                    log.warn("hoplock: a lock listener failed on {}", event, e);
-                }
-            }
-        });
-    }
-
-    void publishLoss(LockEvent.Lost event, List<Consumer<? super LockEvent.Lost>> handleListeners) {
-        if (event.cause() == dev.hoplock.core.lock.LockLossCause.EXPIRED) {
-            log.debug("hoplock: the lock '{}' (token {}) expired: {}", event.name(), event.token(), event.detail());
-        } else {
-            log.warn("hoplock: lost the lock '{}' (token {}): {} ({})", event.name(), event.token(), event.cause(),
-                    event.detail());
-        }
-        publish(event);
-        if (!handleListeners.isEmpty()) {
-            deliver(() -> {
-                for (Consumer<? super LockEvent.Lost> listener : handleListeners) {
-                    try {
-                        listener.accept(event);
-                    } catch (RuntimeException e) {
-                        log.warn("hoplock: a lock-loss listener failed on {}", event, e);
-                    }
-                }
-            });
-        }
-    }
-
-    private void deliver(Runnable delivery) {
-        try {
-            eventExecutor.execute(delivery);
-        } catch (RuntimeException e) {
-            log.warn("hoplock: a lock event could not be delivered ({})", e.toString());
-        }
-    }
-
-    /**
-     * Waits for {@code future} on the calling thread. On interruption the thread's flag is set again and, when
-     * {@code releaseIfLate}, an acquisition that completes after all is released.
-     */
-    <T> T await(CompletableFuture<T> future, String what, boolean releaseIfLate) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (releaseIfLate) {
-                future.thenAccept(answer -> {
-                    if (answer instanceof AcquireResult.Acquired acquired && !acquired.extended()) {
-                        acquired.handle().releaseAsync();
-                    }
-                });
-            }
-            throw new LockInterruptedException("interrupted while " + what, e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException("unexpected failure while " + what, cause);
-        }
-    }
-
     private LockSlot slot(String name) {
         Objects.requireNonNull(name, "name");
         if (closed) {
-            throw new IllegalStateException("these named locks are closed; build a new NamedLocks");
+            throw new IllegalStateException(LockProblems.closed());
         }
         LockSlot existing = slots.get(name);
         if (existing != null) {
@@ -493,8 +258,7 @@ public final class NamedLocks implements Locks {
         try {
             key = LeaseKeys.validate(keyPrefix + name);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid lock name '" + name + "': use segments of letters, digits,"
-                    + " '.', '_' or '-' separated by single '/' (" + e.getMessage() + ")", e);
+            throw new IllegalArgumentException(LockProblems.invalidName(name, e), e);
         }
         return slots.computeIfAbsent(name, n -> new LockSlot(this, n, key));
     }
@@ -502,23 +266,8 @@ public final class NamedLocks implements Locks {
     private static void checkTtl(Duration ttl) {
         Objects.requireNonNull(ttl, "ttl");
         if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
-            throw new InvalidSettingException("ttl", "lock ttl must be above 0 and at most 7 days, was "
-                    + HumanDurations.format(ttl) + "; choose how long one execution may hold the lock without"
-                    + " renewing it, for example 30s");
+            throw new InvalidSettingException("ttl", LockProblems.invalidTtl(ttl));
         }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger counter = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /**
@@ -528,19 +277,19 @@ public final class NamedLocks implements Locks {
      */
     public static final class Builder {
 
-        private final @Nullable Backend backend;
-        private final @Nullable AsyncBackend asyncBackend;
+        final @Nullable Backend backend;
+        final @Nullable AsyncBackend asyncBackend;
         private String owner = PROCESS_OWNER;
         private String keyPrefix = "locks/";
         private Duration requestTimeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofSeconds(1);
         private double safetyFraction = 0.1;
         private TimeSource time = TimeSource.system();
-        private @Nullable Scheduler scheduler;
-        private @Nullable Scheduler fallbackScheduler;
-        private @Nullable Executor ioExecutor;
-        private @Nullable Executor eventExecutor;
-        private TakeoverRule takeoverRule = TakeoverDecision::decide;
+        @Nullable Scheduler scheduler;
+        @Nullable Scheduler fallbackScheduler;
+        @Nullable Executor ioExecutor;
+        @Nullable Executor eventExecutor;
+        private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
 
         private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend) {
             this.backend = backend;
@@ -551,8 +300,7 @@ public final class NamedLocks implements Locks {
         public Builder owner(String owner) {
             Objects.requireNonNull(owner, "owner");
             if (owner.isBlank()) {
-                throw new InvalidSettingException("owner", "the lock owner id must not be blank; leave it unset for"
-                        + " one id per process (host:pid:random)");
+                throw new InvalidSettingException("owner", LockProblems.blankOwner());
             }
             this.owner = owner;
             return this;
@@ -562,8 +310,7 @@ public final class NamedLocks implements Locks {
         public Builder keyPrefix(String keyPrefix) {
             Objects.requireNonNull(keyPrefix, "keyPrefix");
             if (!keyPrefix.isEmpty() && !keyPrefix.endsWith("/")) {
-                throw new InvalidSettingException("keyPrefix", "the lock key prefix '" + keyPrefix + "' must end with"
-                        + " '/' (or be empty), for example 'locks/'");
+                throw new InvalidSettingException("keyPrefix", LockProblems.keyPrefixWithoutSlash(keyPrefix));
             }
             if (!keyPrefix.isEmpty()) {
                 LeaseKeys.validate(keyPrefix + "x");
@@ -590,8 +337,7 @@ public final class NamedLocks implements Locks {
          */
         public Builder safetyMarginFraction(double fraction) {
             if (!(fraction >= 0 && fraction <= 0.5)) {
-                throw new InvalidSettingException("safetyMarginFraction", "the safety margin fraction must be between 0"
-                        + " and 0.5, was " + fraction + "; the default is 0.1");
+                throw new InvalidSettingException("safetyMarginFraction", LockProblems.safetyFraction(fraction));
             }
             this.safetyFraction = fraction;
             return this;
@@ -628,7 +374,7 @@ public final class NamedLocks implements Locks {
         }
 
         /** Test seam (package-private): the simulation plants a broken takeover rule through it. */
-        Builder takeoverRule(TakeoverRule rule) {
+        Builder takeoverRule(LockTakeoverRule rule) {
             this.takeoverRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
@@ -640,7 +386,7 @@ public final class NamedLocks implements Locks {
         private static Duration positive(String name, Duration value) {
             Objects.requireNonNull(value, name);
             if (value.isNegative() || value.isZero()) {
-                throw new InvalidSettingException(name, name + " must be above 0, was " + HumanDurations.format(value));
+                throw new InvalidSettingException(name, LockProblems.notPositive(name, value));
             }
             return value;
         }

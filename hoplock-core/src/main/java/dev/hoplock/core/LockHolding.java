@@ -1,0 +1,151 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.lock.LockEvent;
+import dev.hoplock.core.lock.LockLossCause;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.time.Scheduler;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The acquisition one {@link LockSlot} holds: its beginning, its extensions and its end, by the elector's rules 1 and
+ * 2.
+ * <ul>
+ *   <li>rule 1 (validity anchored before the write): {@link #begin} and {@link #extend} count the {@link Term} from
+ *       the {@code t0} taken before the write, for the TTL written, minus the safety margin (by the monotonic clock and,
+ *       as a second bound, by the written expiry on the wall clock); an answer that came after that validity begins
+ *       nothing;</li>
+ *   <li>rule 2 (self-fencing): a timer ends the acquisition at its deadline, and {@link #checkDeadline()} ends it
+ *       before any answer is handled, so nothing runs on a lock after it could have expired here.</li>
+ * </ul>
+ * Guarantees: each acquisition ends exactly once, with one {@link LockEvent.Lost} naming its cause; only an
+ * acquisition with a generation above the last one held begins. Every method runs under the slot's monitor (the
+ * timer takes it), which guards the state kept here.
+ */
+final class LockHolding {
+
+    private final LockSlot slot;
+    private final NamedLocks locks;
+
+    // ---- guarded by the slot ----
+    private long lastHoldGeneration;
+    private Scheduler.@Nullable Cancellable deadlineTimer;
+
+    LockHolding(LockSlot slot) {
+        this.slot = slot;
+        this.locks = slot.locks();
+    }
+
+    /** Rule 6 for adopted writes: whether an acquisition at {@code generation} would come after the last one held. */
+    boolean startsAfterLastHold(long generation) {
+        return generation > lastHoldGeneration;
+    }
+
+    /** Rule 1: begins the acquisition written at {@code t0}, unless its validity has already passed. */
+    void begin(LeaseRecord record, long t0, Duration ttl, CompletableFuture<AcquireResult> out) {
+        Term term = newTerm(record, t0, ttl);
+        if (!term.isValid()) {
+            // The answer came after the validity it would give: it is ours in the store, but not usable now. The next
+            // attempt takes our version over at once (owned), with a new token.
+            out.complete(new AcquireResult.Unavailable(slot.name(), LockProblems.answerAfterValidity(slot.name(), ttl)));
+            return;
+        }
+        lastHoldGeneration = record.generation();
+        LockHold started = new LockHold(slot, term, record.generation(), ttl, t0);
+        slot.hold = started;
+        armDeadline(started);
+        locks.events().publish(new LockEvent.Acquired(slot.name(), record.generation(), locks.time().wallNow(),
+                record.expiresAt()));
+        out.complete(new AcquireResult.Acquired(started, false));
+    }
+
+    private Term newTerm(LeaseRecord record, long t0, Duration ttl) {
+        long margin = locks.safetyMargin(ttl).toNanos();
+        long deadline = t0 + ttl.toNanos() - margin;
+        long wallDeadline = record.expiresAt().minusNanos(margin).toEpochMilli();
+        Lease lease = new Lease(slot.key(), locks.owner(), record.generation(), record.expiresAt());
+        return new Term(locks.time(), lease, deadline, wallDeadline);
+    }
+
+    /** Rule 1: extends {@code current} to the validity of {@code record}, written at {@code t0} for {@code ttl}. */
+    void extend(LockHold current, LeaseRecord record, long t0, Duration ttl) {
+        long margin = locks.safetyMargin(ttl).toNanos();
+        current.term().extend(new Lease(slot.key(), locks.owner(), record.generation(), record.expiresAt()),
+                t0 + ttl.toNanos() - margin, record.expiresAt().minusNanos(margin).toEpochMilli());
+        current.renewed(ttl, t0);
+        slot.keepAlive.refit(current, ttl);
+        armDeadline(current);
+        if (current.keepAliveMargin() != null) {
+            slot.keepAlive.schedule(current);
+        }
+        locks.events().publish(new LockEvent.Extended(slot.name(), record.generation(), locks.time().wallNow(),
+                record.expiresAt()));
+    }
+
+    /** Rule 2: a timer at the deadline of {@code current}, re-armed while it is extended. */
+    private void armDeadline(LockHold current) {
+        cancel(deadlineTimer);
+        // At least a millisecond: a scheduler that rounds a delay down must not make this a busy loop.
+        Duration left = max(current.timeLeft(), Duration.ofMillis(1));
+        deadlineTimer = locks.timers().schedule(() -> {
+            synchronized (slot) {
+                if (slot.hold != current) {
+                    return;
+                }
+                if (current.isHeld()) {
+                    armDeadline(current);
+                } else {
+                    checkDeadline();
+                }
+            }
+        }, left);
+    }
+
+    /** Rule 2: an acquisition past its deadline ends now, before any answer is handled. */
+    void checkDeadline() {
+        LockHold current = slot.hold;
+        if (current != null && !current.isHeld() && !current.term().ended()) {
+            LockLossCause cause = current.deadlineCause();
+            end(current, cause, LockProblems.deadlinePassed(cause == LockLossCause.KEEP_ALIVE_FAILED));
+        }
+    }
+
+    /** Ends {@code current} (once): it stops being the slot's hold, its timers stop, and its loss is published. */
+    void end(LockHold current, LockLossCause cause, String detail) {
+        detach(current);
+        if (current.term().ended()) {
+            return;
+        }
+        current.term().end();
+        LockEvent.Lost event = new LockEvent.Lost(slot.name(), current.token(), locks.time().wallNow(),
+                heldFor(current), cause, detail);
+        locks.events().publishLoss(event, current.lost(event));
+    }
+
+    /** If {@code current} is the slot's hold: it no longer is, and its deadline and keep-alive timers are cancelled. */
+    void detach(LockHold current) {
+        if (slot.hold == current) {
+            slot.hold = null;
+            cancel(deadlineTimer);
+            slot.keepAlive.cancelTimer();
+            deadlineTimer = null;
+        }
+    }
+
+    Duration heldFor(LockHold current) {
+        return Duration.ofNanos(Math.max(0, locks.time().nanoTime() - current.startNanos()));
+    }
+
+    static void cancel(Scheduler.@Nullable Cancellable cancellable) {
+        if (cancellable != null) {
+            cancellable.cancel();
+        }
+    }
+
+    static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+}
