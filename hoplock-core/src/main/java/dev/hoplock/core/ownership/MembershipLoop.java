@@ -159,6 +159,7 @@ final class MembershipLoop {
         }
         long t0 = time.nanoTime();
         long w0 = time.wallMillis();
+        log.debug("hoplock: {} ({}) reads the registry", config.memberId(), config.owner());
         call(backend.read(registryKey, timeout()), answer -> onRegistry(answer, t0, w0), () -> next(false));
     }
 
@@ -323,9 +324,13 @@ final class MembershipLoop {
                 }
                 decide(t0, w0);
             } else {
+                log.debug("hoplock: {} ({}): {} refused", config.memberId(), config.owner(), what);
                 next(true);
             }
-        }, () -> next(true));
+        }, () -> {
+            log.debug("hoplock: {} ({}): {} failed or timed out", config.memberId(), config.owner(), what);
+            next(true);
+        });
     }
 
     /** Reads the lease of the next member (by id, around the ring) and judges it (rule M6). */
@@ -371,6 +376,7 @@ final class MembershipLoop {
         if (contended) {
             delay = Duration.ofNanos(jitter.nextLong(Math.max(1, config.pollInterval().toNanos())));
         }
+        log.debug("hoplock: {} ({}) next step in {}", config.memberId(), config.owner(), delay);
         schedule(delay);
     }
 
@@ -389,6 +395,7 @@ final class MembershipLoop {
         opTimer = scheduler.schedule(() -> {
             synchronized (this) {
                 if (op == id && !stopped) {
+                    log.debug("hoplock: {} ({}) request timed out", config.memberId(), config.owner());
                     op++;
                     busy = false;
                     onFailure.run();
@@ -409,7 +416,7 @@ final class MembershipLoop {
                     } else {
                         onAnswer.accept(value);
                     }
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     problem("the membership loop failed: " + e);
                     log.warn("hoplock: membership loop of group '{}' failed", config.group(), e);
                     next(false);

@@ -435,6 +435,17 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return "OwnershipGroup[" + config.group() + ", " + config.memberId() + "]";
     }
 
+    /** Internal state for traces: view, settledness, registry, lease. */
+    String describeState() {
+        EpochView view = loop.current();
+        long now = time.nanoTime();
+        return "member=" + isMember() + " lease=" + elector.currentLease().map(l -> "gen " + l.generation())
+                .orElse("none") + " view=" + view + (view == null ? "" : " fresh=" + view.fresh(now, time.wallMillis())
+                + " settledNow=" + view.settled(now) + " selfGen=" + view.selfGeneration) + " registry="
+                + loop.latest().map(r -> "epoch " + r.epoch() + " " + r.entries()).orElse("none")
+                + " problem=" + loop.lastProblem();
+    }
+
     private MembershipView usableView() {
         EpochView view = loop.current();
         return view == null || !view.fresh(time.nanoTime(), time.wallMillis()) ? null : view.view;

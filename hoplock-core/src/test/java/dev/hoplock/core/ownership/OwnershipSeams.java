@@ -28,4 +28,9 @@ public final class OwnershipSeams {
     public static long tokenIfActing(OwnershipGroup group, String key) {
         return group.tokenIfActing(key);
     }
+
+    /** The group's internal state, for simulation traces. */
+    public static String describe(OwnershipGroup group) {
+        return group.describeState();
+    }
 }
