@@ -1,15 +1,16 @@
 /**
- * Per-key ownership, the deterministic foundation: which member of a group owns a key, by rendezvous
+ * Per-key ownership: which member of a group owns a key, by rendezvous
  * (highest-random-weight) hashing, with the same results as the Go package hanzoai/ha.
  *
- * <p><b>This package alone is not safe ownership.</b> Like ha's own election it is uncoordinated: two instances that
- * see different member lists can each compute that they own the same key, and nothing here stops both from acting on
- * it. There is no live membership yet (only {@link dev.hoplock.core.ownership.StaticMembership}, for development and
- * tests), no hand-over rule across membership changes and no per-key fencing token. Those come next, over the lease
- * store: a live membership in which instances join by writing, stay by renewing and are dropped when they stop; a key
- * that moves from A to B is acted on by B only after A has provably stopped; a fencing token per key that rises at
- * every change of owner. Until then, use this package to spread work whose duplicate execution is harmless, or with a
- * fence of your own downstream.
+ * <p><b>Safe ownership is {@link dev.hoplock.core.ownership.OwnershipGroup}</b>: a live membership over any lease
+ * store (join by writing, stay by renewing, leave by releasing, dropped when renewals stop), a hand-over rule across
+ * membership changes (a key that moves from A to B is acted on by B only after A acknowledged the new epoch, left, or
+ * its validity passed), and a fencing token per key. Its Javadoc holds the safety argument (rules M1 to M9).
+ *
+ * <p>The rest of the package alone is <em>not</em> safe ownership. Like ha's own election,
+ * {@link dev.hoplock.core.ownership.Rendezvous}, {@link dev.hoplock.core.ownership.OwnerCache} and
+ * {@link dev.hoplock.core.ownership.StaticMembership} are uncoordinated: two instances that see different member lists
+ * can each compute that they own the same key. Use them for work whose duplicate execution is harmless.
  *
  * <p>What this package does guarantee:
  * <ul>

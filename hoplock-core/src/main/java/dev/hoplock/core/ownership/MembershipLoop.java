@@ -1,0 +1,450 @@
+package dev.hoplock.core.ownership;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.Lease;
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.time.Scheduler;
+import dev.hoplock.core.time.TimeSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+
+/**
+ * The registry protocol of one member: reads the group's registry, joins, acknowledges epochs, watches one other
+ * member's lease and removes it once it provably stopped, and deregisters on leave. One request at a time; state
+ * changes under this object's lock; the hot path reads {@link #current()} only.
+ *
+ * <p>Requests per member, with nothing changing: one registry read per renew interval plus one read of the watched
+ * member's lease (the next member in id order): 2 reads per renew interval. During a change (not joined, epoch not yet
+ * settled or acknowledged, a removal pending) the loop runs every poll interval instead.
+ */
+final class MembershipLoop {
+
+    private static final Logger log = LoggerFactory.getLogger(MembershipLoop.class);
+
+    private final OwnershipGroup.Config config;
+    private final AsyncBackend backend;
+    private final TimeSource time;
+    private final Scheduler scheduler;
+    private final Elector elector;
+    private final ClaimBook claims;
+    private final Consumer<OwnershipEvent> events;
+    private final String registryKey;
+    private final long ttlNanos;
+    private final long usableNanos;
+    private final SplittableRandom jitter;
+
+    // ---- guarded by this ----
+    private Registry latest;
+    private Handle registryHandle;
+    private boolean sawRegistry;
+    private long absentSinceNanos;
+    private boolean absentSeen;
+    private LeaseWatch watch;
+    private Registry.Entry removable;
+    private long op;
+    private Scheduler.Cancellable timer;
+    private Scheduler.Cancellable opTimer;
+    private boolean busy;
+    private boolean stopped;
+    private CompletableFuture<Boolean> leaving;
+    private long leaveDeadlineNanos;
+    private String lastProblem;
+
+    // ---- read without lock ----
+    private volatile EpochView current;
+
+    MembershipLoop(OwnershipGroup.Config config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
+                   Elector elector, ClaimBook claims, Consumer<OwnershipEvent> events) {
+        this.config = config;
+        this.backend = backend;
+        this.time = time;
+        this.scheduler = scheduler;
+        this.elector = elector;
+        this.claims = claims;
+        this.events = events;
+        this.registryKey = config.group() + "/registry";
+        this.ttlNanos = config.ttl().toNanos();
+        this.usableNanos = config.ttl().minus(config.safetyMargin()).toNanos();
+        this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
+    }
+
+    /** The lease key of member {@code id}'s liveness lease. */
+    static String memberKey(String group, String id) {
+        return group + "/members/" + segment(id);
+    }
+
+    /** {@code id} as one key segment: itself when it is one (and does not start with {@code x-}), else hex. */
+    static String segment(String id) {
+        if (id.matches("[A-Za-z0-9._-]{1,200}") && !id.startsWith("x-") && !id.equals(".") && !id.equals("..")) {
+            return id;
+        }
+        StringBuilder hex = new StringBuilder("x-");
+        for (byte b : id.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return hex.toString();
+    }
+
+    EpochView current() {
+        return current;
+    }
+
+    synchronized Optional<Registry> latest() {
+        return Optional.ofNullable(latest);
+    }
+
+    synchronized String lastProblem() {
+        return lastProblem;
+    }
+
+    synchronized void start() {
+        schedule(Duration.ZERO);
+    }
+
+    /** Runs a step soon (the member lease was acquired, a claim closed): no wait for the next interval. */
+    synchronized void kick() {
+        if (stopped || busy) {
+            return;
+        }
+        schedule(Duration.ZERO);
+    }
+
+    /**
+     * Rule M7, the store part: removes this member's entry (if it is still this registration), retrying until
+     * {@code within} has passed. Completes with true once the entry is gone from a written or read registry.
+     */
+    synchronized CompletableFuture<Boolean> deregister(Duration within) {
+        if (leaving == null) {
+            leaving = new CompletableFuture<>();
+            leaveDeadlineNanos = time.nanoTime() + within.toNanos();
+            scheduler.schedule(() -> {
+                synchronized (this) {
+                    leaving.complete(false);
+                }
+            }, within);
+            if (!busy) {
+                schedule(Duration.ZERO);
+            }
+        }
+        return leaving;
+    }
+
+    synchronized void stop() {
+        stopped = true;
+        cancel(timer);
+        cancel(opTimer);
+        op++;
+        current = null;
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    private synchronized void step() {
+        timer = null;
+        if (stopped || busy) {
+            return;
+        }
+        if (leaving != null && leaving.isDone()) {
+            return;
+        }
+        long t0 = time.nanoTime();
+        long w0 = time.wallMillis();
+        log.debug("hoplock: {} ({}) reads the registry", config.memberId(), config.owner());
+        call(backend.read(registryKey, timeout()), answer -> onRegistry(answer, t0, w0), () -> next(false));
+    }
+
+    private void onRegistry(Optional<StoredObject> answer, long t0, long w0) {
+        long answered = time.nanoTime();
+        if (answer.isEmpty()) {
+            registryHandle = Handle.NONE;
+            if (leaving != null) {
+                leaving.complete(true);
+                return;
+            }
+            if (!absentSeen) {
+                absentSeen = true;
+                absentSinceNanos = answered;
+            }
+            // Rule M9: a member that saw the registry re-creates it only after a whole TTL of observed absence, when
+            // every view confirmed before the deletion has lapsed.
+            boolean mayCreate = !sawRegistry || answered - absentSinceNanos >= ttlNanos;
+            Optional<Lease> lease = elector.currentLease();
+            if (mayCreate && lease.isPresent()) {
+                long epoch = (current == null ? 0 : current.epoch) + 1;
+                Registry first = Registry.first(epoch, selfEntry(lease.get().generation(), 0));
+                write(first, "create", true);
+                return;
+            }
+            if (sawRegistry) {
+                problem("the registry " + registryKey + " disappeared (deleted outside hoplock?); no key is owned"
+                        + " until it has stayed absent for a TTL and is re-created");
+            }
+            next(false);
+            return;
+        }
+        absentSeen = false;
+        Registry registry;
+        try {
+            registry = Registry.decode(answer.get().content());
+        } catch (IllegalArgumentException e) {
+            problem("the registry " + registryKey + " cannot be read: " + e.getMessage() + "; no key is owned until"
+                    + " it is fixed (delete it with every instance stopped)");
+            next(false);
+            return;
+        }
+        sawRegistry = true;
+        adopt(registry, answer.get().handle(), t0, w0, answered, false);
+        decide(t0, w0);
+    }
+
+    /**
+     * Adopts a registry version that a request sent at {@code t0} (monotonic) / {@code w0} (wall) showed.
+     * Rule M2: the view may be acted under until {@code t0 + ttl - margin} on both clocks.
+     */
+    private void adopt(Registry registry, Handle handle, long t0, long w0, long answered, boolean created) {
+        latest = registry;
+        registryHandle = handle;
+        EpochView before = current;
+        long deadline = t0 + usableNanos;
+        long wallDeadline = w0 + usableNanos / 1_000_000;
+        if (config.defects().contains(OwnershipGroup.Defect.NO_VIEW_DEADLINE)) {
+            deadline = t0 + Long.MAX_VALUE / 4;
+            wallDeadline = Long.MAX_VALUE / 4;
+        }
+        if (before != null && registry.epoch() == before.epoch) {
+            before.confirm(deadline, wallDeadline);
+            if (registry.acknowledgedByAllBut(config.memberId()) && !before.settledByAcknowledgement()) {
+                before.markSettled();
+                emit(new OwnershipEvent.Settled(config.group(), before.epoch, before.view));
+            }
+            return;
+        }
+        if (before != null && registry.epoch() < before.epoch) {
+            problem("the registry's epoch went back from " + before.epoch + " to " + registry.epoch() + " (re-created"
+                    + " after a deletion?); fencing tokens may repeat across this reset");
+        }
+        EpochView previous = before != null && registry.epoch() == before.epoch + 1 ? before : null;
+        long graceEnd = answered + ttlNanos;
+        if (config.defects().contains(OwnershipGroup.Defect.SETTLE_AT_ONCE)) {
+            graceEnd = answered;
+        }
+        EpochView next = new EpochView(registry, config.memberId(), previous, graceEnd);
+        next.confirm(deadline, wallDeadline);
+        // Rule M3: settled by acknowledgements only when the registry existed before (a created one waits the grace).
+        if (!created && registry.acknowledgedByAllBut(config.memberId())) {
+            next.markSettled();
+        }
+        current = next;
+        claims.adopted(next);
+        emit(new OwnershipEvent.MembershipChanged(config.group(), next.epoch,
+                before == null ? MembershipView.empty(0) : before.view, next.view));
+        if (next.settledByAcknowledgement()) {
+            emit(new OwnershipEvent.Settled(config.group(), next.epoch, next.view));
+        }
+    }
+
+    private void decide(long t0, long w0) {
+        Registry registry = latest;
+        Registry.Entry me = registry.entry(config.memberId());
+        if (leaving != null) {
+            if (me == null || !me.owner().equals(config.owner())) {
+                leaving.complete(true);
+                return;
+            }
+            write(registry.without(config.memberId()), "leave", false);
+            return;
+        }
+        Optional<Lease> lease = elector.currentLease();
+        if (lease.isPresent()) {
+            long generation = lease.get().generation();
+            if (me == null || !me.owner().equals(config.owner()) || me.generation() != generation
+                    || !me.address().equals(config.address()) || me.ttlMillis() != config.ttl().toMillis()) {
+                boolean sameTerm = me != null && me.owner().equals(config.owner()) && me.generation() == generation;
+                // A new registration has acted under no epoch: it acknowledges the one it creates. A re-registration
+                // of the same term (a changed address or TTL) keeps its acknowledgement: it may still act under it.
+                Registry.Entry entry = selfEntry(generation, sameTerm ? me.ack() : -1);
+                Registry joined = registry.join(entry);
+                if (sameTerm) {
+                    joined = new Registry(joined.epoch(), joined.seq(), joined.entries().stream()
+                            .map(e -> e.id().equals(entry.id()) ? entry : e).toList());
+                }
+                write(joined, "join", false);
+                return;
+            }
+            // Rule M5: acknowledge only what this member has adopted, and only once no open claim is on a key it
+            // does not own, with the same token, at this epoch.
+            if (me.ack() < registry.epoch() && current != null && current.epoch == registry.epoch()
+                    && claims.mayAcknowledge(current)) {
+                write(registry.ack(config.memberId()), "acknowledge", false);
+                return;
+            }
+        }
+        if (removable != null) {
+            Registry.Entry entry = registry.entry(removable.id());
+            if (entry != null && watch != null && watch.watches(entry)) {
+                write(registry.without(entry.id()), "remove " + entry.id(), false);
+                return;
+            }
+            removable = null;
+        }
+        watchStep();
+    }
+
+    private Registry.Entry selfEntry(long generation, long ack) {
+        return new Registry.Entry(config.memberId(), config.address(), config.owner(), generation, ack,
+                config.ttl().toMillis());
+    }
+
+    private void write(Registry next, String what, boolean created) {
+        long t0 = time.nanoTime();
+        long w0 = time.wallMillis();
+        Handle expected = registryHandle == null ? Handle.NONE : registryHandle;
+        call(backend.write(registryKey, expected, next.encode(), timeout()), result -> {
+            if (result instanceof WriteResult.Written written) {
+                log.debug("hoplock: {} of group '{}' wrote the registry: {} (epoch {})", config.memberId(),
+                        config.group(), what, next.epoch());
+                adopt(next, written.handle(), t0, w0, time.nanoTime(), created);
+                if (leaving != null && next.entry(config.memberId()) == null) {
+                    leaving.complete(true);
+                    return;
+                }
+                if (what.startsWith("remove")) {
+                    removable = null;
+                    watch = null;
+                }
+                decide(t0, w0);
+            } else {
+                log.debug("hoplock: {} ({}): {} refused", config.memberId(), config.owner(), what);
+                next(true);
+            }
+        }, () -> {
+            log.debug("hoplock: {} ({}): {} failed or timed out", config.memberId(), config.owner(), what);
+            next(true);
+        });
+    }
+
+    /** Reads the lease of the next member (by id, around the ring) and judges it (rule M6). */
+    private void watchStep() {
+        EpochView view = current;
+        if (view == null || view.selfIndex < 0 || view.view.size() < 2) {
+            next(false);
+            return;
+        }
+        String id = view.view.members().get((view.selfIndex + 1) % view.view.size()).id();
+        Registry.Entry entry = latest.entry(id);
+        if (entry == null) {
+            next(false);
+            return;
+        }
+        if (watch == null || !watch.watches(entry)) {
+            long ttl = Math.max(ttlNanos, Duration.ofMillis(entry.ttlMillis()).toNanos());
+            watch = new LeaseWatch(entry, config.defects().contains(OwnershipGroup.Defect.HASTY_REMOVAL) ? 0 : ttl);
+            removable = null;
+        }
+        LeaseWatch watching = watch;
+        call(backend.read(memberKey(config.group(), id), timeout()), answer -> {
+            if (watching.observe(answer, time.nanoTime(), time.wallNow())) {
+                removable = entry;
+            }
+            next(false);
+        }, () -> {
+            watching.readFailed();
+            next(false);
+        });
+    }
+
+    private void next(boolean contended) {
+        if (stopped) {
+            return;
+        }
+        EpochView view = current;
+        Registry registry = latest;
+        Registry.Entry me = registry == null ? null : registry.entry(config.memberId());
+        boolean changing = leaving != null || view == null || !view.settled(time.nanoTime()) || removable != null
+                || me == null || me.ack() < registry.epoch() || elector.currentLease().isEmpty();
+        Duration delay = changing ? config.pollInterval() : config.renewInterval();
+        if (contended) {
+            delay = Duration.ofNanos(jitter.nextLong(Math.max(1, config.pollInterval().toNanos())));
+        }
+        log.debug("hoplock: {} ({}) next step in {}", config.memberId(), config.owner(), delay);
+        schedule(delay);
+    }
+
+    private Duration timeout() {
+        if (leaving != null) {
+            long left = leaveDeadlineNanos - time.nanoTime();
+            return Duration.ofNanos(Math.max(1, Math.min(left, config.requestTimeout().toNanos())));
+        }
+        return config.requestTimeout();
+    }
+
+    /** One request at a time, bounded by the request timeout: a late answer is ignored (its outcome unknown). */
+    private <T> void call(CompletionStage<T> stage, Consumer<T> onAnswer, Runnable onFailure) {
+        long id = ++op;
+        busy = true;
+        opTimer = scheduler.schedule(() -> {
+            synchronized (this) {
+                if (op == id && !stopped) {
+                    log.debug("hoplock: {} ({}) request timed out", config.memberId(), config.owner());
+                    op++;
+                    busy = false;
+                    onFailure.run();
+                }
+            }
+        }, timeout());
+        stage.whenComplete((value, error) -> {
+            synchronized (this) {
+                if (op != id || stopped) {
+                    return;
+                }
+                op++;
+                busy = false;
+                cancel(opTimer);
+                try {
+                    if (error != null) {
+                        onFailure.run();
+                    } else {
+                        onAnswer.accept(value);
+                    }
+                } catch (RuntimeException | Error e) {
+                    problem("the membership loop failed: " + e);
+                    log.warn("hoplock: membership loop of group '{}' failed", config.group(), e);
+                    next(false);
+                }
+            }
+        });
+    }
+
+    private void schedule(Duration delay) {
+        cancel(timer);
+        timer = scheduler.schedule(this::step, delay);
+    }
+
+    private static void cancel(Scheduler.Cancellable cancellable) {
+        if (cancellable != null) {
+            cancellable.cancel();
+        }
+    }
+
+    private void problem(String message) {
+        if (!message.equals(lastProblem)) {
+            lastProblem = message;
+            log.warn("hoplock: {}", message);
+            emit(new OwnershipEvent.Problem(config.group(), message));
+        }
+    }
+
+    private void emit(OwnershipEvent event) {
+        events.accept(event);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.hoplock.core.ownership;
+
+import java.util.Objects;
+
+/**
+ * Something that happened to an {@link OwnershipGroup}, as this instance saw it. Delivered in order on the group's
+ * event executor, after the state change (when a listener sees {@link MembershipChanged}, the checks already answer
+ * over the new view).
+ */
+public sealed interface OwnershipEvent
+        permits OwnershipEvent.MembershipChanged, OwnershipEvent.Settled, OwnershipEvent.Problem {
+
+    /** The group's name. */
+    String group();
+
+    /**
+     * This instance adopted a new membership epoch. Keys whose owner differs between {@code previous} and
+     * {@code current} moved ({@link Rendezvous#owner} over each); keys this instance lost are no longer acted on; keys
+     * it gained are acted on once the epoch is settled (see {@link Settled}, or the grace of one TTL).
+     *
+     * @param epoch    the new epoch
+     * @param previous the view before (empty at the first epoch this instance saw)
+     * @param current  the view now
+     */
+    record MembershipChanged(String group, long epoch, MembershipView previous, MembershipView current)
+            implements OwnershipEvent {
+        public MembershipChanged {
+            Objects.requireNonNull(previous, "previous");
+            Objects.requireNonNull(current, "current");
+        }
+    }
+
+    /** Every other member acknowledged {@code epoch}: keys this instance gained at it may be acted on now. */
+    record Settled(String group, long epoch, MembershipView view) implements OwnershipEvent {
+    }
+
+    /** Something needs attention (the registry is unreadable or gone, a store error); the message says what. */
+    record Problem(String group, String message) implements OwnershipEvent {
+    }
+}

@@ -1,0 +1,255 @@
+package dev.hoplock.core.ownership;
+
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.fencing.Fence;
+import dev.hoplock.core.fencing.StaleTokenException;
+import dev.hoplock.core.time.VirtualTime;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Live membership over the in-memory backend in virtual time: join, steady state, leave, partition, tokens. */
+class OwnershipGroupTest {
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+    private final VirtualTime time = new VirtualTime(Instant.parse("2026-12-01T00:00:00Z"));
+    private final InMemoryBackend store = new InMemoryBackend();
+    private final Map<String, OwnershipGroup> groups = new LinkedHashMap<>();
+    private final Map<String, Cuttable> links = new HashMap<>();
+    private final List<String> keys = new ArrayList<>();
+    /** Per key: the last acting owner and token seen, to check that tokens rise at every change of owner. */
+    private final Map<String, String> lastOwner = new HashMap<>();
+    private final Map<String, Long> lastToken = new HashMap<>();
+
+    OwnershipGroupTest() {
+        for (int i = 0; i < 200; i++) {
+            keys.add("customer-" + i);
+        }
+    }
+
+    private OwnershipGroup member(String id) {
+        Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
+        links.put(id, link);
+        OwnershipGroup group = OwnershipGroup.builder(link, "billing").memberId(id).address(id + ":8080")
+                .owner(id + "-process").ttl(TTL).timeSource(time).scheduler(time).eventExecutor(Runnable::run)
+                .build();
+        groups.put(id, group);
+        group.start();
+        return group;
+    }
+
+    /** Advances virtual time in 100 ms steps, checking after each that no key has two acting owners. */
+    private void run(Duration duration) {
+        for (long t = 0; t < duration.toMillis(); t += 100) {
+            time.advance(Duration.ofMillis(100));
+            check();
+        }
+    }
+
+    private void check() {
+        for (String key : keys) {
+            String acting = null;
+            for (Map.Entry<String, OwnershipGroup> e : groups.entrySet()) {
+                long token = e.getValue().tokenIfActing(key);
+                if (token >= 0) {
+                    assertThat(acting).as("key %s acted on by %s and %s at %s", key, acting, e.getKey(),
+                            time.elapsed()).isNull();
+                    acting = e.getKey();
+                    String before = lastOwner.put(key, acting);
+                    Long beforeToken = lastToken.put(key, token);
+                    if (beforeToken != null) {
+                        if (acting.equals(before)) {
+                            assertThat(token).as("token of %s", key).isGreaterThanOrEqualTo(beforeToken);
+                        } else {
+                            assertThat(token).as("token of %s moving from %s to %s", key, before, acting)
+                                    .isGreaterThan(beforeToken);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private long owned(String id) {
+        return keys.stream().filter(groups.get(id)::isOwner).count();
+    }
+
+    private long ownedByAnyone() {
+        return keys.stream().filter(k -> groups.values().stream().anyMatch(g -> g.isOwner(k))).count();
+    }
+
+    @Test
+    void threeMembersSplitTheKeysAndEachKeyHasOneOwner() {
+        member("a");
+        member("b");
+        member("c");
+        run(Duration.ofSeconds(40));
+        assertThat(ownedByAnyone()).isEqualTo(keys.size());
+        assertThat(owned("a")).isPositive();
+        assertThat(owned("b")).isPositive();
+        assertThat(owned("c")).isPositive();
+        MembershipView view = groups.get("a").members();
+        assertThat(view.members()).extracting(Member::id).containsExactly("a", "b", "c");
+        for (String key : keys) {
+            Member owner = Rendezvous.owner(key, view).orElseThrow();
+            assertThat(groups.get(owner.id()).isOwner(key)).isTrue();
+            assertThat(groups.get("a").owner(key)).contains(owner);
+        }
+    }
+
+    @Test
+    void aGracefulLeaveHandsItsKeysOverWithinSeconds() {
+        member("a");
+        member("b");
+        member("c");
+        run(Duration.ofSeconds(40));
+        groups.get("b").closeAsync();
+        run(Duration.ofSeconds(6));
+        groups.remove("b");
+        assertThat(ownedByAnyone()).isEqualTo(keys.size());
+        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c");
+    }
+
+    @Test
+    void aCutOffMemberStopsAtItsDeadlineAndIsDroppedThenItsKeysAreOwnedAgain() {
+        member("a");
+        member("b");
+        member("c");
+        run(Duration.ofSeconds(40));
+        long ownedByB = owned("b");
+        assertThat(ownedByB).isPositive();
+        links.get("b").cut = true;
+        run(Duration.ofSeconds(30));
+        assertThat(owned("b")).as("b self-fenced").isZero();
+        run(Duration.ofSeconds(70));
+        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c");
+        assertThat(ownedByAnyone()).isEqualTo(keys.size());
+        links.get("b").cut = false;
+        run(Duration.ofSeconds(60));
+        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "b", "c");
+        assertThat(owned("b")).isPositive();
+        assertThat(ownedByAnyone()).isEqualTo(keys.size());
+    }
+
+    @Test
+    void aJoiningMemberTakesOnlyTheKeysItWinsAndTokensWorkWithAFence() {
+        member("a");
+        member("b");
+        run(Duration.ofSeconds(40));
+        Map<String, Long> before = new HashMap<>();
+        for (String key : keys) {
+            before.put(key, groups.get("a").token(key).orElse(groups.get("b").token(key).orElse(-1)));
+        }
+        member("c");
+        run(Duration.ofSeconds(40));
+        MembershipView view = groups.get("a").members();
+        assertThat(view.size()).isEqualTo(3);
+        for (String key : keys) {
+            String owner = Rendezvous.owner(key, view).orElseThrow().id();
+            long token = groups.get(owner).token(key).orElseThrow();
+            if (owner.equals("c")) {
+                assertThat(token).isGreaterThan(before.get(key));
+            } else {
+                assertThat(token).as("a key that did not move keeps its token").isEqualTo(before.get(key));
+            }
+        }
+        Fence fence = new MemoryFence();
+        String moved = keys.stream().filter(k -> groups.get("c").isOwner(k)).findFirst().orElseThrow();
+        fence.check(moved, groups.get("c").token(moved).orElseThrow());
+        assertThatThrownBy(() -> fence.check(moved, before.get(moved))).isInstanceOf(StaleTokenException.class);
+    }
+
+    @Test
+    void aClaimLosesWhenItsKeyMovesAndHoldsTheAcknowledgementUntilClosed() {
+        member("a");
+        run(Duration.ofSeconds(10));
+        String key = keys.stream().filter(k -> {
+            MembershipView two = MembershipView.of(9, List.of(Member.of("a"), Member.of("b")));
+            return Rendezvous.owner(k, two).orElseThrow().id().equals("b");
+        }).findFirst().orElseThrow();
+        OwnershipClaim claim = groups.get("a").claim(key, false).orElseThrow();
+        assertThat(claim.isValid()).isTrue();
+        member("b");
+        run(Duration.ofSeconds(5));
+        assertThat(claim.isValid()).isFalse();
+        assertThat(groups.get("b").isOwner(key)).as("b waits while a's claim is open").isFalse();
+        claim.close();
+        run(Duration.ofSeconds(5));
+        assertThat(groups.get("b").isOwner(key)).isTrue();
+    }
+
+    @Test
+    void unavailableBeforeTheFirstRead() {
+        OwnershipGroup g = OwnershipGroup.builder(AsyncBackend.on(store, Runnable::run), "billing").memberId("z")
+                .timeSource(time).scheduler(time).eventExecutor(Runnable::run).build();
+        assertThatThrownBy(g::members).isInstanceOf(MembershipUnavailableException.class)
+                .hasMessageContaining("billing");
+        assertThat(g.isOwner("k")).isFalse();
+    }
+
+    /** A link that can be cut: every request fails fast while cut. */
+    static final class Cuttable implements AsyncBackend {
+        private final AsyncBackend inner;
+        volatile boolean cut;
+
+        Cuttable(AsyncBackend inner) {
+            this.inner = inner;
+        }
+
+        private <T> CompletionStage<T> refused() {
+            return CompletableFuture.failedFuture(new BackendException(BackendException.Kind.UNREACHABLE, "cut"));
+        }
+
+        @Override
+        public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
+            return cut ? refused() : inner.read(key, timeout);
+        }
+
+        @Override
+        public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
+            return cut ? refused() : inner.write(key, expected, content, timeout);
+        }
+
+        @Override
+        public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
+            return cut ? refused() : inner.delete(key, expected, timeout);
+        }
+
+        @Override
+        public String describe() {
+            return "cuttable";
+        }
+    }
+
+    /** The simplest fence: the highest token per resource, in memory. */
+    static final class MemoryFence implements Fence {
+        private final Map<String, Long> highest = new HashMap<>();
+
+        @Override
+        public synchronized void check(String resource, long token) {
+            Long seen = highest.get(resource);
+            if (seen != null && token < seen) {
+                throw new StaleTokenException(resource, token, seen);
+            }
+            highest.put(resource, token);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.hoplock.core.ownership;
+
+import dev.hoplock.core.Elector;
+
+import java.util.function.Consumer;
+
+/** Package-private settings of {@link OwnershipGroup.Builder} for the simulation: test code only. */
+public final class OwnershipSeams {
+
+    /** The rule-breaking defects the simulation plants to prove its checker sees them. */
+    public enum PlantedDefect {
+        SETTLE_AT_ONCE, NO_VIEW_DEADLINE, HASTY_REMOVAL, IGNORE_LEASE
+    }
+
+    private OwnershipSeams() {
+    }
+
+    public static OwnershipGroup.Builder plant(OwnershipGroup.Builder builder, PlantedDefect defect) {
+        return builder.defect(OwnershipGroup.Defect.valueOf(defect.name()));
+    }
+
+    public static OwnershipGroup.Builder electorCustomizer(OwnershipGroup.Builder builder,
+                                                           Consumer<Elector.Builder> customizer) {
+        return builder.electorCustomizer(customizer);
+    }
+
+    /** The token of {@code key} or -1: what the hot path answers. */
+    public static long tokenIfActing(OwnershipGroup group, String key) {
+        return group.tokenIfActing(key);
+    }
+
+    /** The group's internal state, for simulation traces. */
+    public static String describe(OwnershipGroup group) {
+        return group.describeState();
+    }
+}

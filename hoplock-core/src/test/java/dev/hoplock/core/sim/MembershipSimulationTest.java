@@ -1,0 +1,77 @@
+package dev.hoplock.core.sim;
+
+import dev.hoplock.core.ownership.OwnershipSeams;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs {@link MembershipSimulation} schedules: {@code hoplock.sim.schedules} of them (1,000 by default, 10,000 in the
+ * {@code simulation-long} profile) from seed {@code hoplock.membership.baseSeed} (default 20261201), and fails with the
+ * seed and the trace of the first that breaks an invariant. {@code hoplock.membership.seed} replays one seed.
+ * The planted-defect rows prove that the checker catches a broken rule.
+ */
+@Tag("simulation")
+class MembershipSimulationTest {
+
+    private static final long BASE_SEED = Long.getLong("hoplock.membership.baseSeed", 20261201L);
+
+    @Test
+    void noScheduleHasTwoActingOwnersOrAFallingToken() throws Exception {
+        Long single = Long.getLong("hoplock.membership.seed");
+        int schedules = single != null ? 1 : Integer.getInteger("hoplock.sim.schedules", 1000);
+        List<MembershipSimulation.Result> results = runMany(single != null ? single : BASE_SEED, schedules, null);
+        String summary = MembershipSimulation.summary(results);
+        System.out.println("membership simulation: " + summary);
+        for (MembershipSimulation.Result result : results) {
+            if (result.violation() != null) {
+                MembershipSimulation replay = new MembershipSimulation(result.seed(), null);
+                replay.run();
+                System.out.println(replay.trace());
+            }
+            assertThat(result.violation()).as("seed %d", result.seed()).isNull();
+        }
+        assertThat(results.stream().mapToLong(MembershipSimulation.Result::ownerChanges).sum())
+                .as("the schedules move keys between owners").isPositive();
+    }
+
+    /** Each planted defect breaks one rule; the checker must catch it within 300 schedules. */
+    @ParameterizedTest
+    @EnumSource(value = OwnershipSeams.PlantedDefect.class, names = {"SETTLE_AT_ONCE", "NO_VIEW_DEADLINE",
+            "HASTY_REMOVAL"})
+    void theCheckerCatchesAPlantedDefect(OwnershipSeams.PlantedDefect defect) throws Exception {
+        List<MembershipSimulation.Result> results = runMany(BASE_SEED, 300, defect);
+        long caught = results.stream().filter(r -> r.violation() != null).count();
+        System.out.println("planted " + defect + ": caught in " + caught + " of " + results.size() + " schedules");
+        assertThat(caught).as("schedules in which the checker caught %s", defect).isPositive();
+    }
+
+    private static List<MembershipSimulation.Result> runMany(long base, int schedules,
+                                                             OwnershipSeams.PlantedDefect defect) throws Exception {
+        int threads = Integer.getInteger("hoplock.sim.threads", Runtime.getRuntime().availableProcessors());
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<MembershipSimulation.Result>> futures = new ArrayList<>();
+        try {
+            for (int i = 0; i < schedules; i++) {
+                long seed = base + i;
+                futures.add(pool.submit(() -> new MembershipSimulation(seed, defect).run()));
+            }
+            List<MembershipSimulation.Result> results = new ArrayList<>();
+            for (Future<MembershipSimulation.Result> f : futures) {
+                results.add(f.get());
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
