@@ -34,9 +34,9 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(S3MockExtension.class)
 class OwnershipProcessesTest {
 
-    private static final Duration TTL = Duration.ofSeconds(2);
+    private static final Duration TTL = Duration.ofSeconds(3);
     private static final int KEYS = 12;
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final Duration PATIENCE = Duration.ofSeconds(90);
 
     private final Map<String, Process> processes = new LinkedHashMap<>();
 
@@ -55,23 +55,22 @@ class OwnershipProcessesTest {
             start(server, prefix, dir, "m-c", "m-c#1");
             long t0 = System.currentTimeMillis();
             awaitEveryKeyWorkedAfter(dir, t0, "three members started");
+            awaitWorking(dir, List.of("m-a#1", "m-b#1", "m-c#1"));
 
             long killedAt = System.currentTimeMillis();
             processes.get("m-b#1").toHandle().destroyForcibly();
+            long takeover = awaitKeysOfTakenOver(dir, "m-b#1", killedAt, "after kill -9 of m-b#1");
             awaitEveryKeyWorkedAfter(dir, killedAt + 1, "after kill -9 of m-b#1");
-            long takeover = firstTimeAllKeysWorkedAfter(dir, killedAt) - killedAt;
 
             start(server, prefix, dir, "m-d", "m-d#1");
             start(server, prefix, dir, "m-b", "m-b#2");
-            long joinedAt = System.currentTimeMillis();
-            await("m-d#1 and m-b#2 work on keys").atMost(PATIENCE).until(() -> owners(dir, joinedAt)
-                    .containsAll(List.of("m-d#1", "m-b#2")));
+            awaitWorking(dir, List.of("m-a#1", "m-b#2", "m-d#1"));
 
             long stoppedAt = System.currentTimeMillis();
             processes.get("m-a#1").toHandle().destroy();
+            long handover = awaitKeysOfTakenOver(dir, "m-a#1", stoppedAt, "after SIGTERM of m-a#1");
             assertThat(processes.get("m-a#1").waitFor(30, TimeUnit.SECONDS)).as("m-a#1 exits").isTrue();
             awaitEveryKeyWorkedAfter(dir, stoppedAt + 1, "after SIGTERM of m-a#1");
-            long handover = firstTimeAllKeysWorkedAfter(dir, stoppedAt) - stoppedAt;
 
             List<Interval> intervals = read(dir);
             Map<String, List<Interval>> byKey = new TreeMap<>();
@@ -98,9 +97,9 @@ class OwnershipProcessesTest {
                 }
             }
             assertThat(changes).as("keys changed owner").isGreaterThanOrEqualTo(KEYS / 3);
-            System.out.printf("ownership processes on S3Mock: %d intervals, %d changes of owner; every key worked on"
-                    + " again %d ms after kill -9 (TTL %d ms), %d ms after SIGTERM%n", intervals.size(), changes,
-                    takeover, TTL.toMillis(), handover);
+            System.out.printf("ownership processes on S3Mock: %d intervals, %d changes of owner; the keys of the"
+                    + " departed member worked on again %d ms after kill -9 (TTL %d ms), %d ms after SIGTERM%n",
+                    intervals.size(), changes, takeover, TTL.toMillis(), handover);
         } finally {
             for (Process process : processes.values()) {
                 process.toHandle().destroyForcibly();
@@ -128,14 +127,30 @@ class OwnershipProcessesTest {
                         .count() == KEYS);
     }
 
-    private static long firstTimeAllKeysWorkedAfter(Path dir, long after) throws IOException {
+    /** Waits until each of {@code owners} has worked on a key recently (within the last 2 s). */
+    private void awaitWorking(Path dir, List<String> owners) {
+        await(owners + " work on keys; logs in " + dir).atMost(PATIENCE)
+                .until(() -> owners(dir, System.currentTimeMillis() - 2_000).containsAll(owners));
+    }
+
+    /**
+     * Waits until every key {@code departed} worked on in its last 2 s before {@code at} has been worked on by another
+     * process after {@code at}; returns how long after {@code at} the last of them was first worked on.
+     */
+    private long awaitKeysOfTakenOver(Path dir, String departed, long at, String what) throws IOException {
+        List<String> keys = read(dir).stream().filter(i -> i.owner().equals(departed) && i.end() >= at - 2_000)
+                .map(Interval::key).distinct().toList();
+        assertThat(keys).as("keys %s worked on just before %s", departed, what).isNotEmpty();
+        await("the keys " + keys + " of " + departed + " worked on again " + what + "; logs in " + dir)
+                .atMost(PATIENCE).until(() -> read(dir).stream().filter(i -> i.start() >= at
+                        && !i.owner().equals(departed)).map(Interval::key).distinct().toList().containsAll(keys));
         Map<String, Long> first = new TreeMap<>();
         for (Interval interval : read(dir)) {
-            if (interval.start() >= after) {
-                first.merge(interval.key(), interval.end(), Math::min);
+            if (interval.start() >= at && !interval.owner().equals(departed) && keys.contains(interval.key())) {
+                first.merge(interval.key(), interval.start(), Math::min);
             }
         }
-        return first.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        return first.values().stream().mapToLong(Long::longValue).max().orElseThrow() - at;
     }
 
     private static List<String> owners(Path dir, long after) throws IOException {

@@ -31,7 +31,8 @@ public final class S3MockServer {
     /** The bucket that exists from the start. */
     public static final String BUCKET = "hoplock-test";
 
-    private static final Duration STARTUP_DEADLINE = Duration.ofSeconds(60);
+    /** 60 s by default; {@code -Dhoplock.s3mock.startupSeconds} gives a loaded machine longer. */
+    private static final Duration STARTUP_DEADLINE = Duration.ofSeconds(Long.getLong("hoplock.s3mock.startupSeconds", 60));
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private static S3MockServer shared;
