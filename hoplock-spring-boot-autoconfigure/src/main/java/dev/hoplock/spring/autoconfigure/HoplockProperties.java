@@ -3,6 +3,7 @@ package dev.hoplock.spring.autoconfigure;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 
@@ -75,6 +76,10 @@ public class HoplockProperties extends ElectionProperties {
     private final Jdbc jdbc = new Jdbc();
 
     private final Fencing fence = new Fencing();
+
+    /** Per-key ownership: hoplock.ownership.group turns it on. */
+    @NestedConfigurationProperty
+    private final OwnershipProperties ownership = new OwnershipProperties();
 
     /**
      * Named elections, each with its own lease key (default: its name) and any of the timing settings above, which
@@ -162,6 +167,10 @@ public class HoplockProperties extends ElectionProperties {
 
     public Fencing getFence() {
         return fence;
+    }
+
+    public OwnershipProperties getOwnership() {
+        return ownership;
     }
 
     public Map<String, ElectionProperties> getElections() {

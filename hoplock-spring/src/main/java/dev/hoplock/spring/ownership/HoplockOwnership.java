@@ -51,6 +51,7 @@ public final class HoplockOwnership implements AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong movedKeys = new AtomicLong();
     private volatile MembershipView lastView = MembershipView.empty(0);
+    private volatile boolean closed;
 
     public HoplockOwnership(OwnershipGroup group) {
         this.group = Objects.requireNonNull(group, "group");
@@ -169,12 +170,19 @@ public final class HoplockOwnership implements AutoCloseable {
 
     /** Leaves the group: stops acting on every key, waits for open claims, deregisters, releases (rule M7). */
     public CompletableFuture<Void> closeAsync() {
+        closed = true;
         return group.closeAsync();
     }
 
     @Override
     public void close() {
+        closed = true;
         group.close();
+    }
+
+    /** True once this instance started leaving the group. */
+    public boolean isClosed() {
+        return closed;
     }
 
     private void onEvent(OwnershipEvent event) {
