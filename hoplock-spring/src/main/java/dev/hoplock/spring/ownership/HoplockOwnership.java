@@ -194,6 +194,9 @@ public final class HoplockOwnership implements AutoCloseable {
         }
         MembershipView previous = changed.previous().isEmpty() && lastView.size() > 0 ? lastView : changed.previous();
         lastView = changed.current();
+        if (previous.members().equals(changed.current().members())) {
+            return; // the same member set seen again (a re-read of one epoch): nothing moved
+        }
         OwnershipChange change = OwnershipChange.of(changed.group(), changed.epoch(), group.self().id(), previous,
                 changed.current(), seen.snapshot());
         changes.incrementAndGet();
