@@ -7,7 +7,8 @@
 #
 # Stages: failover (crash and graceful handover over S3Mock), jmh (@LeaderOnly gate cost), requests (store requests and
 # added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
-# JDBC provider on one PostgreSQL, one after the other), startup (start-up added by the starter). The report
+# JDBC provider on one PostgreSQL, one after the other), startup (start-up added by the starter), ownership (per-key
+# ownership: spread and churn, store requests per hour against N, hand-over time, JMH check cost). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
@@ -33,7 +34,9 @@ cd "$ROOT"
 : "${JDBC_WARMUP:=5}"
 : "${JDBC_TTL:=30s}"            # hoplock's TTL in the jdbc stage (the starter's default)
 : "${STARTUP_REPS:=10}"         # JVM starts per variant
-: "${STAGES:=failover jmh requests jdbc startup}"
+: "${OWNERSHIP_REPS:=5}"        # departures per mode (graceful, crash) in the ownership hand-over bench
+: "${OWNERSHIP_TTL_MS:=3000}"   # TTL of the ownership hand-over bench; renew TTL/3, poll TTL/15
+: "${STAGES:=failover jmh requests jdbc startup ownership}"
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
 : "${PG_PASSWORD:=}"
@@ -122,11 +125,11 @@ RUN_START=$(date +%s)
 RUN_STARTED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 # ---------------------------------------------------------------- build
-say "build: mvn -q -pl benchmarks -Pbench package -DskipTests"
+# The measured hoplock jars are built from this checkout (-am), never taken from ~/.m2.
+say "build: mvn -q -pl benchmarks -am -Pbench package -DskipTests"
 BUILD_START=$(date +%s)
-if ! mvn -q -pl benchmarks -Pbench package -DskipTests; then
-  echo "The benchmarks module did not build. If a hoplock module is missing from ~/.m2, install the modules first:" >&2
-  echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
+if ! mvn -q -pl benchmarks -am -Pbench package -DskipTests; then
+  echo "The benchmarks module or a hoplock module it needs did not build (see above)." >&2
   exit 1
 fi
 for variant in without-starter with-starter; do
@@ -142,7 +145,7 @@ pin() {
   local out="" jar
   IFS=':' read -r -a jars <<< "$(cat "$1")"
   for jar in "${jars[@]}"; do
-    if [[ "$jar" == */dev/hoplock/* ]]; then
+    if [[ "$jar" == */dev/hoplock/* || "$jar" == "$ROOT"/*/target/*.jar ]]; then
       cp -p "$jar" "$PINNED/" && jar="$PINNED/$(basename "$jar")"
     fi
     out="${out:+$out:}$jar"
@@ -196,6 +199,21 @@ if wants jmh; then
   set_prop "$STAGES_FILE" "jmh.settings" "$JMH_FORKS forks x $JMH_ITERATIONS iterations of $JMH_TIME after $JMH_WARMUP warm-up iterations of $JMH_TIME, 1 thread"
   run_stage jmh 1200 "$SHOWN_JAVA org.openjdk.jmh.Main ${JMH_ARGS[*]/#$RESULTS/benchmarks/results}" -- \
     "${JAVA[@]}" org.openjdk.jmh.Main "${JMH_ARGS[@]}"
+fi
+
+if wants ownership; then
+  rm -f "$RESULTS"/ownership-* "$RESULTS/jmh-ownership.csv"
+  record_env ownership OWNERSHIP_REPS OWNERSHIP_TTL_MS
+  run_stage ownership-spread 300 "$SHOWN_JAVA dev.hoplock.bench.ownership.SpreadAndChurn 10 100000" -- \
+    "${JAVA[@]}" dev.hoplock.bench.ownership.SpreadAndChurn 10 100000
+  run_stage ownership-requests 900 "$SHOWN_JAVA dev.hoplock.bench.ownership.OwnershipRequestsBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml dev.hoplock.bench.ownership.OwnershipRequestsBench
+  run_stage ownership-handover 1200 "$SHOWN_JAVA -Dbench.ownership.reps=$OWNERSHIP_REPS -Dbench.ownership.ttlMs=$OWNERSHIP_TTL_MS dev.hoplock.bench.ownership.OwnershipHandoverBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.ownership.reps="$OWNERSHIP_REPS" \
+    -Dbench.ownership.ttlMs="$OWNERSHIP_TTL_MS" dev.hoplock.bench.ownership.OwnershipHandoverBench
+  OWN_JMH=(OwnershipCheckBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s -prof gc -rf csv -rff "$RESULTS/jmh-ownership.csv")
+  run_stage ownership-jmh 1200 "$SHOWN_JAVA org.openjdk.jmh.Main ${OWN_JMH[*]/#$RESULTS/benchmarks/results}" -- \
+    "${JAVA[@]}" org.openjdk.jmh.Main "${OWN_JMH[@]}"
 fi
 
 if wants requests; then
