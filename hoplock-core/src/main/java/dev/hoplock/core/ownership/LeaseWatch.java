@@ -18,12 +18,18 @@ import java.util.Optional;
  *   <li>the record released (no owner): its writer stopped before writing it;</li>
  *   <li>the record held by another process: that process's elector took it over only after the registered term's
  *       deadline had passed;</li>
- *   <li>the same record version (same handle) for a whole {@code ttl} on this machine's monotonic clock, counted from
- *       the answer of the first read that saw it, and expired by this machine's wall clock: its writer wrote it before
- *       that read answered and stopped at least the safety margin before its validity ended;</li>
- *   <li>no record for a whole {@code ttl}, counted from the answer of the first read that found none, with no failed
- *       read since, and the last record seen expired by this machine's wall clock (a deletion from outside).</li>
+ *   <li>the same record version (same handle) in a read <em>sent</em> a whole {@code ttl} (on this machine's monotonic
+ *       clock) after the answer of the first read that saw it, and expired by this machine's wall clock when that later
+ *       read was sent: its writer wrote it before the first read answered, stopped at least the safety margin before
+ *       its validity ended, and had not written again when the later read took effect;</li>
+ *   <li>no record in a read sent a whole {@code ttl} after the answer of the first read that found none, with no
+ *       failed read between, and the last record seen expired by this machine's wall clock (a deletion from
+ *       outside).</li>
  * </ul>
+ * The later read is measured from when it was sent, not when its answer arrived: an answer delivered late (a pause of
+ * this process, a slow network) tells what the store held when the read took effect, which may be long before it is
+ * processed. (The elector's own takeover needs no such care: it is a compare-and-swap on the lease record itself,
+ * while a removal is a compare-and-swap on the registry.)
  * A record that cannot be parsed counts as held: only the unchanged-for-ttl observation ends it. Never trusts another
  * machine's wall clock as the only evidence.
  */
@@ -62,11 +68,12 @@ final class LeaseWatch {
     }
 
     /**
-     * Records one read's answer, received at {@code answerNanos} (local monotonic) and {@code wallNow} (local wall).
+     * Records one read's answer: the read was sent at {@code sentNanos} (local monotonic) and {@code sentWall} (local
+     * wall), its answer received at {@code answerNanos}.
      *
      * @return true once the registered term has provably ended
      */
-    boolean observe(Optional<StoredObject> answer, long answerNanos, Instant wallNow) {
+    boolean observe(Optional<StoredObject> answer, long sentNanos, Instant sentWall, long answerNanos) {
         if (ended) {
             return true;
         }
@@ -75,8 +82,8 @@ final class LeaseWatch {
             if (!absentSeen) {
                 absentSeen = true;
                 absentSinceNanos = answerNanos;
-            } else if (answerNanos - absentSinceNanos >= ttlNanos
-                    && (lastExpiry == null || wallNow.isAfter(lastExpiry))) {
+            } else if (sentNanos - absentSinceNanos >= ttlNanos
+                    && (lastExpiry == null || sentWall.isAfter(lastExpiry))) {
                 ended = true;
             }
             return ended;
@@ -105,8 +112,8 @@ final class LeaseWatch {
             seenSinceNanos = answerNanos;
             return false;
         }
-        boolean expiredHere = record == null || wallNow.isAfter(record.expiresAt());
-        if (answerNanos - seenSinceNanos >= ttlNanos && expiredHere) {
+        boolean expiredHere = record == null || sentWall.isAfter(record.expiresAt());
+        if (sentNanos - seenSinceNanos >= ttlNanos && expiredHere) {
             ended = true;
         }
         return ended;

@@ -352,8 +352,10 @@ final class MembershipLoop {
             removable = null;
         }
         LeaseWatch watching = watch;
+        long sent = time.nanoTime();
+        java.time.Instant sentWall = time.wallNow();
         call(backend.read(memberKey(config.group(), id), timeout()), answer -> {
-            if (watching.observe(answer, time.nanoTime(), time.wallNow())) {
+            if (watching.observe(answer, sent, sentWall, time.nanoTime())) {
                 removable = entry;
             }
             next(false);

@@ -51,6 +51,14 @@ import java.util.function.Consumer;
  *       and renews its own lease once per renew interval; while something changes it does so every poll interval.</li>
  * </ul>
  *
+ * <h2>Cost model</h2>
+ * With nothing changing, each member makes 3 store requests per renew interval (TTL/3): its lease renewal, one registry
+ * read, one read of the next member's lease (a single member watches nobody: 2). At the default TTL of 30 s that is
+ * {@code 1,080 × N} requests per hour for N members (720 for one), whatever the number of keys; counted by
+ * {@code OwnershipCostTest}. A change of the member set adds, per member, registry reads every poll interval (TTL/15)
+ * until the new epoch is settled and one acknowledgement write (a compare-and-swap on the one record, retried after a
+ * random wait under one poll when another member's write came first).
+ *
  * <h2>Safety argument</h2>
  * Assumptions are the elector's: a linearisable store with conditional writes, monotonic clocks whose rates differ by
  * less than the safety margin absorbs, and the registry changed only by hoplock members. An instance <em>acts</em> as
@@ -77,9 +85,10 @@ import java.util.function.Consumer;
  *       adopted {@code E} (it acts under no older epoch from then on), and only while every open claim is on a key it
  *       owns at {@code E} with the same token ({@code MembershipLoop.decide}, {@code ClaimBook.mayAcknowledge}).</li>
  *   <li><b>M6, remove only the provably stopped.</b> Another member's entry is removed only when a read of its
- *       liveness lease shows it released or held by another process, or unchanged for a whole {@code ttl} on this
- *       machine's monotonic clock and expired by its wall clock (the elector's rule 4), or absent for a whole
- *       {@code ttl} ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of it acts under the old
+ *       liveness lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl}
+ *       (on this machine's monotonic clock) after the answer of the first read that saw it, and expired by this
+ *       machine's wall clock (the elector's rule 4, measured to the later read's sending because the removal is no
+ *       compare-and-swap on the lease itself), or absent likewise ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of it acts under the old
  *       entry.</li>
  *   <li><b>M7, leave only after stopping.</b> {@link #close()} stops every check at once, tells open claims, waits up
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
@@ -145,6 +154,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     private final boolean ignoreLease;
     private volatile boolean leaving;
     private CompletableFuture<Void> closed;
+    private boolean started;
 
     private OwnershipGroup(Builder b, Config config) {
         this.config = config;
@@ -235,6 +245,10 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         if (closed != null) {
             throw new IllegalStateException("ownership group '" + config.group() + "' is closed; build a new one");
         }
+        if (started) {
+            return;
+        }
+        started = true;
         elector.addListener(event -> {
             if (event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost) {
                 loop.kick();

@@ -35,6 +35,7 @@ class OwnershipGroupTest {
     private final Map<String, OwnershipGroup> groups = new LinkedHashMap<>();
     private final Map<String, Cuttable> links = new HashMap<>();
     private final List<String> keys = new ArrayList<>();
+    private final Map<String, List<OwnershipEvent>> events = new HashMap<>();
     /** Per key: the last acting owner and token seen, to check that tokens rise at every change of owner. */
     private final Map<String, String> lastOwner = new HashMap<>();
     private final Map<String, Long> lastToken = new HashMap<>();
@@ -52,6 +53,9 @@ class OwnershipGroupTest {
                 .owner(id + "-process").ttl(TTL).timeSource(time).scheduler(time).eventExecutor(Runnable::run)
                 .build();
         groups.put(id, group);
+        List<OwnershipEvent> seen = new ArrayList<>();
+        events.put(id, seen);
+        group.addListener(seen::add);
         group.start();
         return group;
     }
@@ -108,6 +112,10 @@ class OwnershipGroupTest {
         assertThat(owned("c")).isPositive();
         MembershipView view = groups.get("a").members();
         assertThat(view.members()).extracting(Member::id).containsExactly("a", "b", "c");
+        assertThat(events.get("a")).filteredOn(e -> e instanceof OwnershipEvent.MembershipChanged changed
+                && changed.current().size() == 3).isNotEmpty();
+        assertThat(events.get("a")).filteredOn(e -> e instanceof OwnershipEvent.Settled settled
+                && settled.epoch() == view.version()).hasSize(1);
         for (String key : keys) {
             Member owner = Rendezvous.owner(key, view).orElseThrow();
             assertThat(groups.get(owner.id()).isOwner(key)).isTrue();

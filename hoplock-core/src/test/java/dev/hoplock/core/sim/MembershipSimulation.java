@@ -384,6 +384,14 @@ final class MembershipSimulation {
                 OwnershipSeams.plant(builder, defect);
             }
             this.group = builder.build();
+            group.addListener(event -> {
+                if (event instanceof dev.hoplock.core.ownership.OwnershipEvent.MembershipChanged changed) {
+                    log(owner + " adopts epoch " + changed.epoch() + " " + changed.current().members().stream()
+                            .map(m -> m.id()).toList());
+                } else if (event instanceof dev.hoplock.core.ownership.OwnershipEvent.Settled settled) {
+                    log(owner + " epoch " + settled.epoch() + " settled by acknowledgements");
+                }
+            });
         }
 
         @Override

@@ -44,6 +44,19 @@ class MembershipSimulationTest {
                 .as("the schedules move keys between owners").isPositive();
     }
 
+    /**
+     * Seeds of the 10,000-schedule run that found a defect, replayed in every build. 20263051: a watcher paused past a
+     * TTL processed a read answered before its pause as a fresh sighting and removed a live member (fixed: the
+     * unchanged-for-TTL observation is measured to when the later read was sent).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {20263051L})
+    void regressionSeeds(long seed) {
+        MembershipSimulation sim = new MembershipSimulation(seed, null);
+        MembershipSimulation.Result result = sim.run();
+        assertThat(result.violation()).as("seed %d; trace:%n%s", seed, sim.trace()).isNull();
+    }
+
     /** Each planted defect breaks one rule; the checker must catch it within 300 schedules. */
     @ParameterizedTest
     @EnumSource(value = OwnershipSeams.PlantedDefect.class, names = {"SETTLE_AT_ONCE", "NO_VIEW_DEADLINE",
