@@ -3,7 +3,7 @@
 # (default 3) of samples/ownership-demo in this terminal, members of one ownership group over the filesystem store
 # ./.hoplock-ownership-demo. Each instance processes only its own tenants and logs which tenants it gained and lost
 # at every membership change. Kill one with the kill line printed below (kill: graceful, its tenants move within
-# about 2 s; kill -9: a crash, they move after about 10 to 15 s) and start it again with the printed command;
+# about 2 s; kill -9: a crash, they move after about 8 to 15 s) and start it again with the printed command;
 # Ctrl-C stops all of them.
 #
 #   bash samples/ownership-demo/demo.sh [N]
