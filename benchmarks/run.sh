@@ -13,7 +13,8 @@
 # JDBC provider on one PostgreSQL, one after the other), es (the same harness, hoplock's Elasticsearch store over an
 # in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
 # rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
-# handover). The report
+# handover), ownership (per-key ownership: spread and churn, store requests per hour against N, hand-over time, JMH
+# check cost). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
@@ -47,8 +48,10 @@ cd "$ROOT"
 : "${ROLLING_ROUNDS:=10}"       # rolling restarts of all three instances
 : "${ROLLING_TTL_MS:=2000}"     # TTL of the rolling stage; renew TTL/3, poll TTL/15
 : "${ROLLING_WARMUP_MS:=1000}"  # each instance's warm-up (started, not ready)
-: "${STAGES:=failover jmh requests jdbc es startup rolling}"
-: "${BUILD:=installed}"         # installed: hoplock jars from ~/.m2; reactor: built from this checkout (mvn -am)
+: "${OWNERSHIP_REPS:=5}"        # departures per mode (graceful, crash) in the ownership hand-over bench
+: "${OWNERSHIP_TTL_MS:=3000}"   # TTL of the ownership hand-over bench; renew TTL/3, poll TTL/15
+: "${STAGES:=failover jmh requests jdbc es startup rolling ownership}"
+: "${BUILD:=reactor}"           # reactor: hoplock jars built from this checkout (mvn -am); installed: from ~/.m2
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
 : "${PG_PASSWORD:=}"
@@ -162,7 +165,7 @@ pin() {
   local out="" jar
   IFS=':' read -r -a jars <<< "$(cat "$1")"
   for jar in "${jars[@]}"; do
-    if [[ "$jar" == */dev/hoplock/* || "$jar" == "$ROOT"/*/target/hoplock-*.jar ]]; then
+    if [[ "$jar" == */dev/hoplock/* || "$jar" == "$ROOT"/*/target/*.jar ]]; then
       cp -p "$jar" "$PINNED/" && jar="$PINNED/$(basename "$jar")"
     fi
     out="${out:+$out:}$jar"
@@ -219,6 +222,21 @@ if wants jmh; then
   set_prop "$STAGES_FILE" "jmh.settings" "$JMH_FORKS forks x $JMH_ITERATIONS iterations of $JMH_TIME after $JMH_WARMUP warm-up iterations of $JMH_TIME, 1 thread"
   run_stage jmh 1200 "$SHOWN_JAVA org.openjdk.jmh.Main ${JMH_ARGS[*]/#$RESULTS/benchmarks/results}" -- \
     "${JAVA[@]}" org.openjdk.jmh.Main "${JMH_ARGS[@]}"
+fi
+
+if wants ownership; then
+  rm -f "$RESULTS"/ownership-* "$RESULTS/jmh-ownership.csv"
+  record_env ownership OWNERSHIP_REPS OWNERSHIP_TTL_MS
+  run_stage ownership-spread 300 "$SHOWN_JAVA dev.hoplock.bench.ownership.SpreadAndChurn 10 100000" -- \
+    "${JAVA[@]}" dev.hoplock.bench.ownership.SpreadAndChurn 10 100000
+  run_stage ownership-requests 900 "$SHOWN_JAVA dev.hoplock.bench.ownership.OwnershipRequestsBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml dev.hoplock.bench.ownership.OwnershipRequestsBench
+  run_stage ownership-handover 1200 "$SHOWN_JAVA -Dbench.ownership.reps=$OWNERSHIP_REPS -Dbench.ownership.ttlMs=$OWNERSHIP_TTL_MS dev.hoplock.bench.ownership.OwnershipHandoverBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.ownership.reps="$OWNERSHIP_REPS" \
+    -Dbench.ownership.ttlMs="$OWNERSHIP_TTL_MS" dev.hoplock.bench.ownership.OwnershipHandoverBench
+  OWN_JMH=(OwnershipCheckBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s -prof gc -rf csv -rff "$RESULTS/jmh-ownership.csv")
+  run_stage ownership-jmh 1200 "$SHOWN_JAVA org.openjdk.jmh.Main ${OWN_JMH[*]/#$RESULTS/benchmarks/results}" -- \
+    "${JAVA[@]}" org.openjdk.jmh.Main "${OWN_JMH[@]}"
 fi
 
 if wants requests; then

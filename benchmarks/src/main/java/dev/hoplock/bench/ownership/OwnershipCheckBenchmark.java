@@ -2,7 +2,11 @@ package dev.hoplock.bench.ownership;
 
 import dev.hoplock.core.ownership.Member;
 import dev.hoplock.core.ownership.MembershipView;
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.ownership.OwnerCache;
+import dev.hoplock.core.ownership.OwnershipGroup;
+import dev.hoplock.core.time.VirtualTime;
 import dev.hoplock.core.ownership.Rendezvous;
 import dev.hoplock.core.ownership.StaticMembership;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,6 +22,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +37,10 @@ import java.util.concurrent.TimeUnit;
  *       also validates and sorts the list on every call.</li>
  *   <li>{@link #cachedCheck}: {@link OwnerCache#isOwner(String)} over a static membership of the same 100 members,
  *       after the keys have been seen once (every key repeats: each is checked once per 10,000 calls).</li>
+ *   <li>{@link #groupCheck}: the safe check, {@link OwnershipGroup#isOwner(String)} of one member of a settled group
+ *       of 100 live members (in-memory store, virtual time frozen during the measurement, so the view stays
+ *       confirmed): the rules M1 to M4 on every call (liveness term, view freshness on both clocks, hand-over state,
+ *       the key's token) over the same cached rendezvous answers.</li>
  * </ul>
  * With {@code -p keys=100000}, more distinct keys than the cache's default capacity (65,536) in a cycle: the limit of
  * the amortisation, where the cached check pays the computation on most calls.
@@ -107,5 +117,47 @@ public class OwnershipCheckBenchmark {
     @Benchmark
     public boolean cachedCheck(Cursor cursor) {
         return cache.isOwner(cursor.key(keyNames));
+    }
+
+    @Benchmark
+    public boolean groupCheck(Group group, Cursor cursor) {
+        return group.self.isOwner(cursor.key(keyNames));
+    }
+
+    /** A settled group of {@code members} live members in virtual time; the benchmark asks one of them. */
+    @State(Scope.Benchmark)
+    public static class Group {
+
+        OwnershipGroup self;
+        private final List<OwnershipGroup> all = new ArrayList<>();
+
+        @Setup(Level.Trial)
+        public void join(OwnershipCheckBenchmark benchmark) {
+            VirtualTime time = new VirtualTime(Instant.parse("2026-12-01T00:00:00Z"));
+            AsyncBackend store = AsyncBackend.on(new InMemoryBackend(), Runnable::run);
+            for (int i = 0; i < benchmark.members; i++) {
+                OwnershipGroup group = OwnershipGroup.builder(store, "bench")
+                        .memberId(String.format("member-%03d", i)).owner("p" + i)
+                        .timeSource(time).scheduler(time).eventExecutor(Runnable::run).build();
+                group.start();
+                all.add(group);
+            }
+            time.advance(Duration.ofMinutes(10));
+            self = all.get(benchmark.members / 2);
+            if (!all.stream().allMatch(OwnershipGroup::isMember) || self.members().size() != benchmark.members) {
+                throw new IllegalStateException("the group of " + benchmark.members + " did not settle");
+            }
+            int owned = 0;
+            for (String key : benchmark.keyNames) {
+                boolean computed = Rendezvous.isOwner(key, self.self().id(), benchmark.view);
+                if (self.isOwner(key) != computed) {
+                    throw new IllegalStateException("the group and the computation disagree on " + key);
+                }
+                owned += computed ? 1 : 0;
+            }
+            if (owned == 0) {
+                throw new IllegalStateException("set-up: no key owned");
+            }
+        }
     }
 }

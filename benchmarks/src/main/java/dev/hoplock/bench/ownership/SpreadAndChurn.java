@@ -19,7 +19,8 @@ import java.util.Map;
  *   <li>leave: for each member M, the keys that move when M leaves the N, over the total, against 1/N.</li>
  * </ul>
  * Prints a Markdown table. Run: {@code java -cp <benchmarks class path> dev.hoplock.bench.ownership.SpreadAndChurn
- * [members=10] [keys=100000]}.
+ * [members=10] [keys=100000]}; with {@code -Dbench.results=DIR} also writes {@code DIR/ownership-spread.properties}
+ * for the report.
  */
 public final class SpreadAndChurn {
 
@@ -65,6 +66,20 @@ public final class SpreadAndChurn {
             maxLeave = Math.max(maxLeave, movedBack);
         }
 
+        if (System.getProperty("bench.results") != null) {
+            java.util.Map<String, Object> summary = new java.util.LinkedHashMap<>();
+            summary.put("members", memberCount);
+            summary.put("keys", keyCount);
+            summary.put("largest", largest);
+            summary.put("smallest", smallest);
+            summary.put("ratio", (double) largest / smallest);
+            summary.put("ideal", ideal);
+            summary.put("join.min", minJoin);
+            summary.put("join.max", maxJoin);
+            summary.put("leave.min", minLeave);
+            summary.put("leave.max", maxLeave);
+            dev.hoplock.bench.common.Results.writeSummary("ownership-spread.properties", summary);
+        }
         System.out.printf(Locale.ROOT, "| measure (%d members, %,d keys) | value |%n|---|---|%n", memberCount, keyCount);
         System.out.printf(Locale.ROOT, "| largest share | %.4f (%,d keys) |%n", (double) largest / keyCount, largest);
         System.out.printf(Locale.ROOT, "| smallest share | %.4f (%,d keys) |%n", (double) smallest / keyCount, smallest);

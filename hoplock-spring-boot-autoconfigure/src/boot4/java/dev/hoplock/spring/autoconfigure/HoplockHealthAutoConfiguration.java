@@ -2,6 +2,9 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.actuate.ElectionHealthIndicator;
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.actuate.OwnershipHealthIndicator;
+import dev.hoplock.spring.ownership.HoplockOwnership;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import dev.hoplock.spring.StoreWriteWatch;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -41,13 +44,17 @@ public final class HoplockHealthAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "hoplockHealthContributor")
         HealthContributor hoplockHealthContributor(HoplockElections elections,
-                ObjectProvider<StoreWriteWatch> writes,
+                ObjectProvider<StoreWriteWatch> writes, ObjectProvider<HoplockOwnership> ownership,
                 Environment environment) {
             boolean downOnStoreOutage = Binder.get(environment).bind("hoplock.health.down-on-store-outage",
                     Boolean.class).orElse(false);
-            Map<String, ElectionHealthIndicator> indicators = new LinkedHashMap<>();
+            Map<String, HealthIndicator> indicators = new LinkedHashMap<>();
             elections.asMap().forEach((name, elector) -> indicators.put(name, new ElectionHealthIndicator(name,
                     elector, elections, writes.getIfAvailable(), downOnStoreOutage)));
+            HoplockOwnership group = ownership.getIfAvailable();
+            if (group != null) {
+                indicators.put("ownership-" + group.name().replace('/', '-'), new OwnershipHealthIndicator(group));
+            }
             return CompositeHealthContributor.fromMap(indicators);
         }
     }

@@ -2,6 +2,8 @@ package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.ownership.HoplockOwnership;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -16,7 +18,9 @@ import java.util.Optional;
 
 /**
  * The {@code hoplock} actuator endpoint. Reading: {@code GET /actuator/hoplock} lists every election's state
- * ({@link ElectionDescriptor}), {@code GET /actuator/hoplock/{name}} shows one; no store request, no secrets. Writing:
+ * ({@link ElectionDescriptor}) and, with per-key ownership, the group's members and their state under
+ * {@code ownership:<group>} ({@link OwnershipDescriptor}); {@code GET /actuator/hoplock/{name}} shows one; no store
+ * request, no secrets. Writing:
  * {@code POST /actuator/hoplock/{name}} makes this instance step down from {@code name} if it leads it.
  *
  * <p>The write is governed by Boot's endpoint access control, like {@code shutdown}'s: this endpoint's default access
@@ -27,14 +31,40 @@ import java.util.Optional;
 @Endpoint(id = "hoplock", defaultAccess = Access.READ_ONLY)
 public class HoplockEndpoint {
 
+    /** The prefix of the ownership group's entry: {@code ownership:<group>} (no election name contains ':'). */
+    public static final String OWNERSHIP_PREFIX = "ownership:";
+
     private final HoplockElections elections;
+    private final @Nullable HoplockOwnership ownership;
 
     public HoplockEndpoint(HoplockElections elections) {
+        this(elections, null);
+    }
+
+    /** @param ownership the ownership group, shown as {@code ownership:<group>}; null when not configured */
+    public HoplockEndpoint(HoplockElections elections, @Nullable HoplockOwnership ownership) {
         this.elections = elections;
+        this.ownership = ownership;
+    }
+
+    /**
+     * Every election's state by name ({@link ElectionDescriptor}) and, when per-key ownership is configured, the
+     * group with its members and their state ({@link OwnershipDescriptor}) under {@code ownership:<group>}.
+     */
+    @ReadOperation
+    public Map<String, Object> read() {
+        Map<String, Object> result = new LinkedHashMap<>(elections());
+        ownershipDescriptor().ifPresent(descriptor -> result.put(OWNERSHIP_PREFIX + descriptor.group(), descriptor));
+        return result;
+    }
+
+    /** The ownership group's state, when configured. */
+    public Optional<OwnershipDescriptor> ownershipDescriptor() {
+        return ownership == null ? Optional.empty()
+                : Optional.of(OwnershipDescriptor.of(ownership, ownership.isClosed()));
     }
 
     /** Every election's state, by name. */
-    @ReadOperation
     public Map<String, ElectionDescriptor> elections() {
         Map<String, ElectionDescriptor> result = new LinkedHashMap<>();
         elections.asMap().forEach((name, elector) -> result.put(name,
@@ -48,6 +78,11 @@ public class HoplockEndpoint {
      */
     @ReadOperation
     public WebEndpointResponse<Object> election(@Selector String name) {
+        Optional<OwnershipDescriptor> group = ownershipDescriptor()
+                .filter(descriptor -> name.equals(OWNERSHIP_PREFIX + descriptor.group()));
+        if (group.isPresent()) {
+            return new WebEndpointResponse<>(group.get());
+        }
         return elections.find(name)
                 .<WebEndpointResponse<Object>>map(elector -> new WebEndpointResponse<>(ElectionDescriptor.of(name,
                         elector, elections.candidacy())))

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import dev.hoplock.spring.aop.LeaderOnlyAdvisor;
 import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
@@ -56,17 +57,18 @@ public final class HoplockLeaderOnlyAutoConfiguration {
     @ConditionalOnMissingBean
     static LeaderOnlyAdvisor hoplockLeaderOnlyAdvisor(LeaderOnlyAttributeSource source,
             ObjectProvider<HoplockElections> elections, ObjectProvider<LeaderOnlyListener> listeners,
-            Environment environment) {
+            ObjectProvider<HoplockOwnership> ownership, Environment environment) {
         int order = Binder.get(environment).bind("hoplock.aspect-order", Integer.class).orElse(0);
-        return new LeaderOnlyAdvisor(source, elections::getObject, () -> listeners.orderedStream().toList(), order);
+        return new LeaderOnlyAdvisor(source, elections::getObject, () -> listeners.orderedStream().toList(),
+                ownership::getIfAvailable, order);
     }
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static LeaderOnlyMethodValidator hoplockLeaderOnlyMethodValidator(LeaderOnlyAttributeSource source,
-            ObjectProvider<HoplockElections> elections) {
-        return new LeaderOnlyMethodValidator(source, elections);
+            ObjectProvider<HoplockElections> elections, ObjectProvider<HoplockOwnership> ownership) {
+        return new LeaderOnlyMethodValidator(source, elections, ownership);
     }
 
     /** Registers the infrastructure auto-proxy creator (class-based proxies) only when the application has none. */

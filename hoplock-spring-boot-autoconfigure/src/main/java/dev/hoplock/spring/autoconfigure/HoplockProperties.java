@@ -6,6 +6,7 @@ import dev.hoplock.jdbc.JdbcBackend;
 import dev.hoplock.s3.S3BackendBuilder;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 
@@ -89,6 +90,10 @@ public class HoplockProperties extends ElectionProperties {
     private final Fencing fence = new Fencing();
 
     private final Elasticsearch elasticsearch = new Elasticsearch();
+
+    /** Per-key ownership: hoplock.ownership.group turns it on. */
+    @NestedConfigurationProperty
+    private final OwnershipProperties ownership = new OwnershipProperties();
 
     /**
      * Named elections, each with its own lease key (default: its name) and any of the timing settings above, which
@@ -188,6 +193,10 @@ public class HoplockProperties extends ElectionProperties {
 
     public Elasticsearch getElasticsearch() {
         return elasticsearch;
+    }
+
+    public OwnershipProperties getOwnership() {
+        return ownership;
     }
 
     public Map<String, ElectionProperties> getElections() {

@@ -131,7 +131,8 @@ final class KnownProperties {
                 Class<?> values = ResolvableType.forMethodReturnType(property.getReadMethod()).asMap().resolveGeneric(1);
                 names.add(name + ".*"); // an entry with no settings, as YAML writes 'jobs: {}'
                 collect(values, name + ".*", names);
-            } else if (propertyType.getDeclaringClass() == HoplockProperties.class && !propertyType.isEnum()) {
+            } else if ((propertyType.getDeclaringClass() == HoplockProperties.class && !propertyType.isEnum())
+                    || propertyType == OwnershipProperties.class) {
                 collect(propertyType, name, names);
             } else {
                 names.add(name);

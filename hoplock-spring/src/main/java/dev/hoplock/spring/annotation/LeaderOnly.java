@@ -2,6 +2,8 @@ package dev.hoplock.spring.annotation;
 
 import org.springframework.core.annotation.AliasFor;
 
+import dev.hoplock.spring.LeaderContextHolder;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -59,6 +61,18 @@ public @interface LeaderOnly {
     /** What to do on an instance that does not lead; DEFAULT: {@code hoplock.leader-only.on-non-leader}. */
     OnNonLeader onNonLeader() default OnNonLeader.DEFAULT;
 
-    /** Whether to interrupt the calling thread when the term ends during the call. */
+    /** Whether to interrupt the calling thread when the term ends (or, with {@link #key()}, the key moves) during the call. */
     boolean interruptOnLoss() default true;
+
+    /**
+     * Per-key ownership instead of an election: a SpEL expression over the method's arguments ({@code "#orgId"},
+     * {@code "#order.customerId"}, {@code "#p0"}) whose value, as text, is the key. The method then runs only on the
+     * instance that acts as the key's owner in the ownership group ({@code hoplock.ownership.*}), with the key's
+     * fencing token as the generation of {@link LeaderContextHolder#currentLease()} (so {@code @Fenced} uses it, with
+     * the key appended to the fenced resource), and the thread is interrupted when the key moves away during the
+     * call. The check reads local state only. A null key value fails the call with {@link IllegalArgumentException}.
+     * {@link #election()} must stay empty with a key. Mistakes (an expression that does not parse, no ownership
+     * group configured) fail the start.
+     */
+    String key() default "";
 }

@@ -1,7 +1,9 @@
 package dev.hoplock.spring.aop;
 
 import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 
@@ -30,8 +32,21 @@ public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
      */
     public LeaderOnlyAdvisor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
             Supplier<List<LeaderOnlyListener>> listeners, int order) {
+        this(source, elections, listeners, () -> null, order);
+    }
+
+    /**
+     * @param source    the gates
+     * @param elections the electors, resolved at the first call
+     * @param listeners told about calls that did not run, resolved at the first call
+     * @param ownership the ownership group of {@code @LeaderOnly(key = ...)} gates (null: none), resolved at the first
+     *                  keyed call
+     * @param order     the advisor's order
+     */
+    public LeaderOnlyAdvisor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
+            Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership, int order) {
         this.pointcut = new LeaderOnlyPointcut(source);
-        this.interceptor = new LeaderOnlyInterceptor(source, elections, listeners);
+        this.interceptor = new LeaderOnlyInterceptor(source, elections, listeners, ownership);
         setOrder(order);
     }
 

@@ -10,6 +10,18 @@ import dev.hoplock.spring.annotation.OnNonLeader;
  * @param onNonLeader     SKIP or THROW (never DEFAULT: the property's value is already applied)
  * @param interruptOnLoss whether the calling thread is interrupted when the term ends during the call
  * @param origin          where the gate comes from, for messages
+ * @param key             the SpEL expression of the key for a per-key gate; empty: an election gate
  */
-public record LeaderOnlyAttribute(String election, OnNonLeader onNonLeader, boolean interruptOnLoss, String origin) {
+public record LeaderOnlyAttribute(String election, OnNonLeader onNonLeader, boolean interruptOnLoss, String origin,
+                                  String key) {
+
+    /** An election gate. */
+    public LeaderOnlyAttribute(String election, OnNonLeader onNonLeader, boolean interruptOnLoss, String origin) {
+        this(election, onNonLeader, interruptOnLoss, origin, "");
+    }
+
+    /** True for a per-key ownership gate ({@code @LeaderOnly(key = ...)}). */
+    public boolean isKeyed() {
+        return !key.isEmpty();
+    }
 }

@@ -107,7 +107,8 @@ public final class LeaderOnlyAttributeSource {
 
     private LeaderOnlyAttribute attribute(LeaderOnly annotation, String origin) {
         OnNonLeader mode = annotation.onNonLeader() == OnNonLeader.DEFAULT ? defaultMode : annotation.onNonLeader();
-        return new LeaderOnlyAttribute(annotation.election(), mode, annotation.interruptOnLoss(), origin);
+        return new LeaderOnlyAttribute(annotation.election(), mode, annotation.interruptOnLoss(), origin,
+                annotation.key().strip());
     }
 
     private static boolean isScheduled(Method method) {

@@ -8,6 +8,9 @@ import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.NotLeaderException;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.ownership.HoplockOwnership;
+import dev.hoplock.spring.ownership.OwnershipScope;
+import dev.hoplock.core.ownership.OwnershipClaim;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +34,9 @@ import java.util.function.Supplier;
  * context restored and that interrupt cleared as {@link GateInterrupts} rules (only an interrupt this scope
  * delivered, never one the caller already had, never one an enclosing call needs). A call that does not run is
  * reported to every {@link LeaderOnlyListener}, then skipped (see {@link SkipValues}) or refused with
- * {@link NotLeaderException}.
+ * {@link NotLeaderException}. A per-key gate ({@code @LeaderOnly(key = ...)}) does the same with an ownership claim on
+ * the key instead of the election's scope.
+ *
  *
  * <p>Cost: the gate is on every call of a gated method, so its path allocates nothing but the leader's scope (the
  * gate and the election are looked up without key objects, the context and interrupt bookkeeping are per thread);
@@ -42,6 +47,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     private final LeaderOnlyAttributeSource source;
     private final Supplier<HoplockElections> electionsSupplier;
     private final Supplier<List<LeaderOnlyListener>> listenersSupplier;
+    private final Supplier<@Nullable HoplockOwnership> ownershipSupplier;
+    private final KeyExpressions keys = new KeyExpressions();
+    private volatile @Nullable HoplockOwnership ownership;
     private volatile @Nullable HoplockElections elections;
     private volatile LeaderOnlyListener @Nullable [] listeners;
     private final Map<String, Election> resolved = new ConcurrentHashMap<>();
@@ -52,8 +60,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
      * @param listeners  resolved at the first call
      */
     LeaderOnlyInterceptor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
-            Supplier<List<LeaderOnlyListener>> listeners) {
+            Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership) {
         this.source = Objects.requireNonNull(source, "source");
+        this.ownershipSupplier = Objects.requireNonNull(ownership, "ownership");
         this.electionsSupplier = Objects.requireNonNull(elections, "elections");
         this.listenersSupplier = Objects.requireNonNull(listeners, "listeners");
     }
@@ -65,6 +74,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         LeaderOnlyAttribute gate = source.find(method, target == null ? null : AopUtils.getTargetClass(target));
         if (gate == null) {
             return invocation.proceed();
+        }
+        if (gate.isKeyed()) {
+            return invokeKeyed(invocation, method, gate);
         }
         Election election = election(gate);
         LeaderScope scope = election.elector.tryEnterLeaderScope(gate.interruptOnLoss());
@@ -80,6 +92,53 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             scope.close();
             interrupts.exit();
         }
+    }
+
+    /**
+     * The per-key gate: the method runs only inside an {@link OwnershipScope} over a claim that
+     * {@link HoplockOwnership#claim} opened (local state only), which interrupts the thread when the key moves.
+     */
+    private @Nullable Object invokeKeyed(MethodInvocation invocation, Method method, LeaderOnlyAttribute gate)
+            throws Throwable {
+        HoplockOwnership owners = ownership(gate);
+        String key = keys.evaluate(gate.key(), method, invocation.getArguments(), gate.origin());
+        OwnershipClaim claim = owners.claim(key, gate.interruptOnLoss()).orElse(null);
+        if (claim == null) {
+            for (LeaderOnlyListener listener : listeners()) {
+                listener.notRun("ownership:" + owners.name(), method);
+            }
+            if (gate.onNonLeader() == OnNonLeader.THROW) {
+                throw new NotLeaderException("ownership:" + owners.name(), LeaderOnlyAttributeSource.describe(method)
+                        + " runs only on the owner of its key, and this instance (" + owners.self().id()
+                        + ") does not act as the owner of key '" + key + "' in ownership group '" + owners.name()
+                        + "'; its owner in the current view: " + owners.owner(key).map(m -> "'" + m.id() + "'")
+                        .orElse("none (the members are not known)"));
+            }
+            return SkipValues.of(method.getReturnType());
+        }
+        OwnershipScope scope = new OwnershipScope(owners.name(), owners.self().id(), claim);
+        GateInterrupts interrupts = GateInterrupts.enter(scope, gate.interruptOnLoss());
+        LeaderContext previous = LeaderContextHolder.enter(scope);
+        try {
+            return invocation.proceed();
+        } finally {
+            LeaderContextHolder.restore(previous);
+            scope.close();
+            interrupts.exit();
+        }
+    }
+
+    private HoplockOwnership ownership(LeaderOnlyAttribute gate) {
+        HoplockOwnership resolved = ownership;
+        if (resolved == null) {
+            resolved = ownershipSupplier.get();
+            if (resolved == null) {
+                throw new IllegalStateException(gate.origin() + " gates on key ownership, but no ownership group is"
+                        + " configured: set hoplock.ownership.group");
+            }
+            ownership = resolved;
+        }
+        return resolved;
     }
 
     private @Nullable Object notRun(Election election, Method method, LeaderOnlyAttribute gate) {

@@ -3,6 +3,8 @@ package dev.hoplock.spring.aop;
 import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.ownership.HoplockOwnership;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -31,6 +33,8 @@ import java.util.Objects;
  *   <li>it is private or static (no proxy can intercept it), or final in a class-based proxy;</li>
  *   <li>the bean was not proxied with the {@code @LeaderOnly} advisor (so the gate would silently not apply), or its
  *       JDK proxy does not expose the method;</li>
+ *   <li>with a key ({@code @LeaderOnly(key = ...)}): the expression does not parse, refers to a parameter the method
+ *       does not have, also names an election, or no ownership group is configured;</li>
  *   <li>it names an election that is not configured, or names none while several are configured and none is named
  *       {@code default}.</li>
  * </ul>
@@ -49,12 +53,23 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
 
     private final LeaderOnlyAttributeSource source;
     private final ObjectProvider<HoplockElections> elections;
+    private final @Nullable ObjectProvider<HoplockOwnership> ownership;
+    private final KeyExpressions keys = new KeyExpressions();
     private final List<Found> awaitingElections = new ArrayList<>();
     private boolean singletonsReady;
 
     public LeaderOnlyMethodValidator(LeaderOnlyAttributeSource source, ObjectProvider<HoplockElections> elections) {
+        this(source, elections, null);
+    }
+
+    /**
+     * @param ownership the ownership group that {@code @LeaderOnly(key = ...)} gates need (null: never available)
+     */
+    public LeaderOnlyMethodValidator(LeaderOnlyAttributeSource source, ObjectProvider<HoplockElections> elections,
+            @Nullable ObjectProvider<HoplockOwnership> ownership) {
         this.source = Objects.requireNonNull(source, "source");
         this.elections = Objects.requireNonNull(elections, "elections");
+        this.ownership = ownership;
     }
 
     @Override
@@ -100,11 +115,22 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
     }
 
     private void checkElections(List<Found> found) {
+        for (Found each : found) {
+            if (each.gate.isKeyed() && (ownership == null || ownership.getIfAvailable() == null)) {
+                throw new HoplockConfigurationException("hoplock.ownership.group", each.gate.origin() + " (bean '"
+                        + each.beanName + "') runs a method only on the owner of its key, but no ownership group is"
+                        + " configured.", "Set hoplock.ownership.group to the name of the group of instances that"
+                        + " share the keys (for example hoplock.ownership.group=billing).");
+            }
+        }
         HoplockElections configured = elections.getIfAvailable();
         if (configured == null) {
             return;
         }
         for (Found each : found) {
+            if (each.gate.isKeyed()) {
+                continue;
+            }
             try {
                 configured.resolve(each.gate.election());
             } catch (IllegalArgumentException e) {
@@ -122,6 +148,13 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
         int modifiers = method.getModifiers();
         if (gate.onNonLeader() == OnNonLeader.SKIP && !SkipValues.canSkip(method.getReturnType())) {
             problems.add(where + " returns " + method.getReturnType() + ", which has no value for a skipped call");
+        }
+        if (gate.isKeyed()) {
+            if (!gate.election().isEmpty()) {
+                problems.add(where + " names both an election ('" + gate.election() + "') and a key ('" + gate.key()
+                        + "'): a key gate runs on the key's owner, whatever the elections");
+            }
+            problems.addAll(keys.problems(gate.key(), method, where));
         }
         switch (CallStyle.of(method)) {
             case DEFERRED_PUBLISHER -> problems.add(where + " returns " + method.getReturnType().getName()
@@ -157,6 +190,13 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
         if (all.contains("no value for a skipped call")) {
             actions.add("return void or an object type (the skipped call returns null, Optional.empty() or an empty"
                     + " collection), or use @LeaderOnly(onNonLeader = OnNonLeader.THROW)");
+        }
+        if (all.contains("key expression")) {
+            actions.add("write the key as a SpEL expression over the method's parameters, for example"
+                    + " @LeaderOnly(key = \"#orgId\") or key = \"#p0\"");
+        }
+        if (all.contains("names both an election")) {
+            actions.add("remove the election from a @LeaderOnly that has a key");
         }
         if (all.contains("private") || all.contains("static") || all.contains("final")) {
             actions.add("make the method public (or protected), non-static and non-final");

@@ -51,7 +51,7 @@ final class FencedInterceptor implements MethodInterceptor {
                     + " fencing token: tokens come from " + tokens.describe() + ", and this call is not inside one."
                     + " The method did not run", null);
         }
-        fence().check(resource, token.getAsLong());
+        fence().check(tokens.resource(resource), token.getAsLong());
         return invocation.proceed();
     }
 

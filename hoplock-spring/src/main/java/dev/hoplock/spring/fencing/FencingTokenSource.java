@@ -28,6 +28,15 @@ public interface FencingTokenSource {
      */
     boolean isTokenAdvisor(Advisor advisor);
 
+    /**
+     * The resource the current call's token is checked against, given the one {@code @Fenced} declares: the declared
+     * name, unless tokens are scoped finer than the call's gate (per-key ownership: one token sequence per key, so the
+     * key is appended, {@code "invoices/org-42"}).
+     */
+    default String resource(String declared) {
+        return declared;
+    }
+
     /** What supplies tokens, for messages, for example {@code "@LeaderOnly"}. */
     String describe();
 }

@@ -4,6 +4,7 @@ import dev.hoplock.core.Lease;
 import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.aop.LeaderOnlyAdvisor;
 import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.ownership.OwnershipScope;
 import org.springframework.aop.Advisor;
 
 import java.lang.reflect.Method;
@@ -14,7 +15,8 @@ import java.util.OptionalLong;
  * Tokens from {@code @LeaderOnly}: the {@link Lease#generation() generation} of the lease the innermost
  * {@code @LeaderOnly} call on this thread runs under ({@link LeaderContextHolder}). The generation rises at every
  * change of leader and stays the same for a whole term, so two calls of one term pass the fence, and any call of an
- * older term is refused once a newer leader has passed it.
+ * older term is refused once a newer leader has passed it. For {@code @LeaderOnly(key = ...)}, the token is the key's
+ * fencing token and the fenced resource is the declared one with {@code "/" + key} appended.
  */
 public final class LeaderOnlyTokenSource implements FencingTokenSource {
 
@@ -28,6 +30,13 @@ public final class LeaderOnlyTokenSource implements FencingTokenSource {
     public OptionalLong currentToken() {
         return LeaderContextHolder.currentLease().map(lease -> OptionalLong.of(lease.generation()))
                 .orElse(OptionalLong.empty());
+    }
+
+    /** Per-key gates have one token sequence per key: the key is appended to the declared resource. */
+    @Override
+    public String resource(String declared) {
+        return LeaderContextHolder.current().filter(OwnershipScope.class::isInstance)
+                .map(scope -> declared + "/" + ((OwnershipScope) scope).key()).orElse(declared);
     }
 
     @Override

@@ -1,0 +1,128 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.core.InvalidSettingException;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.ownership.OwnershipGroup;
+import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.event.OwnershipEventPublisher;
+import dev.hoplock.spring.metrics.OwnershipMeterBinder;
+import dev.hoplock.spring.ownership.HoplockOwnership;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Per-key ownership, when {@code hoplock.ownership.group} is set: the {@link HoplockOwnership} bean (this instance's
+ * membership in the group, over the store {@code hoplock.backend} selects or the application's {@link Backend}),
+ * joined and left with the context ({@link OwnershipLifecycle}), an {@link dev.hoplock.spring.event.OwnershipChangedEvent}
+ * at every membership change, and with Micrometer the {@code hoplock.ownership.*} meters. The health contributor and
+ * the {@code hoplock} endpoint show the members when the bean exists.
+ */
+@AutoConfiguration(after = HoplockAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "hoplock.ownership.group")
+@ConditionalOnBean(Backend.class)
+public final class HoplockOwnershipAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    HoplockOwnership hoplockOwnership(HoplockProperties properties, Backend backend) {
+        return new HoplockOwnership(group(properties.getOwnership(), backend));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "hoplockOwnershipLifecycle")
+    OwnershipLifecycle hoplockOwnershipLifecycle(HoplockOwnership ownership) {
+        return new OwnershipLifecycle(ownership);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OwnershipEventPublisher hoplockOwnershipEventPublisher(HoplockOwnership ownership,
+            ApplicationEventPublisher publisher) {
+        return new OwnershipEventPublisher(ownership, publisher);
+    }
+
+    /** The {@code hoplock.ownership.*} meters. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    @ConditionalOnBean(MeterRegistry.class)
+    static class Metrics {
+
+        @Bean
+        @ConditionalOnMissingBean
+        OwnershipMeterBinder hoplockOwnershipMeterBinder(HoplockOwnership ownership) {
+            return new OwnershipMeterBinder(ownership);
+        }
+    }
+
+    /** Builds the group from the properties; a bad setting fails the start naming the property and the fix. */
+    static OwnershipGroup group(OwnershipProperties settings, Backend backend) {
+        String name = settings.getGroup() == null ? "" : settings.getGroup().strip();
+        try {
+            OwnershipGroup.Builder builder = OwnershipGroup.builder(backend, name).address(settings.getAddress());
+            if (settings.getMemberId() != null) {
+                builder.memberId(settings.getMemberId());
+            }
+            if (settings.getTtl() != null) {
+                builder.ttl(settings.getTtl());
+            }
+            if (settings.getRenew() != null) {
+                builder.renewInterval(settings.getRenew());
+            }
+            if (settings.getPoll() != null) {
+                builder.pollInterval(settings.getPoll());
+            }
+            if (settings.getRequestTimeout() != null) {
+                builder.requestTimeout(settings.getRequestTimeout());
+            }
+            if (settings.getSafetyMargin() != null) {
+                builder.safetyMargin(settings.getSafetyMargin());
+            }
+            if (settings.getReleaseTimeout() != null) {
+                builder.releaseTimeout(settings.getReleaseTimeout());
+            }
+            return builder.build();
+        } catch (InvalidSettingException e) {
+            String property = "hoplock.ownership." + property(e.setting());
+            throw new HoplockConfigurationException(property, "Invalid hoplock setting " + property + ": "
+                    + e.getMessage() + ".", action(property, e.setting()), e);
+        }
+    }
+
+    private static String property(String setting) {
+        return switch (setting) {
+            case "renewInterval" -> "renew";
+            case "pollInterval" -> "poll";
+            default -> setting.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static String action(String property, String setting) {
+        return switch (setting) {
+            case "group" -> "Set " + property + " to a name of letters, digits, '.', '_' or '-' (segments separated"
+                    + " by '/'), for example billing.";
+            case "memberId" -> "Set " + property + " to a stable, non-empty id unique per instance (a pod name), or"
+                    + " leave it unset to get host:pid:random.";
+            case "ttl" -> "Set " + property + " to a positive duration of at least 1s, for example 30s.";
+            default -> "Fix " + property + ", or leave it unset to use the default derived from the TTL ("
+                    + Duration.ofSeconds(30).toSeconds() + "s unless set).";
+        };
+    }
+}

@@ -1,0 +1,84 @@
+package dev.hoplock.spring.ownership;
+
+import dev.hoplock.core.ownership.Member;
+import dev.hoplock.core.ownership.MembershipView;
+import dev.hoplock.core.ownership.Rendezvous;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One change of the member set as this instance adopted it, with what it means for the keys this instance has seen
+ * (checked through {@link HoplockOwnership} or a {@code @LeaderOnly(key = ...)} gate).
+ *
+ * <p>Guarantees: {@link #joined()} and {@link #left()} are the members in {@code current} but not {@code previous},
+ * and the reverse, by id; {@link #gained()}, {@link #lost()} and {@link #movedKeys()} are computed with
+ * {@link Rendezvous} over the two views, so they name which keys <em>should</em> change hands. A gained key is acted on
+ * only once the hand-over rule allows it (the old owner stopped); a lost key is no longer acted on from this change.
+ *
+ * @param group     the ownership group
+ * @param epoch     the new membership epoch
+ * @param self      this instance's member id
+ * @param previous  the view before (empty at the first view this instance saw)
+ * @param current   the view now
+ * @param gained    keys seen by this instance that it owns in {@code current} and did not in {@code previous}
+ * @param lost      keys seen by this instance that it owned in {@code previous} and does not in {@code current}
+ * @param movedKeys how many keys seen by this instance changed owner
+ * @param keysSeen  how many keys seen were compared (at most {@link KeysSeen#CAPACITY})
+ */
+public record OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
+                              List<String> gained, List<String> lost, int movedKeys, int keysSeen) {
+
+    public OwnershipChange {
+        Objects.requireNonNull(previous, "previous");
+        Objects.requireNonNull(current, "current");
+        gained = List.copyOf(gained);
+        lost = List.copyOf(lost);
+    }
+
+    /** Computes the change for {@code keys} (the keys seen). */
+    static OwnershipChange of(String group, long epoch, String self, MembershipView previous, MembershipView current,
+            Collection<String> keys) {
+        List<String> gained = new ArrayList<>();
+        List<String> lost = new ArrayList<>();
+        int moved = 0;
+        for (String key : keys) {
+            String before = Rendezvous.owner(key, previous).map(Member::id).orElse(null);
+            String after = Rendezvous.owner(key, current).map(Member::id).orElse(null);
+            if (Objects.equals(before, after)) {
+                continue;
+            }
+            moved++;
+            if (self.equals(after)) {
+                gained.add(key);
+            } else if (self.equals(before)) {
+                lost.add(key);
+            }
+        }
+        gained.sort(null);
+        lost.sort(null);
+        return new OwnershipChange(group, epoch, self, previous, current, gained, lost, moved, keys.size());
+    }
+
+    /** Members in the new view and not in the old one (by id). */
+    public List<Member> joined() {
+        return current.members().stream().filter(m -> previous.member(m.id()).isEmpty()).toList();
+    }
+
+    /** Members in the old view and not in the new one (by id). */
+    public List<Member> left() {
+        return previous.members().stream().filter(m -> current.member(m.id()).isEmpty()).toList();
+    }
+
+    /** Of {@code keys}, those this instance owns now and did not before (for keys not seen through the bean). */
+    public List<String> gainedOf(Collection<String> keys) {
+        return of(group, epoch, self, previous, current, keys).gained();
+    }
+
+    /** Of {@code keys}, those this instance owned before and does not now. */
+    public List<String> lostOf(Collection<String> keys) {
+        return of(group, epoch, self, previous, current, keys).lost();
+    }
+}

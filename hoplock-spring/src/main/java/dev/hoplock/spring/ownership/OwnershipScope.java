@@ -1,0 +1,83 @@
+package dev.hoplock.spring.ownership;
+
+import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.Lease;
+import dev.hoplock.core.ownership.OwnershipClaim;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The leader context of a {@code @LeaderOnly(key = ...)} call: an {@link OwnershipClaim} seen as a {@link LeaderScope},
+ * so that {@link dev.hoplock.spring.LeaderContextHolder} and {@code @Fenced} work the same for keys as for elections.
+ *
+ * <p>Guarantees: {@link #lease()}'s generation is the key's fencing token (it rises at every change of the key's
+ * owner), its key is the ownership key, its owner this member's id; {@link #isLeading()} is the claim's validity;
+ * {@link #wasLost()} is true when the ownership ended while the scope was open (judged at {@link #close()} at the
+ * latest).
+ */
+public final class OwnershipScope implements LeaderScope {
+
+    private final String group;
+    private final OwnershipClaim claim;
+    private final Lease lease;
+    private volatile boolean lostAtClose;
+    private volatile boolean closed;
+
+    public OwnershipScope(String group, String memberId, OwnershipClaim claim) {
+        this.group = Objects.requireNonNull(group, "group");
+        this.claim = Objects.requireNonNull(claim, "claim");
+        this.lease = new Lease(claim.key(), memberId, claim.token(), Instant.now().plus(claim.timeLeft()));
+    }
+
+    /** The ownership group. */
+    public String group() {
+        return group;
+    }
+
+    /** The key this call owns. */
+    public String key() {
+        return claim.key();
+    }
+
+    /** The key's fencing token. */
+    public long token() {
+        return claim.token();
+    }
+
+    @Override
+    public Lease lease() {
+        return lease;
+    }
+
+    @Override
+    public boolean isLeading() {
+        return !closed && claim.isValid();
+    }
+
+    @Override
+    public Duration timeLeft() {
+        return closed ? Duration.ZERO : claim.timeLeft();
+    }
+
+    @Override
+    public boolean wasLost() {
+        return closed ? lostAtClose : !claim.isValid();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        lostAtClose = !claim.isValid();
+        closed = true;
+        claim.close();
+    }
+
+    @Override
+    public String toString() {
+        return "OwnershipScope[" + group + ", " + claim.key() + ", token " + claim.token() + "]";
+    }
+}

@@ -1,0 +1,97 @@
+package dev.hoplock.spring.fencing;
+
+import dev.hoplock.core.LeaderContext;
+import dev.hoplock.core.fencing.Fence;
+import dev.hoplock.core.fencing.StaleTokenException;
+import dev.hoplock.core.ownership.OwnershipClaim;
+import dev.hoplock.spring.LeaderContextHolder;
+import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.fencing.FencedInterceptorTest.Writer;
+import dev.hoplock.spring.ownership.OwnershipScope;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code @Fenced} under a per-key gate: the token is the key's, and the fenced resource is the declared one with the
+ * key appended, so that keys with unrelated token sequences do not refuse each other, while a stale owner of one key
+ * is refused. The fence keeps the highest token per resource, as every fence must.
+ */
+class KeyedFencingTest {
+
+    private final List<String> events = new ArrayList<>();
+    private final Map<String, Long> highest = new HashMap<>();
+
+    private final Fence fence = (resource, token) -> {
+        long seen = highest.getOrDefault(resource, Long.MIN_VALUE);
+        if (token < seen) {
+            events.add("refused " + resource + "@" + token);
+            throw new StaleTokenException(resource, token, seen);
+        }
+        highest.put(resource, token);
+        events.add("checked " + resource + "@" + token);
+    };
+
+    @AfterEach
+    void clearTransaction() {
+        TransactionSynchronizationManager.setActualTransactionActive(false);
+    }
+
+    @Test
+    void eachKeyIsFencedOnItsOwnResourceWithItsOwnToken() {
+        Writer writer = proxy();
+        TransactionSynchronizationManager.setActualTransactionActive(true);
+        writeAs(writer, "org-1", 9);
+        writeAs(writer, "org-2", 3);
+        assertThat(events).containsExactly("checked invoices/org-1@9", "body", "checked invoices/org-2@3", "body");
+        assertThatThrownBy(() -> writeAs(writer, "org-1", 8)).isInstanceOf(StaleTokenException.class);
+        assertThat(events).endsWith("refused invoices/org-1@8");
+    }
+
+    private static void writeAs(Writer writer, String key, long token) {
+        OwnershipScope scope = new OwnershipScope("billing", "member-a", new Claim(key, token));
+        LeaderContext previous = LeaderContextHolder.enter(scope);
+        try {
+            writer.write();
+        } finally {
+            LeaderContextHolder.restore(previous);
+            scope.close();
+        }
+    }
+
+    private Writer proxy() {
+        ProxyFactory factory = new ProxyFactory(new Writer(events));
+        factory.setProxyTargetClass(true);
+        factory.addAdvisor(new FencedAdvisor(() -> fence,
+                new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false))));
+        return (Writer) factory.getProxy();
+    }
+
+    /** A claim held for the whole test: the part under test is the token and key it hands over. */
+    private record Claim(String key, long token) implements OwnershipClaim {
+        @Override
+        public boolean isValid() {
+            return true;
+        }
+
+        @Override
+        public Duration timeLeft() {
+            return Duration.ofSeconds(30);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.hoplock.samples.ownershipdemo;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two instances of the demo over one directory split the tenants between them, each processing only its own; when
+ * one stops, the other takes its tenants and logs which ones it gained.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class OwnershipDemoApplicationTests {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path directory;
+
+    private final List<ConfigurableApplicationContext> started = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() {
+        started.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void twoInstancesSplitTheTenantsAndOneStoppingMovesItsTenantsToTheOther(CapturedOutput output) {
+        TenantSweep one = start("instance-1").getBean(TenantSweep.class);
+        ConfigurableApplicationContext second = start("instance-2");
+        TenantSweep two = second.getBean(TenantSweep.class);
+        Set<String> all = Set.copyOf(one.tenants());
+        await().atMost(WAIT).until(() -> {
+            Set<String> union = new HashSet<>(one.processed().keySet());
+            union.addAll(two.processed().keySet());
+            return union.equals(all) && !one.processed().isEmpty() && !two.processed().isEmpty();
+        });
+        assertThat(one.processed().keySet()).doesNotContainAnyElementsOf(two.processed().keySet());
+        Set<String> ofTwo = Set.copyOf(two.processed().keySet());
+
+        second.close();
+        await().atMost(WAIT).until(() -> one.processed().keySet().equals(all));
+        assertThat(output).contains("instance-1: membership epoch").contains("left [instance-2]; tenants gained " + ofTwo.stream().sorted().toList());
+        assertThat(output).contains("instance-1 processes 12 of 12 tenants");
+    }
+
+    private ConfigurableApplicationContext start(String member) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(OwnershipDemoApplication.class)
+                .web(WebApplicationType.NONE)
+                .run("--spring.main.banner-mode=off", "--hoplock.filesystem.directory=" + directory,
+                        "--hoplock.ownership.member-id=" + member, "--hoplock.ownership.ttl=3s",
+                        "--hoplock.ownership.renew=1s", "--hoplock.ownership.poll=200ms");
+        started.add(context);
+        return context;
+    }
+}
