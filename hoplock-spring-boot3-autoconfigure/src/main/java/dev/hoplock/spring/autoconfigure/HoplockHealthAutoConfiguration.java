@@ -8,7 +8,10 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import dev.hoplock.spring.actuate.OwnershipHealthIndicator;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.CompositeHealthContributor;
 import org.springframework.boot.actuate.health.HealthContributor;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -42,13 +45,17 @@ public final class HoplockHealthAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "hoplockHealthContributor")
         HealthContributor hoplockHealthContributor(HoplockElections elections,
-                ObjectProvider<StoreWriteWatch> writes,
+                ObjectProvider<StoreWriteWatch> writes, ObjectProvider<HoplockOwnership> ownership,
                 Environment environment) {
             boolean downOnStoreOutage = Binder.get(environment).bind("hoplock.health.down-on-store-outage",
                     Boolean.class).orElse(false);
-            Map<String, ElectionHealthIndicator> indicators = new LinkedHashMap<>();
+            Map<String, HealthIndicator> indicators = new LinkedHashMap<>();
             elections.asMap().forEach((name, elector) -> indicators.put(name, new ElectionHealthIndicator(name,
                     elector, elections, writes.getIfAvailable(), downOnStoreOutage)));
+            HoplockOwnership group = ownership.getIfAvailable();
+            if (group != null) {
+                indicators.put("ownership-" + group.name().replace('/', '-'), new OwnershipHealthIndicator(group));
+            }
             return CompositeHealthContributor.fromMap(indicators);
         }
     }
