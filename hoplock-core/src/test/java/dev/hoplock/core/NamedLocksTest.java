@@ -1,0 +1,431 @@
+package dev.hoplock.core;
+
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoreNotCapableException;
+import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.lock.LockEvent;
+import dev.hoplock.core.lock.LockHandle;
+import dev.hoplock.core.lock.LockLossCause;
+import dev.hoplock.core.lock.LockNotAcquiredException;
+import dev.hoplock.core.lock.LockNotHeldException;
+import dev.hoplock.core.lock.LockScope;
+import dev.hoplock.core.lock.ReleaseOutcome;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.time.TimeSource;
+import dev.hoplock.core.time.VirtualTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Named locks in virtual time: expiry by local observation, clock skew, keep-alive and its loss, tokens, unknowns. */
+class NamedLocksTest {
+
+    private static final Duration TTL = Duration.ofSeconds(10);
+
+    private final VirtualTime time = new VirtualTime(Instant.parse("2026-01-01T00:00:00Z"));
+    private final InMemoryBackend store = new InMemoryBackend();
+    private final List<NamedLocks> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(NamedLocks::close);
+        Thread.interrupted();
+    }
+
+    private NamedLocks locks(String owner) {
+        return locks(owner, time, new FaultyBackend(store));
+    }
+
+    private NamedLocks locks(String owner, TimeSource clock, AsyncBackend backend) {
+        NamedLocks locks = NamedLocks.builder(backend).owner(owner).time(clock).scheduler(time)
+                .eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1)).build();
+        opened.add(locks);
+        return locks;
+    }
+
+    private static LockHandle acquired(AcquireResult result) {
+        assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+        return ((AcquireResult.Acquired) result).handle();
+    }
+
+    private LeaseRecord stored(String name) throws Exception {
+        return LeaseRecordCodec.decode(store.read("locks/" + name, TTL).orElseThrow().content());
+    }
+
+    @Test
+    void aFreeLockIsTakenAndAnotherOwnerIsToldWhoHoldsItUntilWhen() throws Exception {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        LockHandle lock = acquired(a.tryAcquire("jobs/report", TTL));
+        assertThat(lock.token()).isEqualTo(1);
+        assertThat(lock.isHeld()).isTrue();
+        assertThat(lock.isReleased()).isFalse();
+        assertThat(lock.timeLeft()).isEqualTo(Duration.ofSeconds(9));
+        assertThat(stored("jobs/report").owner()).isEqualTo("a");
+
+        AcquireResult other = b.tryAcquire("jobs/report", TTL);
+        assertThat(other).isInstanceOf(AcquireResult.HeldByAnother.class);
+        AcquireResult.HeldByAnother held = (AcquireResult.HeldByAnother) other;
+        assertThat(held.holder()).isEqualTo("a");
+        assertThat(held.expiresAt()).isEqualTo(Instant.parse("2026-01-01T00:00:10Z"));
+        assertThat(held.token()).isEqualTo(1);
+        assertThat(a.held()).containsExactly(lock);
+        assertThat(b.held()).isEmpty();
+    }
+
+    @Test
+    void theSameOwnerAgainExtendsTheSameAcquisition() throws Exception {
+        NamedLocks a = locks("a");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        time.advance(Duration.ofSeconds(5));
+        AcquireResult again = a.tryAcquire("n", TTL);
+        assertThat(again).isEqualTo(new AcquireResult.Acquired(lock, true));
+        assertThat(lock.token()).isEqualTo(1);
+        assertThat(lock.expiresAt()).isEqualTo(Instant.parse("2026-01-01T00:00:15Z"));
+        assertThat(stored("n").expiresAt()).isEqualTo(Instant.parse("2026-01-01T00:00:15Z"));
+        time.advance(Duration.ofSeconds(8));
+        assertThat(lock.isHeld()).as("extended from the second write's t0").isTrue();
+    }
+
+    @Test
+    void anotherOwnerTakesOverOnlyAfterSeeingTheRecordUnchangedForATtl() {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        LockHandle first = acquired(a.tryAcquire("n", TTL));
+        time.advance(Duration.ofSeconds(4));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse(); // first sighting at 4s
+        time.advance(Duration.ofSeconds(7)); // 11s: expired by the wall clock, observed for 7s only
+        assertThat(first.isHeld()).isFalse();
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        time.advance(Duration.ofSeconds(3)); // 14s: observed unchanged for 10s
+        LockHandle second = acquired(b.tryAcquire("n", TTL));
+        assertThat(second.token()).isEqualTo(2);
+    }
+
+    @Test
+    void aTakerWhoseWallClockRunsFarAheadStillWaitsAFullTtlOfObservation() {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b", time.withWallOffset(Duration.ofHours(1)), new FaultyBackend(store));
+        LockHandle first = acquired(a.tryAcquire("n", TTL));
+        first.keepAlive(Duration.ofSeconds(3));
+        for (int second = 0; second < 60; second++) {
+            // By b's clock, a's record expired an hour ago; a renews every 7s, so b never sees it unchanged for 10s.
+            assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+            assertThat(first.isHeld()).isTrue();
+            time.advance(Duration.ofSeconds(1));
+        }
+        first.stopKeepAlive();
+        time.advance(Duration.ofSeconds(30));
+        assertThat(first.isHeld()).isFalse();
+        LockHandle taken = acquired(b.tryAcquire("n", TTL)); // b had seen the last version long enough
+        assertThat(taken.token()).isEqualTo(2);
+    }
+
+    @Test
+    void aFreshTakerDoesNotTrustAnExpiredLookingRecordAndWaitsAFullTtl() {
+        NamedLocks a = locks("a");
+        acquired(a.tryAcquire("n", TTL)); // a crashes: no keep-alive, no release
+        time.advance(Duration.ofSeconds(60));
+        NamedLocks b = locks("b");
+        assertThat(b.tryAcquire("n", TTL)).isInstanceOf(AcquireResult.HeldByAnother.class);
+        time.advance(Duration.ofSeconds(9));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        time.advance(Duration.ofSeconds(1));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
+    }
+
+    @Test
+    void aHolderWhoseWallClockRunsAheadMakesOthersWaitForItsExpiryToo() {
+        NamedLocks a = locks("a", time.withWallOffset(Duration.ofMinutes(5)), new FaultyBackend(store));
+        NamedLocks b = locks("b");
+        acquired(a.tryAcquire("n", TTL));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        time.advance(Duration.ofSeconds(30)); // unchanged for 30s, but expires_at is 5 minutes ahead of b's clock
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        time.advance(Duration.ofMinutes(5));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
+    }
+
+    @Test
+    void aLongerTtlHolderIsObservedForTheValidityItsRecordShowed() {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        LockHandle longer = acquired(a.tryAcquire("n", Duration.ofSeconds(60)));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        time.advance(Duration.ofSeconds(20)); // b's TTL of observation has passed, a's lock is valid for 34s more
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        assertThat(longer.isHeld()).isTrue();
+        time.advance(Duration.ofSeconds(40));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
+    }
+
+    @Test
+    void releaseFreesTheLockAtOnceAndTokensKeepRising() throws Exception {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        long last = 0;
+        for (int round = 0; round < 10; round++) {
+            NamedLocks who = round % 2 == 0 ? a : b;
+            LockHandle lock = acquired(who.tryAcquire("n", TTL));
+            assertThat(lock.token()).isGreaterThan(last);
+            last = lock.token();
+            assertThat(lock.release()).isEqualTo(ReleaseOutcome.RELEASED);
+            assertThat(lock.isReleased()).isTrue();
+            assertThat(stored("n").isReleased()).isTrue();
+            assertThat(stored("n").generation()).as("release keeps the generation").isEqualTo(last);
+        }
+        assertThat(last).isEqualTo(10);
+    }
+
+    @Test
+    void releaseIsIdempotentAndMustReleaseReportsWhenItHadNoEffect() {
+        NamedLocks a = locks("a");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        lock.mustRelease();
+        assertThat(lock.release()).isEqualTo(ReleaseOutcome.ALREADY_RELEASED);
+        assertThatThrownBy(lock::mustRelease).isInstanceOf(LockNotHeldException.class)
+                .hasMessageContaining("released before");
+    }
+
+    @Test
+    void releaseNeverRemovesAnotherOwnersLock() throws Exception {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        LockHandle stale = acquired(a.tryAcquire("n", TTL));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse();
+        time.advance(Duration.ofSeconds(10));
+        LockHandle current = acquired(b.tryAcquire("n", TTL));
+        assertThat(stale.release()).isEqualTo(ReleaseOutcome.NOT_HELD);
+        assertThat(stored("n").owner()).isEqualTo("b");
+        assertThat(current.isHeld()).isTrue();
+        assertThat(acquired(a.tryAcquire("m", TTL)).release()).isEqualTo(ReleaseOutcome.RELEASED);
+    }
+
+    @Test
+    void anExpiredButStillCurrentRecordOfOursIsReleasedAndReportedNotHeld() throws Exception {
+        NamedLocks a = locks("a");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        time.advance(Duration.ofSeconds(9));
+        assertThat(lock.isHeld()).isFalse();
+        assertThatThrownBy(lock::mustRelease).isInstanceOf(LockNotHeldException.class)
+                .extracting(e -> ((LockNotHeldException) e).outcome()).isEqualTo(ReleaseOutcome.NOT_HELD);
+        assertThat(stored("n").isReleased()).as("freed for others all the same").isTrue();
+    }
+
+    @Test
+    void keepAliveExtendsUntilStoppedAndIsRefusedWithAClearErrorWhenItCannotWork() {
+        NamedLocks a = locks("a");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        assertThatThrownBy(() -> lock.keepAlive(TTL)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must be below its TTL (10s)");
+        assertThatThrownBy(() -> lock.keepAlive(Duration.ofMillis(500))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("above its safety margin (1s)");
+        lock.keepAlive(Duration.ofSeconds(3));
+        lock.keepAlive(Duration.ofSeconds(3));
+        time.advance(Duration.ofMinutes(5));
+        assertThat(lock.isHeld()).isTrue();
+        assertThat(lock.token()).isEqualTo(1);
+        lock.release();
+        assertThatThrownBy(() -> lock.keepAlive(Duration.ofSeconds(3))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("acquire it first");
+    }
+
+    @Test
+    void extendingWithAShorterTtlThanTheKeepAliveMarginKeepsRenewingSanely() {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        lock.keepAlive(Duration.ofSeconds(3));
+        assertThat(a.tryAcquire("n", Duration.ofSeconds(2))).isEqualTo(new AcquireResult.Acquired(lock, true));
+        faulty.calls.clear();
+        time.advance(Duration.ofSeconds(60));
+        assertThat(lock.isHeld()).isTrue();
+        // 2s TTL, margin (0.2s + 2s) / 2 = 1.1s: a renewal every 0.9s, not a busy loop.
+        assertThat(faulty.calls.stream().filter(c -> c.operation().equals("write")).count()).isBetween(60L, 70L);
+    }
+
+    @Test
+    void aFailedKeepAliveLosesTheLockAtItsDeadlineTellsListenersAndInterruptsTheScope() {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        List<LockEvent> events = new CopyOnWriteArrayList<>();
+        a.addListener(events::add);
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        List<LockEvent.Lost> told = new ArrayList<>();
+        lock.onLost(told::add);
+        lock.keepAlive(Duration.ofSeconds(3));
+        LockScope scope = lock.enterScope(true);
+        faulty.mode = FaultyBackend.Mode.FAIL;
+        time.advance(Duration.ofMillis(8_999));
+        assertThat(lock.isHeld()).isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        time.advance(Duration.ofMillis(1));
+        assertThat(lock.isHeld()).isFalse();
+        assertThat(scope.wasLost()).isTrue();
+        assertThat(Thread.interrupted()).as("the scope's thread was interrupted").isTrue();
+        assertThat(told).singleElement().extracting(LockEvent.Lost::cause).isEqualTo(LockLossCause.KEEP_ALIVE_FAILED);
+        assertThat(events).filteredOn(LockEvent.Lost.class::isInstance).hasSize(1);
+        assertThat(faulty.calls.stream().filter(c -> c.operation().equals("write")).count())
+                .as("the renewal was retried").isGreaterThan(1);
+        scope.close();
+        List<LockEvent.Lost> late = new ArrayList<>();
+        lock.onLost(late::add);
+        assertThat(late).hasSize(1);
+    }
+
+    @Test
+    void aRenewalRefusedBecauseSomeoneChangedTheRecordLosesTheLockAtOnce() {
+        NamedLocks a = locks("a");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        lock.keepAlive(Duration.ofSeconds(3));
+        List<LockEvent.Lost> told = new ArrayList<>();
+        lock.onLost(told::add);
+        store.put("locks/n", LeaseRecordCodec.encode(new LeaseRecord(5, Instant.parse("2030-01-01T00:00:00Z"), "x",
+                "outside")));
+        time.advance(Duration.ofSeconds(7));
+        assertThat(lock.isHeld()).isFalse();
+        assertThat(told).singleElement().extracting(LockEvent.Lost::cause).isEqualTo(LockLossCause.TAKEN_OVER);
+    }
+
+    @Test
+    void aWriteWithoutAnAnswerIsNeverReportedAsHeldAndIsAdoptedOnlyWhenProvablyOurs() throws Exception {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        faulty.mode = FaultyBackend.Mode.LOSE_ANSWER;
+        AcquireResult lost = a.tryAcquire("n", TTL);
+        assertThat(lost).isInstanceOf(AcquireResult.Unavailable.class);
+        assertThat(stored("n").owner()).as("the write did happen").isEqualTo("a");
+        assertThat(a.held()).isEmpty();
+        faulty.mode = FaultyBackend.Mode.NORMAL;
+        time.advance(Duration.ofSeconds(2));
+        LockHandle adopted = acquired(a.tryAcquire("n", TTL));
+        assertThat(adopted.token()).isEqualTo(1);
+        assertThat(adopted.timeLeft()).as("validity counts from the lost write's t0").isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void anotherProcessWithTheSameOwnerIdIsNotTakenForUs() {
+        NamedLocks first = locks("same");
+        NamedLocks second = locks("same");
+        acquired(first.tryAcquire("n", TTL));
+        assertThat(second.tryAcquire("n", TTL)).isInstanceOf(AcquireResult.HeldByAnother.class);
+    }
+
+    @Test
+    void blockingAcquireWaitsWithinItsLimit() {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        CompletableFuture<AcquireResult> tooShort = b.acquireAsync("n", TTL, Duration.ofSeconds(3));
+        time.advance(Duration.ofSeconds(4));
+        assertThat(tooShort).isCompletedWithValueMatching(r -> r instanceof AcquireResult.HeldByAnother);
+        CompletableFuture<AcquireResult> waiting = b.acquireAsync("n", TTL, Duration.ofSeconds(30));
+        time.advance(Duration.ofSeconds(2));
+        assertThat(waiting).isNotDone();
+        lock.release();
+        time.advance(Duration.ofSeconds(1));
+        assertThat(waiting).isCompletedWithValueMatching(AcquireResult::acquired);
+    }
+
+    @Test
+    void withLockReleasesInAllCasesAndRefusesWhenHeldElsewhere() throws Exception {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        assertThatThrownBy(() -> a.withLock("n", TTL, lock -> {
+            throw new IllegalStateException("task failed");
+        })).hasMessage("task failed");
+        assertThat(stored("n").isReleased()).isTrue();
+        long token = a.withLock("n", TTL, LockHandle::token);
+        assertThat(token).isEqualTo(2);
+        assertThat(stored("n").isReleased()).isTrue();
+        acquired(b.tryAcquire("n", TTL));
+        assertThatThrownBy(() -> a.withLock("n", TTL, lock -> "ran")).isInstanceOf(LockNotAcquiredException.class)
+                .hasMessageContaining("held by 'b'");
+        a.withLock("other", TTL, lock -> assertThatThrownBy(() -> a.withLock("other", TTL, inner -> "nested"))
+                .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("already held by this instance"));
+    }
+
+    @Test
+    void manyNamesShareOneScheduler() {
+        NamedLocks a = locks("a");
+        List<LockHandle> handles = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            LockHandle lock = acquired(a.tryAcquire("n" + i, TTL));
+            lock.keepAlive(Duration.ofSeconds(3));
+            handles.add(lock);
+        }
+        time.advance(Duration.ofMinutes(2));
+        assertThat(handles).allMatch(LockHandle::isHeld);
+        assertThat(a.held()).hasSize(500);
+        assertThat(time.pendingTasks()).as("a renewal and a deadline timer per name").isLessThanOrEqualTo(1000);
+    }
+
+    @Test
+    void aStoreThatDoesNotHonourConditionalWritesIsNeverWrittenTo() {
+        FaultyBackend calls = new FaultyBackend(store);
+        AsyncBackend faulty = new AsyncBackend() {
+            @Override
+            public java.util.concurrent.CompletionStage<java.util.Optional<dev.hoplock.core.backend.StoredObject>> read(
+                    String key, Duration timeout) {
+                return calls.read(key, timeout);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<dev.hoplock.core.backend.WriteResult> write(String key,
+                    dev.hoplock.core.backend.Handle expected, byte[] content, Duration timeout) {
+                return calls.write(key, expected, content, timeout);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<dev.hoplock.core.backend.DeleteResult> delete(String key,
+                    dev.hoplock.core.backend.Handle expected, Duration timeout) {
+                return calls.delete(key, expected, timeout);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<StoreCapabilities> verify() {
+                return CompletableFuture.completedFuture(StoreCapabilities.builder("fake-s3")
+                        .set(StoreCapabilities.Capability.CONDITIONAL_CREATE, StoreCapabilities.Support.NOT_SUPPORTED,
+                                "If-None-Match ignored").build());
+            }
+
+            @Override
+            public String describe() {
+                return "fake-s3";
+            }
+        };
+        NamedLocks a = locks("a", time, faulty);
+        AcquireResult answer = a.tryAcquire("n", TTL);
+        assertThat(answer).isInstanceOfSatisfying(AcquireResult.Unavailable.class, unavailable -> assertThat(
+                unavailable.cause()).isInstanceOf(StoreNotCapableException.class)
+                .hasMessageContaining("conditional create"));
+        assertThat(a.tryAcquire("n", TTL)).isInstanceOf(AcquireResult.Unavailable.class);
+        assertThat(calls.calls).as("nothing was read or written").isEmpty();
+    }
+
+    @Test
+    void badInputIsRefusedNamingTheFix() {
+        NamedLocks a = locks("a");
+        assertThatThrownBy(() -> a.tryAcquire("bad name", TTL)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("invalid lock name 'bad name'");
+        assertThatThrownBy(() -> a.tryAcquire("n", Duration.ZERO)).isInstanceOf(InvalidSettingException.class)
+                .hasMessageContaining("above 0");
+        assertThatThrownBy(() -> NamedLocks.builder(store).keyPrefix("x")).hasMessageContaining("must end with '/'");
+        assertThat(NamedLocks.builder(store).build()).satisfies(l -> {
+            assertThat(l.owner()).isEqualTo(NamedLocks.processOwner());
+            l.close();
+        });
+    }
+}
