@@ -340,6 +340,35 @@ class NamedLocksTest {
     }
 
     @Test
+    void anInterruptedBlockingAcquireLeavesNoLockHeld() throws Exception {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        LockHandle lock = acquired(a.tryAcquire("n", TTL));
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean flagSet = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread waiter = new Thread(() -> {
+            try {
+                b.acquire("n", TTL, Duration.ofMinutes(1));
+            } catch (RuntimeException e) {
+                thrown.set(e);
+                flagSet.set(Thread.currentThread().isInterrupted());
+            }
+        });
+        waiter.start();
+        org.awaitility.Awaitility.await().until(() -> waiter.getState() == Thread.State.WAITING);
+        waiter.interrupt();
+        waiter.join(10_000);
+        assertThat(thrown.get()).isInstanceOf(dev.hoplock.core.lock.LockInterruptedException.class)
+                .hasMessageContaining("waiting for the lock 'n'");
+        assertThat(flagSet).isTrue();
+        lock.release();
+        time.advance(Duration.ofSeconds(2)); // the abandoned attempt takes the released lock, then releases it
+        assertThat(b.held()).isEmpty();
+        assertThat(stored("n").isReleased()).isTrue();
+        assertThat(stored("n").generation()).as("b did take it, and released it").isEqualTo(2);
+    }
+
+    @Test
     void withLockReleasesInAllCasesAndRefusesWhenHeldElsewhere() throws Exception {
         NamedLocks a = locks("a");
         NamedLocks b = locks("b");
