@@ -1,7 +1,9 @@
 package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.HoplockElections;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -9,6 +11,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +19,8 @@ import java.util.Optional;
 
 /**
  * The {@code hoplock} actuator endpoint. Reading: {@code GET /actuator/hoplock} lists every election's state
- * ({@link ElectionDescriptor}), {@code GET /actuator/hoplock/{name}} shows one; no store request, no secrets. Writing:
+ * ({@link ElectionDescriptor}), {@code GET /actuator/hoplock/{name}} shows one; no store request, no secrets.
+ * {@code GET /actuator/hoplock/locks/held} lists the named locks this instance holds ({@link HeldLocks}). Writing:
  * {@code POST /actuator/hoplock/{name}} makes this instance step down from {@code name} if it leads it.
  *
  * <p>The write is governed by Boot's endpoint access control, like {@code shutdown}'s: this endpoint's default access
@@ -28,9 +32,44 @@ import java.util.Optional;
 public class HoplockEndpoint {
 
     private final HoplockElections elections;
+    private final @Nullable Locks locks;
 
     public HoplockEndpoint(HoplockElections elections) {
+        this(elections, null);
+    }
+
+    /**
+     * @param elections the elections
+     * @param locks     the named locks whose held locks {@code GET /actuator/hoplock/locks/held} lists, or null
+     */
+    public HoplockEndpoint(HoplockElections elections, @Nullable Locks locks) {
         this.elections = elections;
+        this.locks = locks;
+    }
+
+    /**
+     * {@code GET /actuator/hoplock/locks/held}: the named locks this instance holds now (valid by its local clocks),
+     * sorted by name, with their fencing token, expiry and time left; no store request. Any other path of two
+     * segments answers 404.
+     */
+    @ReadOperation
+    public WebEndpointResponse<Object> locks(@Selector String section, @Selector String view) {
+        if (!section.equals("locks") || !view.equals("held")) {
+            return new WebEndpointResponse<>(Map.of("message", "unknown path " + section + "/" + view
+                    + "; the held locks are at locks/held"), WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        List<HeldLockDescriptor> held = locks == null ? List.of() : locks.held().stream()
+                .map(HeldLockDescriptor::of).sorted(Comparator.comparing(HeldLockDescriptor::name)).toList();
+        return new WebEndpointResponse<>(new HeldLocks(locks == null ? null : locks.owner(), held));
+    }
+
+    /**
+     * The locks this instance holds.
+     *
+     * @param owner the owner id of this instance's locks (null: no named locks here)
+     * @param locks the locks held now
+     */
+    public record HeldLocks(@Nullable String owner, List<HeldLockDescriptor> locks) {
     }
 
     /** Every election's state, by name. */

@@ -1,6 +1,8 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
+import org.springframework.beans.factory.ObjectProvider;
 import dev.hoplock.spring.HoplockElections;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
  * (exposed and its access not {@code none}). Its step-down write operation follows Boot's endpoint access control:
  * read-only by default, {@code management.endpoint.hoplock.access=unrestricted} allows it.
  */
-@AutoConfiguration(after = HoplockAutoConfiguration.class)
+@AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLocksAutoConfiguration.class})
 @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
         "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
 @ConditionalOnBean(HoplockElections.class)
@@ -27,8 +29,8 @@ public final class HoplockEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        HoplockEndpoint hoplockEndpoint(HoplockElections elections) {
-            return new HoplockEndpoint(elections);
+        HoplockEndpoint hoplockEndpoint(HoplockElections elections, ObjectProvider<Locks> locks) {
+            return new HoplockEndpoint(elections, locks.getIfAvailable());
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.annotation.WhenLockHeld;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
@@ -75,6 +76,8 @@ public class HoplockProperties extends ElectionProperties {
     private final Jdbc jdbc = new Jdbc();
 
     private final Fencing fence = new Fencing();
+
+    private final Locks locks = new Locks();
 
     /**
      * Named elections, each with its own lease key (default: its name) and any of the timing settings above, which
@@ -162,6 +165,10 @@ public class HoplockProperties extends ElectionProperties {
 
     public Fencing getFence() {
         return fence;
+    }
+
+    public Locks getLocks() {
+        return locks;
     }
 
     public Map<String, ElectionProperties> getElections() {
@@ -517,6 +524,71 @@ public class HoplockProperties extends ElectionProperties {
 
         public void setInitializeSchema(SchemaInitialization initializeSchema) {
             this.initializeSchema = initializeSchema;
+        }
+    }
+
+    /** Named locks: the Locks bean and @WithLock, in the same store as the elections. */
+    public static class Locks {
+
+        /**
+         * The owner id written into every lock record this instance takes. Must be unique per process. Default: one id
+         * per process (host:pid:random), the same for every Locks instance of the process.
+         */
+        private @Nullable String owner;
+
+        /** The prefix of every lock's record key: the lock "report" is stored under "locks/report" by default. */
+        private String keyPrefix = "locks/";
+
+        /** The most each request to the store may take. */
+        private Duration requestTimeout = Duration.ofSeconds(5);
+
+        /** How often a blocking acquire retries, and a failed keep-alive renewal is retried. */
+        private Duration pollInterval = Duration.ofSeconds(1);
+
+        /**
+         * What a @WithLock call does when its lock is held elsewhere, unless the annotation says otherwise: skip
+         * (return null, an empty Optional, collection, map, stream or array) or throw (LockNotTakenException).
+         */
+        private WhenLockHeld whenHeld = WhenLockHeld.SKIP;
+
+        public @Nullable String getOwner() {
+            return owner;
+        }
+
+        public void setOwner(@Nullable String owner) {
+            this.owner = owner;
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        public WhenLockHeld getWhenHeld() {
+            return whenHeld;
+        }
+
+        public void setWhenHeld(WhenLockHeld whenHeld) {
+            this.whenHeld = whenHeld;
         }
     }
 }
