@@ -88,6 +88,13 @@ public final class VirtualTime implements TimeSource, Scheduler {
         }
     }
 
+    /** The number of tasks waiting, not counting cancelled ones (NamedLocksTest: no timer per idle name). */
+    public int pendingTasks() {
+        synchronized (shared) {
+            return (int) shared.queue.stream().filter(e -> !e.cancelled).count();
+        }
+    }
+
     private static final class Shared {
         final Instant start;
         final PriorityQueue<Entry> queue = new PriorityQueue<>();
