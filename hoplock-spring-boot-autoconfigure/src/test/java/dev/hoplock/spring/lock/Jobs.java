@@ -12,11 +12,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** {@code @WithLock} methods for the tests: a job that can be held inside its call, and one of each option. */
 public class Jobs {
 
-    final AtomicInteger reports = new AtomicInteger();
+    private final AtomicInteger reports = new AtomicInteger();
     /** Counted down when a blocking report call is inside its lock. */
-    volatile CountDownLatch entered = new CountDownLatch(1);
+    private volatile CountDownLatch entered = new CountDownLatch(1);
     /** When not null, a report call waits inside its lock until this is counted down. */
-    volatile CountDownLatch hold;
+    private volatile CountDownLatch hold;
+
+    /** Makes the next report calls wait inside their lock until {@link #letGo()}; returns the "entered" latch. */
+    public CountDownLatch holdNextCall() {
+        entered = new CountDownLatch(1);
+        hold = new CountDownLatch(1);
+        return entered;
+    }
+
+    public void letGo() {
+        hold.countDown();
+        hold = null;
+    }
+
+    public int reports() {
+        return reports.get();
+    }
 
     @WithLock(name = "report", lockAtMostFor = "1m")
     public String report() throws InterruptedException {

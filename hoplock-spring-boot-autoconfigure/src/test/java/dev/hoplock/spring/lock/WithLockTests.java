@@ -64,25 +64,25 @@ class WithLockTests {
         onFilesystem(store, "a").run(a -> onFilesystem(store, "b").run(b -> {
             Jobs jobsA = a.getBean(Jobs.class);
             Jobs jobsB = b.getBean(Jobs.class);
-            jobsA.hold = new CountDownLatch(1);
+            CountDownLatch entered = jobsA.holdNextCall();
             CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> call(jobsA));
-            assertThat(jobsA.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
             assertThat(jobsB.report()).as("skipped: the lock is held by a").isNull();
             assertThatThrownBy(jobsB::reportOrThrow).isInstanceOfSatisfying(LockNotTakenException.class, e -> {
                 assertThat(e.lockName()).isEqualTo("report");
                 assertThat(e.getMessage()).contains("Jobs.reportOrThrow()", "lock 'report'", "held by 'a'");
             });
-            assertThat(jobsB.reports).hasValue(0);
+            assertThat(jobsB.reports()).isEqualTo(0);
             assertThat(b.getBean(Locks.class).held()).isEmpty();
             assertThat(a.getBean(Locks.class).held()).extracting(LockHandle::name).containsExactly("report");
 
-            jobsA.hold.countDown();
+            jobsA.letGo();
             assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
             // Released, not left to expire: the other instance takes it at once.
             assertThat(jobsB.report()).isEqualTo("ran");
-            assertThat(jobsB.reports).hasValue(1);
-            assertThat(jobsA.reports).hasValue(1);
+            assertThat(jobsB.reports()).isEqualTo(1);
+            assertThat(jobsA.reports()).isEqualTo(1);
         }));
     }
 
@@ -90,9 +90,9 @@ class WithLockTests {
     void aSecondCallOfTheSameInstanceDoesNotRunWhileTheFirstHoldsTheLock() {
         runner.withPropertyValues("hoplock.backend=memory").run(context -> {
             Jobs jobs = context.getBean(Jobs.class);
-            jobs.hold = new CountDownLatch(1);
+            CountDownLatch entered = jobs.holdNextCall();
             CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> call(jobs));
-            assertThat(jobs.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             long tokenBefore = context.getBean(Locks.class).held().get(0).token();
             Instant expiryBefore = context.getBean(Locks.class).held().get(0).expiresAt();
 
@@ -103,9 +103,9 @@ class WithLockTests {
             // The refused call did not extend the running call's lock.
             assertThat(context.getBean(Locks.class).held().get(0).expiresAt()).isEqualTo(expiryBefore);
             assertThat(context.getBean(Locks.class).held().get(0).token()).isEqualTo(tokenBefore);
-            jobs.hold.countDown();
+            jobs.letGo();
             assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
-            assertThat(jobs.reports).hasValue(1);
+            assertThat(jobs.reports()).isEqualTo(1);
         });
     }
 
@@ -178,9 +178,9 @@ class WithLockTests {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.locks.owner=node-1").run(context -> {
             Jobs jobs = context.getBean(Jobs.class);
             HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
-            jobs.hold = new CountDownLatch(1);
+            CountDownLatch entered = jobs.holdNextCall();
             CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> call(jobs));
-            assertThat(jobs.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(jobs.report()).isNull();
 
             WebEndpointResponse<Object> answer = endpoint.locks("locks", "held");
@@ -194,7 +194,7 @@ class WithLockTests {
             });
             assertThat(endpoint.locks("locks", "nope").getStatus()).isEqualTo(404);
 
-            jobs.hold.countDown();
+            jobs.letGo();
             running.get(10, TimeUnit.SECONDS);
             assertThat(((HoplockEndpoint.HeldLocks) endpoint.locks("locks", "held").getBody()).locks()).isEmpty();
 
@@ -217,7 +217,7 @@ class WithLockTests {
             assertThat(context).hasFailed();
             String message = rootMessage(context.getStartupFailure());
             assertThat(message).contains("@WithLock cannot work on bean",
-                    "Unfit.badSpel() (@WithLock on", "is not a valid SpEL template",
+                    "Unfit.badSpel(): the lock name 'x-#{#' is not a valid SpEL template",
                     "Unfit.badName()", "the lock name 'has space' is invalid",
                     "Unfit.badDuration()", "lockAtMostFor: 'ten minutes' is not a duration",
                     "Unfit.minimumAboveMaximum()", "lockAtLeastFor (2m) is above lockAtMostFor (1m)",
@@ -237,7 +237,7 @@ class WithLockTests {
             assertThat(ran).isTrue();
             try (var files = java.nio.file.Files.walk(store)) {
                 assertThat(files.map(p -> store.relativize(p).toString().replace('\\', '/')))
-                        .anyMatch(p -> p.startsWith("jobs/nightly"));
+                        .anyMatch(p -> p.startsWith("jobs+nightly~"));
             }
         });
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.locks.request-timeout=0s")
