@@ -4,16 +4,24 @@
 #   benchmarks/run.sh                      everything (about 10 minutes on 2 cores with the defaults)
 #   STAGES="failover jmh" benchmarks/run.sh  some stages only; the report is rebuilt from the latest results of all
 #   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
+#   BUILD=reactor STAGES=rolling benchmarks/run.sh   builds the hoplock modules from this checkout (mvn -am) instead
+#                                        of taking them from ~/.m2 (every stage but startup, which resolves the starter
+#                                        from ~/.m2)
 #
-# Stages: failover (crash and graceful handover over S3Mock), jmh (@LeaderOnly gate cost), requests (store requests and
+# Stages: failover (crash and graceful handover over S3Mock; the es stage repeats it on OpenSearch), jmh (@LeaderOnly gate cost), requests (store requests and
 # added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
-# JDBC provider on one PostgreSQL, one after the other), startup (start-up added by the starter). The report
+# JDBC provider on one PostgreSQL, one after the other), es (the same harness, hoplock's Elasticsearch store over an
+# in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
+# rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
+# handover). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
-# Network: only 127.0.0.1 (S3Mock, PostgreSQL) and Maven Central for the build. Needs the hoplock modules in the local
-# Maven repository (mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,
-# hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests), PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing).
+# Network: only 127.0.0.1 (S3Mock, PostgreSQL, OpenSearch) and Maven Central for the build. Needs the hoplock modules in
+# the local Maven repository (mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-elasticsearch,
+# hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests), or BUILD=reactor, which builds them from
+# this checkout with the benchmarks and installs nothing (the startup stage still needs the starter installed);
+# PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,7 +30,7 @@ cd "$ROOT"
 : "${FAILOVER_REPS:=30}"        # crash repetitions (kill -9 of the leader's JVM)
 : "${HANDOVER_REPS:=30}"        # graceful handover repetitions
 : "${FAILOVER_TTL_MS:=2000}"    # TTL of the failover runs; renew TTL/3, poll TTL/15
-: "${JMH_FORKS:=3}"
+: "${JMH_FORKS:=4}"
 : "${JMH_WARMUP:=5}"            # warm-up iterations per fork
 : "${JMH_ITERATIONS:=5}"        # measured iterations per fork
 : "${JMH_TIME:=1s}"             # length of each iteration
@@ -32,8 +40,15 @@ cd "$ROOT"
 : "${JDBC_SECONDS:=60}"         # counting window of the jdbc stage, per library
 : "${JDBC_WARMUP:=5}"
 : "${JDBC_TTL:=30s}"            # hoplock's TTL in the jdbc stage (the starter's default)
+: "${ES_SECONDS:=60}"           # counting window of the es stage
+: "${ES_WARMUP:=5}"
+: "${ES_TTL:=30s}"              # hoplock's TTL in the es stage (the starter's default)
 : "${STARTUP_REPS:=10}"         # JVM starts per variant
-: "${STAGES:=failover jmh requests jdbc startup}"
+: "${ROLLING_ROUNDS:=10}"       # rolling restarts of all three instances
+: "${ROLLING_TTL_MS:=2000}"     # TTL of the rolling stage; renew TTL/3, poll TTL/15
+: "${ROLLING_WARMUP_MS:=1000}"  # each instance's warm-up (started, not ready)
+: "${STAGES:=failover jmh requests jdbc es startup rolling}"
+: "${BUILD:=installed}"         # installed: hoplock jars from ~/.m2; reactor: built from this checkout (mvn -am)
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
 : "${PG_PASSWORD:=}"
@@ -122,17 +137,22 @@ RUN_START=$(date +%s)
 RUN_STARTED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 # ---------------------------------------------------------------- build
-say "build: mvn -q -pl benchmarks -Pbench package -DskipTests"
+BUILD_ARGS=()
+[[ "$BUILD" == reactor ]] && BUILD_ARGS=(-am)
+say "build: mvn -q -pl benchmarks ${BUILD_ARGS[*]} -Pbench package -DskipTests"
 BUILD_START=$(date +%s)
-if ! mvn -q -pl benchmarks -Pbench package -DskipTests; then
+if ! mvn -q -pl benchmarks "${BUILD_ARGS[@]}" -Pbench package -DskipTests; then
   echo "The benchmarks module did not build. If a hoplock module is missing from ~/.m2, install the modules first:" >&2
-  echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
+  echo "  mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-elasticsearch,hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests" >&2
+  echo "or build them from this checkout: BUILD=reactor benchmarks/run.sh" >&2
   exit 1
 fi
-for variant in without-starter with-starter; do
-  mvn -q -f benchmarks/startup/pom.xml -P"$variant" dependency:build-classpath \
-    -Dmdep.outputFile="$TARGET/startup-$variant.txt" || { echo "cannot resolve the $variant class path" >&2; exit 1; }
-done
+if wants startup; then
+  for variant in without-starter with-starter; do
+    mvn -q -f benchmarks/startup/pom.xml -P"$variant" dependency:build-classpath \
+      -Dmdep.outputFile="$TARGET/startup-$variant.txt" || { echo "cannot resolve the $variant class path" >&2; exit 1; }
+  done
+fi
 set_prop "$STAGES_FILE" "build.seconds" "$(( $(date +%s) - BUILD_START ))"
 # Pin the hoplock jars of this run: copies, so that another build installing new snapshots into ~/.m2 while the
 # benchmarks run can neither break a running JVM nor mix two versions in one run.
@@ -142,7 +162,7 @@ pin() {
   local out="" jar
   IFS=':' read -r -a jars <<< "$(cat "$1")"
   for jar in "${jars[@]}"; do
-    if [[ "$jar" == */dev/hoplock/* ]]; then
+    if [[ "$jar" == */dev/hoplock/* || "$jar" == "$ROOT"/*/target/hoplock-*.jar ]]; then
       cp -p "$jar" "$PINNED/" && jar="$PINNED/$(basename "$jar")"
     fi
     out="${out:+$out:}$jar"
@@ -150,9 +170,12 @@ pin() {
   printf '%s' "$out" > "$1"
 }
 pin "$TARGET/bench-classpath.txt"
-pin "$TARGET/startup-without-starter.txt"
-pin "$TARGET/startup-with-starter.txt"
-set_prop "$MACHINE_FILE" hoplock_jars "$(cd "$PINNED" && for j in *.jar; do printf '%s (installed %s), ' "$j" "$(date -u -r "$j" +%Y-%m-%dT%H:%M:%SZ)"; done | sed 's/, $//')"
+if wants startup; then
+  pin "$TARGET/startup-without-starter.txt"
+  pin "$TARGET/startup-with-starter.txt"
+fi
+set_prop "$MACHINE_FILE" hoplock_build "$BUILD"
+set_prop "$MACHINE_FILE" hoplock_jars "$(cd "$PINNED" && for j in *.jar; do printf '%s (%s %s), ' "$j" "$([[ $BUILD == reactor ]] && echo built || echo installed)" "$(date -u -r "$j" +%Y-%m-%dT%H:%M:%SZ)"; done | sed 's/, $//')"
 CP="$TARGET/classes:$(cat "$TARGET/bench-classpath.txt")"
 JAVA=(java -Duser.language=en -Duser.country=US -Dbench.results="$RESULTS" -Dhoplock.test.dir="$TARGET"
       -Dbench.logs="$LOGS" -Dhoplock.s3mock.jar="$TARGET/s3mock/s3mock-5.2.0-exec.jar" -cp "$CP")
@@ -238,6 +261,27 @@ if wants jdbc; then
   fi
 fi
 
+if wants es; then
+  rm -f "$RESULTS"/es-requests-*
+  record_env es ES_SECONDS ES_WARMUP ES_TTL
+  set_prop "$STAGES_FILE" "es.window" "$ES_SECONDS"
+  set_prop "$STAGES_FILE" "es.warmup" "$ES_WARMUP"
+  EREQ=(-Dbench.requests.prefix=es-requests- -Dbench.requests.seconds="$ES_SECONDS"
+        -Dbench.requests.warmup="$ES_WARMUP" -Dbench.requests.ttl="$ES_TTL")
+  # The in-JVM OpenSearch node logs through log4j's core, although Boot's log4j-to-slf4j bridge is on the class path.
+  run_stage es-hoplock 900 "$SHOWN_JAVA ${EREQ[*]} dev.hoplock.bench.requests.RequestsBench hoplock-es" -- \
+    "${JAVA[@]}" -Dlog4j.provider=org.apache.logging.log4j.core.impl.Log4jProvider "${EREQ[@]}" \
+    dev.hoplock.bench.requests.RequestsBench hoplock-es
+  # Failover as in the failover stage (same settings), with the electors' JVMs on the Elasticsearch store.
+  rm -f "$RESULTS"/es-failover-*
+  record_env es FAILOVER_REPS HANDOVER_REPS FAILOVER_TTL_MS
+  run_stage es-failover 1800 "$SHOWN_JAVA -Dbench.failover.store=es -Dbench.failover.crash=$FAILOVER_REPS -Dbench.failover.graceful=$HANDOVER_REPS -Dbench.failover.ttlMs=$FAILOVER_TTL_MS dev.hoplock.bench.failover.FailoverBench" -- \
+    "${JAVA[@]}" -Dlog4j.provider=org.apache.logging.log4j.core.impl.Log4jProvider \
+    -Dlogback.configurationFile=bench-logback.xml -Dbench.failover.store=es -Dbench.failover.crash="$FAILOVER_REPS" \
+    -Dbench.failover.graceful="$HANDOVER_REPS" -Dbench.failover.ttlMs="$FAILOVER_TTL_MS" \
+    dev.hoplock.bench.failover.FailoverBench
+fi
+
 if wants startup; then
   rm -f "$RESULTS"/startup*
   record_env startup STARTUP_REPS
@@ -245,6 +289,15 @@ if wants startup; then
     "${JAVA[@]}" -Dbench.startup.reps="$STARTUP_REPS" -Dbench.startup.work="$TARGET/startup" \
     -Dbench.startup.cp.without="$TARGET/startup-without-starter.txt" \
     -Dbench.startup.cp.with="$TARGET/startup-with-starter.txt" dev.hoplock.bench.startup.StartupBench
+fi
+
+if wants rolling; then
+  rm -f "$RESULTS"/rolling-*
+  record_env rolling ROLLING_ROUNDS ROLLING_TTL_MS ROLLING_WARMUP_MS
+  run_stage rolling 1800 "$SHOWN_JAVA -Dbench.rolling.rounds=$ROLLING_ROUNDS -Dbench.rolling.ttlMs=$ROLLING_TTL_MS -Dbench.rolling.warmupMs=$ROLLING_WARMUP_MS dev.hoplock.bench.rolling.RollingRestartBench" -- \
+    "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.rolling.rounds="$ROLLING_ROUNDS" \
+    -Dbench.rolling.ttlMs="$ROLLING_TTL_MS" -Dbench.rolling.warmupMs="$ROLLING_WARMUP_MS" \
+    dev.hoplock.bench.rolling.RollingRestartBench
 fi
 
 # ---------------------------------------------------------------- report

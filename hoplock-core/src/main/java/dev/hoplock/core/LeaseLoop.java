@@ -40,7 +40,7 @@ import java.util.Optional;
  * poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle}, which shares the
  * lock.
  */
-class LeaseLoop {
+final class LeaseLoop {
 
     private static final Logger log = LoggerFactory.getLogger(Elector.class);
 
@@ -90,17 +90,17 @@ class LeaseLoop {
         return health.lastError();
     }
 
-    final String key() {
+    String key() {
         return settings.key();
     }
 
-    final String owner() {
+    String owner() {
         return settings.owner();
     }
 
     // ------------------------------------------------------------------ transitions
 
-    final void step() {
+    void step() {
         synchronized (this) {
             nextStep = null;
             leadership.endIfPastDeadline();
@@ -167,7 +167,7 @@ class LeaseLoop {
     }
 
     /** Rule 3: a leader's read is bounded by the time its term has left. */
-    final void readRecord() {
+    void readRecord() {
         Duration timeout = settings.requestTimeout();
         Term current = leadership.term();
         if (leadership.isLeader()) {
@@ -291,7 +291,7 @@ class LeaseLoop {
      * answering null) is reported and retried after a poll instead of silently ending the loop. Safety does not depend
      * on this: a term still ends at its deadline.
      */
-    final void guarded(String activity, Runnable body) {
+    void guarded(String activity, Runnable body) {
         try {
             body.run();
         } catch (RuntimeException e) {
@@ -303,7 +303,7 @@ class LeaseLoop {
         }
     }
 
-    final void scheduleStep(Duration delay) {
+    void scheduleStep(Duration delay) {
         if (stopping) {
             return;
         }
@@ -311,7 +311,7 @@ class LeaseLoop {
         nextStep = timers.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
     }
 
-    final void cancelNextStep() {
+    void cancelNextStep() {
         if (nextStep != null) {
             nextStep.cancel();
         }
@@ -326,7 +326,7 @@ class LeaseLoop {
     }
 
     /** After a step-down: no campaign for one TTL, so that another node can take over. */
-    final void pauseCampaign() {
+    void pauseCampaign() {
         campaignPaused = true;
         campaignPausedUntil = time.nanoTime() + settings.ttl().toNanos();
     }
@@ -335,7 +335,7 @@ class LeaseLoop {
      * Whether this elector may write a new term now. Never while a release is requested (rule 7): the request belongs
      * to the term that was stepped down, and a new term begun first would be released under its own leader work.
      */
-    final boolean campaignAllowed() {
+    boolean campaignAllowed() {
         if (campaignPaused && time.nanoTime() - campaignPausedUntil >= 0) {
             campaignPaused = false;
         }

@@ -1,5 +1,6 @@
 package dev.hoplock.spring;
 
+import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
 import org.jspecify.annotations.Nullable;
@@ -19,25 +20,74 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Guarantees: the set of elections is fixed when the context starts. Lookups never touch the store. The electors
  * are started and closed with the application context ({@code HoplockLifecycle}); {@link #close()} closes any that
- * are still open (it is the bean's destroy method).
+ * are still open (it is the bean's destroy method). Whether this application campaigns is its {@link Candidacy}:
+ * {@link #withdraw(String)} steps down and stops claiming, {@link #campaign()} claims again (and starts electors that
+ * were never started); a term begun by a claim sent before a withdrawal is stepped down when it is acquired.
  */
 public final class HoplockElections implements AutoCloseable {
 
     private final Map<String, Elector> electors;
     private final @Nullable String defaultName;
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
+    private final Candidacy candidacy;
 
     /**
+     * Electors that always campaign once started.
+     *
      * @param electors    the electors by election name, in configuration order
      * @param defaultName the election used when none is named: may be null when several are configured and none is
      *                    named {@code default}
      */
     public HoplockElections(Map<String, Elector> electors, @Nullable String defaultName) {
+        this(electors, defaultName, Candidacy.candidate());
+    }
+
+    /**
+     * @param electors    the electors by election name, in configuration order, each built over
+     *                    {@code candidacy.guard(store)}
+     * @param defaultName the election used when none is named: may be null when several are configured and none is
+     *                    named {@code default}
+     * @param candidacy   whether this application campaigns
+     */
+    public HoplockElections(Map<String, Elector> electors, @Nullable String defaultName, Candidacy candidacy) {
         this.electors = Collections.unmodifiableMap(new LinkedHashMap<>(electors));
         if (defaultName != null && !this.electors.containsKey(defaultName)) {
             throw new IllegalArgumentException("default election '" + defaultName + "' is not among " + names());
         }
         this.defaultName = defaultName;
+        this.candidacy = candidacy;
+        // A claim sent just before a withdrawal may still land: its term ends at once.
+        this.electors.values().forEach(elector -> elector.addListener(event -> {
+            if (event instanceof ElectionEvent.Acquired && !candidacy.isCandidate()) {
+                elector.stepDown();
+            }
+        }));
+    }
+
+    /** Whether this application campaigns now, and why not. */
+    public Candidacy candidacy() {
+        return candidacy;
+    }
+
+    /**
+     * Stops campaigning in every election, for {@code reason}: a leader steps down (leader work is told to stop, the
+     * lease is released once it has), and no elector claims a lease until {@link #campaign()}. Electors keep following
+     * the elections. Idempotent.
+     */
+    public void withdraw(String reason) {
+        // Step down first (the campaign pauses), then refuse claims, then step down a term a claim in flight began.
+        electors.values().forEach(Elector::stepDown);
+        candidacy.withdraw(reason);
+        electors.values().forEach(Elector::stepDown);
+    }
+
+    /**
+     * Campaigns in every election again: claims are written again (an elector that stepped down waits out the one
+     * TTL its step-down pauses it), and electors never started are started. Idempotent.
+     */
+    public void campaign() {
+        candidacy.enter();
+        startAll();
     }
 
     /** The election names, in configuration order. */

@@ -2,11 +2,20 @@ package dev.hoplock.bench.failover;
 
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.elasticsearch.ElasticsearchBackend;
 import dev.hoplock.s3.S3Backend;
 
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -21,7 +30,10 @@ import java.util.concurrent.CountDownLatch;
  * the release took effect). {@link Process#destroyForcibly()} (SIGKILL) runs no hook:
  * the lease is left to expire. The child also exits when its stdin reaches end of file: the harness has gone.
  *
- * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms.
+ * <p>Arguments: endpoint, bucket, prefix, lease key, owner, TTL in ms. Or, over the Elasticsearch store:
+ * {@code es}, endpoint, index (in place of endpoint, bucket, prefix), lease key, owner, TTL in ms; the harness has run
+ * the store's start-up check on the index once, so the child skips it, as the S3 child skips the conditional-write
+ * probe.
  */
 public final class ElectorChild {
 
@@ -31,18 +43,27 @@ public final class ElectorChild {
     }
 
     public static void main(String[] args) throws Exception {
-        URI endpoint = URI.create(args[0]);
-        String bucket = args[1];
-        String prefix = args[2];
+        boolean search = args[0].equals("es");
         String key = args[3];
         String owner = args[4];
         Duration ttl = Duration.ofMillis(Long.parseLong(args[5]));
 
-        S3Backend backend = S3Backend.builder()
-                .endpoint(endpoint).pathStyle(true).region("us-east-1").credentials("bench", "bench")
-                .bucket(bucket).prefix(prefix)
-                .verifyConditionalWrites(false)
-                .build();
+        AutoCloseable closeable;
+        Backend backend;
+        if (search) {
+            ElasticsearchBackend store = ElasticsearchBackend.builder().endpoint(args[1]).index(args[2])
+                    .createIndex(false).verify(false).build();
+            closeable = store;
+            backend = new Checked(store);
+        } else {
+            S3Backend store = S3Backend.builder()
+                    .endpoint(URI.create(args[0])).pathStyle(true).region("us-east-1").credentials("bench", "bench")
+                    .bucket(args[1]).prefix(args[2])
+                    .verifyConditionalWrites(false)
+                    .build();
+            closeable = store;
+            backend = store;
+        }
         // Only the TTL is set: renew TTL/3, poll TTL/15, safety margin TTL/10, request timeout = renew (defaults).
         Elector elector = Elector.builder(backend, key).owner(owner).ttl(ttl).build();
         elector.addListener(event -> {
@@ -66,7 +87,11 @@ public final class ElectorChild {
             // did not take effect and followers must wait for the lease to expire.
             print("ev=CLOSED owner=" + owner + " holder="
                     + elector.holder().map(h -> h.owner().isEmpty() ? "-" : h.owner()).orElse("-"));
-            backend.close();
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // exiting anyway
+            }
         }, "elector-stop"));
         Thread orphanWatch = new Thread(() -> {
             try {
@@ -88,5 +113,35 @@ public final class ElectorChild {
     private static synchronized void print(String line) {
         OUT.println(line + " nano=" + System.nanoTime() + " wall=" + System.currentTimeMillis());
         OUT.flush();
+    }
+
+    /** The Elasticsearch store without its start-up check, which the harness ran once on the index. */
+    private record Checked(ElasticsearchBackend store) implements Backend {
+
+        @Override
+        public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+            return store.read(key, timeout);
+        }
+
+        @Override
+        public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
+                throws BackendException {
+            return store.write(key, expected, content, timeout);
+        }
+
+        @Override
+        public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+            return store.delete(key, expected, timeout);
+        }
+
+        @Override
+        public StoreCapabilities verify() {
+            return StoreCapabilities.assumed(store.describe());
+        }
+
+        @Override
+        public String describe() {
+            return store.describe();
+        }
     }
 }

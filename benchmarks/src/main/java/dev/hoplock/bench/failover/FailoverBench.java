@@ -2,6 +2,8 @@ package dev.hoplock.bench.failover;
 
 import dev.hoplock.bench.common.Results;
 import dev.hoplock.bench.common.Stats;
+import dev.hoplock.elasticsearch.ElasticsearchBackend;
+import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.s3.server.S3MockServer;
 
 import java.io.BufferedReader;
@@ -24,7 +26,9 @@ import java.util.function.Predicate;
 
 /**
  * Failover after a crash and graceful handover, with every elector in its own JVM ({@link ElectorChild}) over the test
- * S3 server (S3Mock, one request thread, on 127.0.0.1).
+ * S3 server (S3Mock, one request thread, on 127.0.0.1), or, with {@code -Dbench.failover.store=es}, over hoplock's
+ * Elasticsearch store on the OpenSearch 2.19.6 node of hoplock-elasticsearch's tests, started in this JVM (result
+ * files {@code es-failover-*} instead of {@code failover-*}).
  *
  * <p>Three electors campaign for one key. Each repetition waits for a renewal of the current leader, then a uniformly
  * random delay in [0, renew interval) so that the stop falls at a random phase of the renewal cycle, then
@@ -52,9 +56,10 @@ public final class FailoverBench {
     private final long ttlMs;
     private final long renewMs;
     private final long pollMs;
-    private final String endpoint;
-    private final String bucket;
-    private final String prefix;
+    /** The store arguments of every child (see {@link ElectorChild}). */
+    private final List<String> store;
+    /** The prefix of the result files: {@code failover-} (S3) or {@code es-failover-}. */
+    private final String results;
     private final Random random;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final Map<String, Child> children = new java.util.concurrent.ConcurrentHashMap<>();
@@ -64,13 +69,12 @@ public final class FailoverBench {
     private int unexpectedLosses;
     private int releaseNotEffective;
 
-    private FailoverBench(long ttlMs, String endpoint, String bucket, long seed) {
+    private FailoverBench(long ttlMs, List<String> store, String results, long seed) {
         this.ttlMs = ttlMs;
         this.renewMs = ttlMs / 3;
         this.pollMs = ttlMs / 15;
-        this.endpoint = endpoint;
-        this.bucket = bucket;
-        this.prefix = "bench/failover-" + UUID.randomUUID().toString().substring(0, 8) + "/";
+        this.store = store;
+        this.results = results;
         this.random = new Random(seed);
     }
 
@@ -80,15 +84,38 @@ public final class FailoverBench {
         long ttlMs = Long.getLong("bench.failover.ttlMs", 2000);
         long seed = Long.getLong("bench.seed", 42);
 
+        boolean search = "es".equals(System.getProperty("bench.failover.store", "s3"));
+
         long serverStart = System.nanoTime();
-        S3MockServer server = S3MockServer.shared();
-        System.out.printf("S3Mock ready at %s after %.1f s%n", server.endpoint(), (System.nanoTime() - serverStart) / 1e9);
-        FailoverBench bench = new FailoverBench(ttlMs, server.endpoint().toString(), server.bucket(), seed);
+        List<String> store;
+        if (search) {
+            // The node logs through log4j's core; Boot's log4j-to-slf4j bridge is on the class path too.
+            if (System.getProperty("log4j.provider") == null) {
+                System.setProperty("log4j.provider", "org.apache.logging.log4j.core.impl.Log4jProvider");
+            }
+            OpenSearchNode node = OpenSearchNode.shared();
+            String index = "hoplock-bench-failover-" + UUID.randomUUID().toString().substring(0, 8);
+            // The store's start-up check, once: it creates the index with hoplock's mapping.
+            ElasticsearchBackend.builder().endpoint(node.endpoint()).index(index).build().close();
+            System.out.printf("OpenSearch ready at %s with index %s after %.1f s%n", node.endpoint(), index,
+                    (System.nanoTime() - serverStart) / 1e9);
+            store = List.of("es", node.endpoint().toString(), index);
+        } else {
+            S3MockServer server = S3MockServer.shared();
+            System.out.printf("S3Mock ready at %s after %.1f s%n", server.endpoint(),
+                    (System.nanoTime() - serverStart) / 1e9);
+            store = List.of(server.endpoint().toString(), server.bucket(),
+                    "bench/failover-" + UUID.randomUUID().toString().substring(0, 8) + "/");
+        }
+        FailoverBench bench = new FailoverBench(ttlMs, store, search ? "es-failover-" : "failover-", seed);
         Runtime.getRuntime().addShutdownHook(new Thread(bench::killAll, "kill-children"));
         try {
             bench.run(crashReps, gracefulReps);
         } finally {
             bench.stopAll();
+            if (search) {
+                OpenSearchNode.stopShared(); // its threads would keep the JVM alive
+            }
         }
     }
 
@@ -117,7 +144,7 @@ public final class FailoverBench {
                     rep, crashReps, row.get("kill_to_acquired_ms"), row.get("last_write_to_acquired_ms"),
                     row.get("kill_phase_ms"));
         }
-        Results.writeCsv("failover-crash.csv", List.of("rep", "kill_to_acquired_ms", "last_write_to_acquired_ms",
+        Results.writeCsv(results + "crash.csv", List.of("rep", "kill_to_acquired_ms", "last_write_to_acquired_ms",
                 "kill_phase_ms", "old_leader", "new_leader"), crashRows);
 
         List<List<?>> gracefulRows = new ArrayList<>();
@@ -138,7 +165,7 @@ public final class FailoverBench {
                     row.get("released_to_acquired_ms"),
                     (Boolean) row.get("release_took_effect") ? "" : " RELEASE DID NOT TAKE EFFECT");
         }
-        Results.writeCsv("failover-graceful.csv", List.of("rep", "stop_to_acquired_ms", "stop_to_released_ms",
+        Results.writeCsv(results + "graceful.csv", List.of("rep", "stop_to_acquired_ms", "stop_to_released_ms",
                 "released_to_acquired_ms", "release_took_effect", "old_leader", "new_leader"), gracefulRows);
 
         Map<String, Object> summary = new LinkedHashMap<>();
@@ -155,7 +182,7 @@ public final class FailoverBench {
         put(summary, "crash_since_write", Stats.of(crashSinceWrite));
         put(summary, "graceful", Stats.of(graceful));
         put(summary, "graceful_since_release", Stats.of(gracefulSinceRelease));
-        Results.writeSummary("failover-summary.properties", summary);
+        Results.writeSummary(results + "summary.properties", summary);
         System.out.printf("crash: p50 %.0f ms, p99 %.0f ms (TTL %d ms); graceful: p50 %.0f ms, p99 %.0f ms (poll %d ms)%n",
                 Stats.of(crash).median(), Stats.of(crash).p99(), ttlMs, Stats.of(graceful).median(),
                 Stats.of(graceful).p99(), pollMs);
@@ -273,13 +300,14 @@ public final class FailoverBench {
 
     private String spawn() throws IOException {
         String owner = "e" + (++spawned);
-        Path stderr = Results.logs().resolve("failover-" + owner + ".err");
+        Path stderr = Results.logs().resolve(results + owner + ".err");
         java.nio.file.Files.createDirectories(stderr.getParent());
-        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
+        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx96m",
                 "-Dlogback.configurationFile=" + System.getProperty("bench.childLogback", "bench-logback.xml"),
-                "-cp", System.getProperty("java.class.path"),
-                ElectorChild.class.getName(), endpoint, bucket, prefix, "leader", owner, Long.toString(ttlMs));
+                "-cp", System.getProperty("java.class.path"), ElectorChild.class.getName()));
+        command.addAll(store);
+        command.addAll(List.of("leader", owner, Long.toString(ttlMs)));
         Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         Child child = new Child(owner, process, stderr);
         children.put(owner, child);

@@ -44,8 +44,8 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(2)
-@Warmup(iterations = 3, time = 1)
+@Fork(4)
+@Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GateCostBenchmark {
 

@@ -1,11 +1,13 @@
 package dev.hoplock.bench.requests;
 
+import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.jdbc.InitializeSchema;
 import dev.hoplock.jdbc.JdbcBackend;
 import net.javacrumbs.shedlock.core.LockProvider;
+import org.apache.hc.core5.http.HttpHost;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -28,9 +30,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import javax.sql.DataSource;
 import java.net.URI;
+import java.net.URISyntaxException;
 
 /**
- * The three applications of the backend-cost benchmark, as a user would write them: Spring Boot with auto-configuration
+ * The four applications of the backend-cost benchmark, as a user would write them: Spring Boot with auto-configuration
  * and {@code @Scheduled}, one instance per application context ({@code bench.instance} names it).
  */
 final class BenchApps {
@@ -78,6 +81,35 @@ final class BenchApps {
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                     .overrideConfiguration(c -> c.addExecutionInterceptor(
                             new CountingS3Interceptor(RequestsBench.counter(instance))))
+                    .build();
+        }
+
+        @Bean
+        Jobs.HoplockJob hoplockJob() {
+            return new Jobs.HoplockJob();
+        }
+    }
+
+    /**
+     * hoplock over OpenSearch: the application has an Elasticsearch low-level client ({@link Rest5Client}, what Spring
+     * Boot 4 configures from {@code spring.elasticsearch.uris}; built here so that an interceptor counts every HTTP
+     * request it sends), and the starter's auto-configuration builds the Elasticsearch store around it
+     * ({@code hoplock.backend=elasticsearch}, {@code hoplock.elasticsearch.index}), checks it at start and elects on
+     * it, as it does for S3. Properties: {@code bench.es.endpoint}.
+     */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @EnableScheduling
+    @Import(TimedScheduling.class)
+    static class HoplockSearchApp {
+
+        @Bean(destroyMethod = "close")
+        Rest5Client rest5Client(@Value("${bench.es.endpoint}") String endpoint,
+                @Value("${bench.instance}") String instance) throws URISyntaxException {
+            RequestCounter counter = RequestsBench.counter(instance);
+            return Rest5Client.builder(HttpHost.create(endpoint))
+                    .setHttpClientConfigCallback(client -> client.addRequestInterceptorFirst(
+                            (request, entity, context) -> counter.add("es." + request.getMethod())))
                     .build();
         }
 

@@ -2,6 +2,7 @@ package dev.hoplock.bench.requests;
 
 import dev.hoplock.bench.common.Results;
 import dev.hoplock.bench.common.Stats;
+import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.jdbc.Database;
 import dev.hoplock.jdbc.JdbcSchema;
 import dev.hoplock.s3.server.S3MockServer;
@@ -26,14 +27,16 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Backend requests per gated execution and per hour: a job every 100 ms on three instances (three Spring Boot
  * application contexts in this JVM, each with its own store client and scheduler) for a fixed time, with hoplock over
- * the test S3 server ({@code hoplock}), hoplock's JDBC store over PostgreSQL ({@code hoplock-jdbc}) or ShedLock over
- * PostgreSQL ({@code shedlock}). Requests are counted at the client: an SDK {@code ExecutionInterceptor} on the S3
- * client, a counting {@code DataSource} under the JDBC pool.
+ * the test S3 server ({@code hoplock}), hoplock's JDBC store over PostgreSQL ({@code hoplock-jdbc}), hoplock's
+ * Elasticsearch store over the in-JVM OpenSearch 2.19.6 node of hoplock-elasticsearch's tests ({@code hoplock-es}) or
+ * ShedLock over PostgreSQL ({@code shedlock}). Requests are counted at the client: an SDK
+ * {@code ExecutionInterceptor} on the S3 client, a counting {@code DataSource} under the JDBC pool, an HTTP request
+ * interceptor in the Elasticsearch low-level client.
  *
  * <p>Sequence: start the three contexts one after the other (so their 100 ms schedules are out of phase, as on
  * separate machines), wait for a leader (hoplock), warm up, then count for the window, then close.
  *
- * <p>Argument: {@code hoplock}, {@code hoplock-jdbc} or {@code shedlock}. System properties:
+ * <p>Argument: {@code hoplock}, {@code hoplock-jdbc}, {@code hoplock-es} or {@code shedlock}. System properties:
  * {@code bench.requests.prefix} (the result files' prefix, default {@code requests-}: files
  * {@code <prefix><variant>.properties} and {@code .csv}), {@code bench.requests.seconds} (window, default
  * 60), {@code bench.requests.warmup} (seconds, 5), {@code bench.requests.ttl} (hoplock TTL, default 30s: the
@@ -84,6 +87,17 @@ public final class RequestsBench {
             common.put("bench.jdbc.user", jdbcUser);
             common.put("bench.jdbc.password", jdbcPassword);
             common.put("bench.hoplock.table", hoplockTable);
+        } else if (variant.equals("hoplock-es")) {
+            // The node logs through log4j's core; Boot's log4j-to-slf4j bridge is on the class path too.
+            if (System.getProperty("log4j.provider") == null) {
+                System.setProperty("log4j.provider", "org.apache.logging.log4j.core.impl.Log4jProvider");
+            }
+            OpenSearchNode node = OpenSearchNode.shared();
+            app = BenchApps.HoplockSearchApp.class;
+            common.put("hoplock.backend", "elasticsearch");
+            common.put("hoplock.elasticsearch.index", "hoplock-bench-" + UUID.randomUUID().toString().substring(0, 8));
+            common.put("hoplock.ttl", ttl);
+            common.put("bench.es.endpoint", node.endpoint().toString());
         } else if (variant.equals("shedlock")) {
             prepareTable(jdbcUrl, jdbcUser, jdbcPassword, table);
             app = BenchApps.ShedlockApp.class;
@@ -93,7 +107,7 @@ public final class RequestsBench {
             common.put("bench.jdbc.password", jdbcPassword);
             common.put("bench.shedlock.table", table);
         } else {
-            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc or shedlock, was " + variant);
+            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc, hoplock-es or shedlock, was " + variant);
         }
 
         List<ConfigurableApplicationContext> contexts = new ArrayList<>();
@@ -141,6 +155,9 @@ public final class RequestsBench {
         } finally {
             for (int i = contexts.size() - 1; i >= 0; i--) {
                 contexts.get(i).close();
+            }
+            if (variant.equals("hoplock-es")) {
+                OpenSearchNode.stopShared(); // its threads would keep the JVM alive
             }
         }
     }
@@ -292,12 +309,15 @@ public final class RequestsBench {
         summary.put(name + "_n", stats.count());
     }
 
-    /** Requests that reach the store: S3 HTTP requests, or JDBC calls that talk to the server. */
+    /**
+     * Requests that reach the store: S3 HTTP requests, Elasticsearch / OpenSearch HTTP requests, or JDBC calls that
+     * talk to the server.
+     */
     static long total(String variant, Map<String, Long> counts) {
         long sum = 0;
         for (Map.Entry<String, Long> entry : counts.entrySet()) {
             String kind = entry.getKey();
-            if (kind.startsWith("s3.") || kind.equals("jdbc.execute") || kind.equals("jdbc.commit")
+            if (kind.startsWith("s3.") || kind.startsWith("es.") || kind.equals("jdbc.execute") || kind.equals("jdbc.commit")
                     || kind.equals("jdbc.rollback") || kind.equals("jdbc.isValid")) {
                 sum += entry.getValue();
             }

@@ -48,9 +48,10 @@ public final class ElectorProcessMain {
                 .endpoint(endpoint).pathStyle(true).region("us-east-1").credentials(env(ACCESS_KEY_VARIABLE), env(SECRET_KEY_VARIABLE))
                 .bucket(bucket).prefix(prefix)
                 .requestTimeout(ttl)
+                // The elector verifies the store before it campaigns (and retries a probe that timed out, as a loaded
+                // CI machine makes it do); a probe at build would end this JVM on the first slow answer instead.
+                .verifyOnBuild(false)
                 .build();
-        // What the elector will do before it campaigns: refuse only what this elector (release by PUT) needs.
-        backend.verify().requireFor(false);
         Elector elector = Elector.builder(backend, key)
                 .owner(owner)
                 .ttl(ttl)

@@ -5,6 +5,7 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.ElectorStatus;
 import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.spring.Candidacy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * @param capabilities       what the store's verification found (for example "create VERIFIED, swap VERIFIED, delete
  *                           NOT_SUPPORTED, handles bare"); null before it answered
  * @param verificationProblem why the store is refused, or the last failure while verifying; null when none
+ * @param campaigning        whether this application campaigns now ({@code hoplock.campaign-when})
+ * @param notCampaigningBecause why it does not (not ready yet, or refusing traffic); null while it campaigns
  * @param ttl                the lease duration
  * @param renew              the renew interval
  * @param poll               the poll interval
@@ -48,11 +51,13 @@ public record ElectionDescriptor(
         String verification,
         @Nullable String capabilities,
         @Nullable String verificationProblem,
+        boolean campaigning,
+        @Nullable String notCampaigningBecause,
         String ttl,
         String renew,
         String poll) {
 
-    static ElectionDescriptor of(String name, Elector elector) {
+    static ElectionDescriptor of(String name, Elector elector, Candidacy candidacy) {
         ElectorStatus status = elector.status();
         ElectorSettings settings = elector.settings();
         Long generation = status.lease().map(lease -> (Long) lease.generation())
@@ -73,6 +78,8 @@ public record ElectionDescriptor(
                 status.verification().name().toLowerCase(java.util.Locale.ROOT),
                 status.capabilities().map(StoreCapabilities::summary).orElse(null),
                 status.verificationProblem().orElse(null),
+                candidacy.isCandidate(),
+                candidacy.withdrawnBecause().orElse(null),
                 HumanDurations.format(settings.ttl()),
                 HumanDurations.format(settings.renewInterval()),
                 HumanDurations.format(settings.pollInterval()));

@@ -76,7 +76,8 @@ public class HoplockEndpoint {
     @ReadOperation
     public Map<String, ElectionDescriptor> elections() {
         Map<String, ElectionDescriptor> result = new LinkedHashMap<>();
-        elections.asMap().forEach((name, elector) -> result.put(name, ElectionDescriptor.of(name, elector)));
+        elections.asMap().forEach((name, elector) -> result.put(name,
+                ElectionDescriptor.of(name, elector, elections.candidacy())));
         return result;
     }
 
@@ -88,7 +89,7 @@ public class HoplockEndpoint {
     public WebEndpointResponse<Object> election(@Selector String name) {
         return elections.find(name)
                 .<WebEndpointResponse<Object>>map(elector -> new WebEndpointResponse<>(ElectionDescriptor.of(name,
-                        elector)))
+                        elector, elections.candidacy())))
                 .orElseGet(() -> noSuchElection(name));
     }
 

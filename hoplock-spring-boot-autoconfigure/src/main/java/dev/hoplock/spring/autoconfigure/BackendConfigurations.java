@@ -19,7 +19,8 @@ import java.util.Optional;
 
 /**
  * The stores that need nothing beyond hoplock-core, and the explanation when no store is configured. Imported after
- * {@link S3BackendConfiguration} and {@link JdbcBackendConfiguration}, so that the fallback sees every store defined before it. Each creates its
+ * {@link S3BackendConfiguration}, {@link JdbcBackendConfiguration} and
+ * {@link ElasticsearchBackendConfiguration}, so that the fallback sees every store defined before it. Each creates its
  * backend only when the application defines no {@link Backend} bean.
  */
 final class BackendConfigurations {
@@ -128,6 +129,11 @@ final class BackendConfigurations {
                             + " with your database's driver, if the application has no DataSource yet), or choose"
                             + " another hoplock.backend.");
         }
+        if (chosen.isPresent() && chosen.get() == BackendType.ELASTICSEARCH) {
+            return new HoplockConfigurationException("hoplock.backend",
+                    "hoplock.backend is elasticsearch, but dev.hoplock:hoplock-elasticsearch is not on the classpath.",
+                    "Add the dependency dev.hoplock:hoplock-elasticsearch, or choose another hoplock.backend.");
+        }
         Binder binder = Binder.get(environment);
         boolean bucket = binder.bind("hoplock.s3.bucket", String.class).isBound();
         boolean directory = binder.bind("hoplock.filesystem.directory", String.class).isBound();
@@ -140,6 +146,8 @@ final class BackendConfigurations {
                 "hoplock has no store for its leases: hoplock.backend is not set, nor is hoplock.s3.bucket or"
                         + " hoplock.filesystem.directory, and the application defines no Backend bean.",
                 "Set hoplock.backend=s3 with hoplock.s3.bucket (and add dev.hoplock:hoplock-s3), or"
+                        + " hoplock.backend=elasticsearch with hoplock.elasticsearch.endpoint (and add"
+                        + " dev.hoplock:hoplock-elasticsearch), or"
                         + " hoplock.backend=filesystem with hoplock.filesystem.directory (processes on one host), or"
                         + " hoplock.backend=jdbc (a table in the application's DataSource; add dev.hoplock:hoplock-jdbc),"
                         + " or"

@@ -6,6 +6,12 @@ public enum BackendType {
     /** An S3 bucket (or S3-compatible store) with conditional writes; needs {@code dev.hoplock:hoplock-s3}. */
     S3,
 
+    /**
+     * An Elasticsearch (8, 9) or OpenSearch (2, 3) index; needs {@code dev.hoplock:hoplock-elasticsearch}. The
+     * property value is {@code elasticsearch} for both products.
+     */
+    ELASTICSEARCH,
+
     /** A directory on a local disk, shared by processes on one host only. */
     FILESYSTEM,
 

@@ -2,6 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.spring.BackendDecorator;
+import dev.hoplock.spring.Candidacy;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.StoreWriteWatch;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -21,17 +23,23 @@ import org.springframework.core.env.Environment;
  * Spring events. Active unless {@code hoplock.enabled=false}.
  *
  * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
- * chooses ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
+ * chooses ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration},
+ * {@link ElasticsearchBackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
  * to set. Every bean backs off when the application defines its own. Ordered after Boot's DataSource
  * auto-configuration (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the
- * application's DataSource.
+ * application's DataSource, and after Boot's Elasticsearch client auto-configuration, which the Elasticsearch store
+ * reuses.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"})
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        // The application's Elasticsearch client, which the Elasticsearch store reuses (Boot 4, then Boot 3 names).
+        "org.springframework.boot.elasticsearch.autoconfigure.ElasticsearchRestClientAutoConfiguration",
+        "org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchRestClientAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HoplockProperties.class)
-@Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
+@Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, ElasticsearchBackendConfiguration.class,
+        BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
         BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
@@ -41,12 +49,27 @@ public final class HoplockAutoConfiguration {
         return new HoplockPropertyCheck(environment);
     }
 
+    /** Whether this application campaigns now: {@code hoplock.campaign-when} and the readiness state decide. */
+    @Bean
+    @ConditionalOnMissingBean
+    Candidacy hoplockCandidacy(HoplockProperties properties, ApplicationContext context) {
+        return ReadinessCandidacy.initial(properties.getCampaignWhen(), context);
+    }
+
+    /** Withdraws and campaigns as the readiness state changes (nothing to do with campaign-when=started). */
+    @Bean
+    static ReadinessCandidacy hoplockReadinessCandidacy(ObjectProvider<HoplockElections> elections,
+            ObjectProvider<Backend> backend, ObjectProvider<HoplockProperties> properties) {
+        return new ReadinessCandidacy(elections, backend, properties);
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     HoplockElections hoplockElections(HoplockProperties properties, Backend backend,
-            ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers) {
+            ObjectProvider<BackendDecorator> decorators, ObjectProvider<ElectorCustomizer> customizers,
+            Candidacy candidacy) {
         return new HoplockElectionsFactory(properties, decorators.orderedStream().toList(),
-                customizers.orderedStream().toList()).create(backend);
+                customizers.orderedStream().toList(), candidacy).create(backend);
     }
 
     @Bean

@@ -5,6 +5,7 @@ import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.spring.BackendDecorator;
+import dev.hoplock.spring.Candidacy;
 import dev.hoplock.spring.ElectorCustomizer;
 import dev.hoplock.spring.HoplockElections;
 
@@ -14,7 +15,7 @@ import java.util.Map;
 
 /**
  * Builds the electors of {@link HoplockElections} from the properties: one per election, each over the shared backend
- * wrapped by every {@link BackendDecorator}, adjusted by every {@link ElectorCustomizer}, validated, not started.
+ * wrapped by every {@link BackendDecorator} and, outermost, by the application's {@link Candidacy}, adjusted by every {@link ElectorCustomizer}, validated, not started.
  *
  * <p>Guarantees: either every elector is built or none is left behind (already built ones are closed) and the first
  * invalid setting is reported as a {@link dev.hoplock.spring.HoplockConfigurationException} naming its property.
@@ -25,10 +26,12 @@ final class HoplockElectionsFactory {
     private final HoplockProperties properties;
     private final List<BackendDecorator> decorators;
     private final List<ElectorCustomizer> customizers;
+    private final Candidacy candidacy;
 
     HoplockElectionsFactory(HoplockProperties properties, List<BackendDecorator> decorators,
-            List<ElectorCustomizer> customizers) {
+            List<ElectorCustomizer> customizers, Candidacy candidacy) {
         this.properties = properties;
+        this.candidacy = candidacy;
         this.decorators = List.copyOf(decorators);
         this.customizers = List.copyOf(customizers);
     }
@@ -44,7 +47,7 @@ final class HoplockElectionsFactory {
             electors.values().forEach(Elector::close);
             throw e;
         }
-        return new HoplockElections(electors, ElectionDefinitions.defaultName(definitions));
+        return new HoplockElections(electors, ElectionDefinitions.defaultName(definitions), candidacy);
     }
 
     private Elector build(ElectionDefinition definition, Backend backend) {
@@ -52,6 +55,8 @@ final class HoplockElectionsFactory {
         for (BackendDecorator decorator : decorators) {
             decorated = decorator.decorate(definition.name(), decorated);
         }
+        // Outermost, so that a claim refused while withdrawn is never sent, timed or counted as a store request.
+        decorated = candidacy.guard(decorated);
         try {
             Elector.Builder builder = definition.applyTo(Elector.builder(decorated, definition.key()));
             for (ElectorCustomizer customizer : customizers) {

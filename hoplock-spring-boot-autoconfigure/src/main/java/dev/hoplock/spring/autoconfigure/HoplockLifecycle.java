@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * Starts the electors with the application context and stops them first on shutdown.
  *
  * <h2>Start</h2>
- * The electors start at once and never hold up the context: each verifies the store on its own IO thread before it
+ * The electors start at once (with {@code hoplock.campaign-when=ready}, the default, once the application is ready:
+ * {@link ReadinessCandidacy}) and never hold up the context: each verifies the store on its own IO thread before it
  * campaigns (rule 0 of the elector's safety argument; for S3 with {@code hoplock.probe=true} the conditional-write
  * probe), asks again every poll while the store cannot be asked, and never campaigns on a store that lacks what it
  * needs; the health contributor and the endpoint show where that stands ({@link dev.hoplock.core.ElectorStatus}). On
@@ -63,8 +64,12 @@ final class HoplockLifecycle implements SmartLifecycle {
             return;
         }
         running = true;
+        if (!elections.candidacy().isCandidate()) {
+            // hoplock.campaign-when=ready: ReadinessCandidacy starts the electors once the application is ready.
+            return;
+        }
         if (backend instanceof InMemoryBackend) {
-            startAndAwaitFirstRound();
+            awaitFirstRound(elections, elections::startAll);
         } else {
             elections.startAll();
         }
@@ -75,7 +80,7 @@ final class HoplockLifecycle implements SmartLifecycle {
      * election has had its first round (led, or seen another holder), bounded by {@link #FIRST_ROUND_WAIT}, so that
      * a test can call a {@code @LeaderOnly} method as soon as its context is up.
      */
-    private void startAndAwaitFirstRound() {
+    static void awaitFirstRound(HoplockElections elections, Runnable begin) {
         Map<String, CountDownLatch> rounds = new LinkedHashMap<>();
         List<AutoCloseable> listeners = new ArrayList<>();
         elections.asMap().forEach((name, elector) -> {
@@ -90,7 +95,7 @@ final class HoplockLifecycle implements SmartLifecycle {
             }));
         });
         try {
-            elections.startAll();
+            begin.run();
             long deadline = System.nanoTime() + FIRST_ROUND_WAIT.toNanos();
             for (CountDownLatch round : rounds.values()) {
                 if (!round.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {

@@ -24,7 +24,11 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLocksAutoConfiguration.class}, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        // Spring Boot 3: the same auto-configurations in spring-boot-actuator-autoconfigure.
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({MeterRegistry.class, HoplockElections.class})
 public final class HoplockMetricsAutoConfiguration {

@@ -20,7 +20,8 @@ import java.util.Map;
  *
  * <p>Guarantees: this class only holds what was bound; every check (and the mapping of a check back to the property at
  * fault) happens when the electors are built, so that a bad value fails the start with the property's name. Secrets
- * ({@code hoplock.s3.secret-key}, {@code hoplock.s3.session-token}) are never included in {@link #toString()}, logs,
+ * ({@code hoplock.s3.secret-key}, {@code hoplock.s3.session-token}, {@code hoplock.elasticsearch.password},
+ * {@code hoplock.elasticsearch.api-key}) are never included in {@link #toString()}, logs,
  * events, health or endpoint output.
  */
 @ConfigurationProperties("hoplock")
@@ -36,7 +37,7 @@ public class HoplockProperties extends ElectionProperties {
     private boolean enabled = true;
 
     /**
-     * The store that holds the leases: s3, filesystem, jdbc or memory. jdbc only when set explicitly. When unset: s3 if hoplock.s3.bucket is set,
+     * The store that holds the leases: s3, filesystem, jdbc, elasticsearch or memory. jdbc only when set explicitly. When unset: s3 if hoplock.s3.bucket is set,
      * filesystem if hoplock.filesystem.directory is set. A Backend bean defined by the application always wins over
      * this setting.
      */
@@ -49,6 +50,14 @@ public class HoplockProperties extends ElectionProperties {
      * contributor reports DOWN.
      */
     private boolean probe = true;
+
+    /**
+     * When this application campaigns: ready (the default) once its readiness state is ACCEPTING_TRAFFIC, stepping
+     * down while it is REFUSING_TRAFFIC (a graceful shutdown, or the application saying it is not ready) and
+     * campaigning again when it accepts traffic; started: as soon as the context has started, whatever its readiness.
+     * A context not run by SpringApplication publishes no readiness and campaigns once started either way.
+     */
+    private CampaignWhen campaignWhen = CampaignWhen.READY;
 
     /**
      * Order of the @LeaderOnly advisor among other advisors of a bean (lower runs first, outermost). The default 0 runs
@@ -78,6 +87,8 @@ public class HoplockProperties extends ElectionProperties {
     private final Fencing fence = new Fencing();
 
     private final Locks locks = new Locks();
+
+    private final Elasticsearch elasticsearch = new Elasticsearch();
 
     /**
      * Named elections, each with its own lease key (default: its name) and any of the timing settings above, which
@@ -123,6 +134,14 @@ public class HoplockProperties extends ElectionProperties {
         this.probe = probe;
     }
 
+    public CampaignWhen getCampaignWhen() {
+        return campaignWhen;
+    }
+
+    public void setCampaignWhen(CampaignWhen campaignWhen) {
+        this.campaignWhen = campaignWhen;
+    }
+
     public int getAspectOrder() {
         return aspectOrder;
     }
@@ -165,6 +184,10 @@ public class HoplockProperties extends ElectionProperties {
 
     public Fencing getFence() {
         return fence;
+    }
+
+    public Elasticsearch getElasticsearch() {
+        return elasticsearch;
     }
 
     public Locks getLocks() {
@@ -218,6 +241,14 @@ public class HoplockProperties extends ElectionProperties {
         public void setLeaderOnlyAll(boolean leaderOnlyAll) {
             this.leaderOnlyAll = leaderOnlyAll;
         }
+    }
+
+    /** When {@code hoplock.campaign-when} lets this application campaign. */
+    public enum CampaignWhen {
+        /** As soon as the application context has started (warming-up instances may win). */
+        STARTED,
+        /** While the application's readiness state is ACCEPTING_TRAFFIC. */
+        READY
     }
 
     /** What {@code hoplock.unknown-properties} does with a {@code hoplock.*} key that is not a known property. */
@@ -524,6 +555,137 @@ public class HoplockProperties extends ElectionProperties {
 
         public void setInitializeSchema(SchemaInitialization initializeSchema) {
             this.initializeSchema = initializeSchema;
+        }
+    }
+
+    /**
+     * The Elasticsearch / OpenSearch store (needs {@code dev.hoplock:hoplock-elasticsearch}): one document per lease
+     * key in one index, swapped by its sequence number and primary term.
+     */
+    public static class Elasticsearch {
+
+        /**
+         * The cluster's URL, for example https://search.example.com:9200 (a path prefix is kept). Default: the
+         * application's Elasticsearch low-level client (the Rest5Client bean Spring Boot configures from
+         * spring.elasticsearch.*), with its hosts, credentials and TLS settings.
+         */
+        private @Nullable String endpoint;
+
+        /** The index that holds the lease documents; hoplock creates it with its mapping when missing. */
+        private String index = "hoplock-leases";
+
+        /** User name for basic authentication, with password. */
+        private @Nullable String username;
+
+        /** Password for basic authentication, with username. Never logged or shown. */
+        private @Nullable String password;
+
+        /** An Elasticsearch API key, as Elasticsearch prints it in 'encoded' (base64 of id:key). Never logged or shown. */
+        private @Nullable String apiKey;
+
+        /**
+         * Create the index with hoplock's fixed mapping when it does not exist. Turn off when the credentials may not
+         * create indices; then create it beforehand with the mapping in the README.
+         */
+        private boolean createIndex = true;
+
+        /**
+         * Check at start-up that the cluster answers, that the index exists (or create it) and that compare-and-swap
+         * works, and fail the start with the cause and the fix if not. When false, the application starts without
+         * the cluster; each elector runs the same check before it campaigns, and the health contributor tells what
+         * is wrong.
+         */
+        private boolean checkOnStart = true;
+
+        /** The longest one store call may take, all its requests together. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration requestTimeout = Duration.ofSeconds(10);
+
+        /** TCP connect timeout of the HTTP client hoplock creates. Without a unit: seconds. */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration connectTimeout = Duration.ofSeconds(3);
+
+        public @Nullable String getEndpoint() {
+            return endpoint;
+        }
+
+        public void setEndpoint(@Nullable String endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        public String getIndex() {
+            return index;
+        }
+
+        public void setIndex(String index) {
+            this.index = index;
+        }
+
+        public @Nullable String getUsername() {
+            return username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
+
+        public @Nullable String getApiKey() {
+            return apiKey;
+        }
+
+        public void setApiKey(@Nullable String apiKey) {
+            this.apiKey = apiKey;
+        }
+
+        public boolean isCreateIndex() {
+            return createIndex;
+        }
+
+        public void setCreateIndex(boolean createIndex) {
+            this.createIndex = createIndex;
+        }
+
+        public boolean isCheckOnStart() {
+            return checkOnStart;
+        }
+
+        public void setCheckOnStart(boolean checkOnStart) {
+            this.checkOnStart = checkOnStart;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        public Duration getConnectTimeout() {
+            return connectTimeout;
+        }
+
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+
+        /** True when a setting of the HTTP client itself is set, so that hoplock creates its own client. */
+        boolean hasClientSettings() {
+            return endpoint != null || username != null || password != null || apiKey != null;
+        }
+
+        @Override
+        public String toString() {
+            return "Elasticsearch[endpoint=" + (endpoint == null ? null : endpoint.replaceAll("(?<=//)[^/@]*@", ""))
+                    + ", index=" + index + "]";
         }
     }
 

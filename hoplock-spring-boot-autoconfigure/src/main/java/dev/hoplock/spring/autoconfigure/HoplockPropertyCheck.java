@@ -146,7 +146,8 @@ final class HoplockPropertyCheck implements BeanFactoryPostProcessor, Ordered {
     private static String ignoredBecause(String property, Optional<BackendType> chosen, String storeReason,
             List<Key> set) {
         boolean storeSetting = property.startsWith("hoplock.s3.") || property.startsWith("hoplock.filesystem.")
-                || property.startsWith("hoplock.jdbc.") || property.equals("hoplock.backend") || property.equals("hoplock.probe");
+                || property.startsWith("hoplock.jdbc.") || property.startsWith("hoplock.elasticsearch.")
+                || property.equals("hoplock.backend") || property.equals("hoplock.probe");
         if (storeReason != null && storeSetting) {
             return storeReason;
         }
@@ -154,6 +155,9 @@ final class HoplockPropertyCheck implements BeanFactoryPostProcessor, Ordered {
             String store = "the store is " + chosen.get().name().toLowerCase(Locale.ROOT);
             if (property.startsWith("hoplock.s3.") && chosen.get() != BackendType.S3) {
                 return store + ", so hoplock.s3.* is not read";
+            }
+            if (property.startsWith("hoplock.elasticsearch.") && chosen.get() != BackendType.ELASTICSEARCH) {
+                return store + ", so hoplock.elasticsearch.* is not read";
             }
             if (property.startsWith("hoplock.filesystem.") && chosen.get() != BackendType.FILESYSTEM) {
                 return store + ", so hoplock.filesystem.* is not read";

@@ -110,11 +110,23 @@ class HoplockPropertyCheckTests {
     }
 
     @Test
+    void campaignWhenIsAKnownPropertyAndItsMisspellingIsNamed() {
+        runner.withPropertyValues("hoplock.unknown-properties=fail", "hoplock.campaignWhen=started").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(HoplockProperties.class).getCampaignWhen())
+                            .isEqualTo(HoplockProperties.CampaignWhen.STARTED);
+                });
+        runner.withPropertyValues("hoplock.unknown-properties=fail", "hoplock.campain-when=ready")
+                .run(context -> assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
+                        .contains("hoplock.campain-when (did you mean hoplock.campaign-when?)"));
+    }
+
+    @Test
     void theKnownPropertiesAreDerivedFromTheProperties() {
         List<String> names = KnownProperties.ofHoplock().names();
         assertThat(names).contains("hoplock.enabled", "hoplock.ttl", "hoplock.release-by-delete",
                 "hoplock.leader-only.on-non-leader", "hoplock.scheduling.leader-only-all",
-                "hoplock.health.down-on-store-outage",
+                "hoplock.health.down-on-store-outage", "hoplock.campaign-when",
                 "hoplock.unknown-properties", "hoplock.s3.secret-key", "hoplock.filesystem.create-directory",
                 "hoplock.elections.*.ttl", "hoplock.elections.*.release-by-delete")
                 .doesNotContain("hoplock.s3", "hoplock.elections", "hoplock.class",

@@ -180,6 +180,22 @@ class JdbcAutoConfigurationTests {
     }
 
     @Test
+    void aDatabaseThatCannotBeReachedAtStartDoesNotFailTheStartAndIsNeverLedOn() {
+        runner.withPropertyValues("spring.datasource.url=jdbc:postgresql://127.0.0.1:1/test",
+                "spring.datasource.username=postgres", "spring.datasource.hikari.connection-timeout=250",
+                "hoplock.jdbc.table=unreachable_leases").run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(JdbcBackend.class);
+                    Elector elector = context.getBean(HoplockElections.class).getDefault();
+                    // The electors verify the store before campaigning: here that keeps failing, so nobody leads.
+                    await().atMost(Duration.ofSeconds(10)).until(() -> elector.status().verificationProblem()
+                            .isPresent());
+                    assertThat(elector.status().verification()).isNotEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+                    assertThat(elector.status().verificationProblem().orElseThrow()).contains("unreachable_leases");
+                    assertThat(elector.isLeader()).isFalse();
+                });
+    }
+
+    @Test
     void aNamedDataSourceIsUsedAndAnUnknownNameIsReported() {
         String table = Databases.uniqueTable("named");
         try {

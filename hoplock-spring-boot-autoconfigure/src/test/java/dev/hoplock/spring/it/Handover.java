@@ -44,8 +44,13 @@ final class Handover {
 
     /** Waits (up to a few seconds) for the handover and checks it. */
     void assertReleasedAndTakenOverBeforeExpiry() throws Exception {
+        assertReleasedAndTakenOverBeforeExpiry(LossCause.STOPPED);
+    }
+
+    /** As {@link #assertReleasedAndTakenOverBeforeExpiry()}, for a leader that ended its term for {@code cause}. */
+    void assertReleasedAndTakenOverBeforeExpiry(LossCause cause) throws Exception {
         ElectionEvent.Lost loss = lost.get(5, TimeUnit.SECONDS);
-        assertThat(loss.cause()).isEqualTo(LossCause.STOPPED);
+        assertThat(loss.cause()).isEqualTo(cause);
         ElectionEvent.Acquired acquisition = acquired.get(5, TimeUnit.SECONDS);
         assertThat(acquisition.at()).as("the follower took over before the old lease (%s) expired, so through the"
                 + " release; follower: %s", loss.lease(), follower.status()).isBefore(loss.lease().expiresAt());

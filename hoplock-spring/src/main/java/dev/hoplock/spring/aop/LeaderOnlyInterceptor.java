@@ -32,6 +32,10 @@ import java.util.function.Supplier;
  * delivered, never one the caller already had, never one an enclosing call needs). A call that does not run is
  * reported to every {@link LeaderOnlyListener}, then skipped (see {@link SkipValues}) or refused with
  * {@link NotLeaderException}.
+ *
+ * <p>Cost: the gate is on every call of a gated method, so its path allocates nothing but the leader's scope (the
+ * gate and the election are looked up without key objects, the context and interrupt bookkeeping are per thread);
+ * docs/BENCHMARKS.md measures it against a no-op advisor on the same bean.
  */
 final class LeaderOnlyInterceptor implements MethodInterceptor {
 

@@ -1,0 +1,5 @@
+/** The application the Spring Boot compatibility and AOT tests start. */
+@NullMarked
+package dev.hoplock.compat;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,20 @@
+package dev.hoplock.spring.autoconfigure;
+
+/**
+ * The Spring Boot generation this build of the auto-configuration is for: Boot 4 ({@code hoplock-spring-boot3-*}
+ * has its own copy saying Boot 3). {@link BootGenerationCheck} compares it with the running Boot.
+ */
+final class BuiltForBoot {
+
+    /** Boot's major version. */
+    static final int MAJOR = 4;
+
+    /** This auto-configuration's artifact. */
+    static final String AUTOCONFIGURE = "dev.hoplock:hoplock-spring-boot-autoconfigure";
+
+    /** The starter that brings it. */
+    static final String STARTER = "dev.hoplock:hoplock-spring-boot-starter";
+
+    private BuiltForBoot() {
+    }
+}

@@ -1,0 +1,179 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.elasticsearch.ElasticsearchBackend;
+import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
+import dev.hoplock.elasticsearch.HttpTransport;
+import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Builds the {@link ElasticsearchBackend} from {@code hoplock.elasticsearch.*} and, with
+ * {@code hoplock.elasticsearch.check-on-start}, runs its start-up check. Every failure is a
+ * {@link HoplockConfigurationException} that names the property at fault (or, when the application's own client is
+ * used, the {@code spring.elasticsearch.*} settings behind it), the cause as the store reported it (endpoint, index,
+ * HTTP status) and the fix. No message contains the password or the API key: the builder keeps them out of its
+ * messages, and the store's messages are redacted by it.
+ */
+final class ElasticsearchBackends {
+
+    private static final Logger log = LoggerFactory.getLogger(ElasticsearchBackends.class);
+
+    private static final String ENDPOINT = "hoplock.elasticsearch.endpoint";
+    private static final String SKIP_CHECK = " Or set hoplock.elasticsearch.check-on-start=false to start without the"
+            + " cluster: each elector runs the same check before it campaigns, and the hoplock health contributor"
+            + " shows the cause until it passes.";
+
+    private ElasticsearchBackends() {
+    }
+
+    /**
+     * @param settings    {@code hoplock.elasticsearch}
+     * @param application a transport over the application's own client, or null when it has none
+     */
+    static ElasticsearchBackend create(HoplockProperties.Elasticsearch settings, @Nullable HttpTransport application) {
+        checkCredentials(settings);
+        boolean reuse = application != null && !settings.hasClientSettings();
+        if (!reuse && settings.getEndpoint() == null && application != null) {
+            throw new HoplockConfigurationException(ENDPOINT,
+                    "hoplock.elasticsearch sets credentials but no endpoint: they are for the HTTP client hoplock"
+                            + " creates for hoplock.elasticsearch.endpoint, not for the application's Rest5Client.",
+                    "Set hoplock.elasticsearch.endpoint as well; or remove hoplock.elasticsearch.username, password"
+                            + " and api-key to use the application's client, with the credentials of"
+                            + " spring.elasticsearch.*.");
+        }
+        if (!reuse && settings.getEndpoint() == null) {
+            throw new HoplockConfigurationException(ENDPOINT,
+                    "hoplock.backend is elasticsearch, but hoplock.elasticsearch.endpoint is not set and the"
+                            + " application has no Elasticsearch low-level client (Rest5Client bean) to reuse.",
+                    "Set hoplock.elasticsearch.endpoint to the cluster's URL, for example"
+                            + " https://search.example.com:9200 (with hoplock.elasticsearch.username and password, or"
+                            + " api-key, if it needs them); or add org.springframework.boot:spring-boot-elasticsearch"
+                            + " with spring.elasticsearch.uris, whose client hoplock then reuses.");
+        }
+        if (application != null && !reuse) {
+            log.info("hoplock: hoplock.elasticsearch sets an endpoint or credentials, so hoplock creates its own"
+                    + " HTTP client instead of using the application's Rest5Client bean");
+        }
+        ElasticsearchBackend backend = build(() -> configure(settings, reuse ? application : null));
+        if (settings.isCheckOnStart()) {
+            try {
+                backend.verify();
+            } catch (BackendException | RuntimeException e) {
+                backend.close();
+                throw checkFailed(e, settings, reuse);
+            }
+        }
+        log.info("hoplock: {} ({})", backend.describe(),
+                reuse ? "through the application's Rest5Client bean" : "with its own HTTP client");
+        return backend;
+    }
+
+    private static ElasticsearchBackendBuilder configure(HoplockProperties.Elasticsearch settings,
+            @Nullable HttpTransport application) {
+        boolean reuse = application != null;
+        ElasticsearchBackendBuilder builder = ElasticsearchBackend.builder()
+                .index(settings.getIndex())
+                .createIndex(settings.isCreateIndex())
+                .requestTimeout(settings.getRequestTimeout())
+                .verify(false);
+        if (reuse) {
+            builder.transport(application);
+        } else {
+            builder.endpoint(settings.getEndpoint()).connectTimeout(settings.getConnectTimeout());
+            if (settings.getUsername() != null) {
+                builder.basicAuth(settings.getUsername(), settings.getPassword());
+            } else if (settings.getApiKey() != null) {
+                builder.apiKey(settings.getApiKey());
+            }
+        }
+        return builder;
+    }
+
+    private static void checkCredentials(HoplockProperties.Elasticsearch settings) {
+        boolean user = settings.getUsername() != null;
+        boolean password = settings.getPassword() != null;
+        if (user != password) {
+            String missing = user ? "hoplock.elasticsearch.password" : "hoplock.elasticsearch.username";
+            throw new HoplockConfigurationException(missing,
+                    "Only one of hoplock.elasticsearch.username and hoplock.elasticsearch.password is set; " + missing
+                            + " is missing.",
+                    "Set both for basic authentication, or neither (then api-key, or no authentication).");
+        }
+        if (user && settings.getApiKey() != null) {
+            throw new HoplockConfigurationException("hoplock.elasticsearch.api-key",
+                    "Both basic authentication (hoplock.elasticsearch.username and password) and"
+                            + " hoplock.elasticsearch.api-key are set.",
+                    "Keep one: the API key, or the user name and password.");
+        }
+    }
+
+    private static ElasticsearchBackend build(Supplier<ElasticsearchBackendBuilder> configured) {
+        try {
+            return configured.get().build();
+        } catch (IllegalArgumentException | IllegalStateException | BackendException e) {
+            String message = String.valueOf(e.getMessage());
+            String lower = message.toLowerCase(Locale.ROOT);
+            String property = lower.contains("index name") ? "hoplock.elasticsearch.index"
+                    : lower.contains("requesttimeout") ? "hoplock.elasticsearch.request-timeout"
+                    : lower.contains("connecttimeout") ? "hoplock.elasticsearch.connect-timeout"
+                    : lower.contains("api key") ? "hoplock.elasticsearch.api-key"
+                    : lower.contains("basic authentication") || lower.contains("credentials")
+                    ? "hoplock.elasticsearch.username"
+                    : lower.contains("endpoint") ? ENDPOINT
+                    : "hoplock.elasticsearch";
+            throw new HoplockConfigurationException(property,
+                    "Cannot configure the Elasticsearch / OpenSearch store (" + property + "): " + message + ".",
+                    "Fix " + property + ".", e);
+        }
+    }
+
+    /** The start-up check's failure, with the property to change; the store's message already names the fix. */
+    private static HoplockConfigurationException checkFailed(Exception e, HoplockProperties.Elasticsearch settings,
+            boolean reuse) {
+        String message = String.valueOf(e.getMessage());
+        String description = "The Elasticsearch / OpenSearch store failed its start-up check"
+                + (reuse ? ", through the application's Rest5Client (spring.elasticsearch.*)" : "") + ": " + message
+                + ".";
+        String where = reuse ? "spring.elasticsearch.uris" : ENDPOINT;
+        BackendException.Kind kind = e instanceof BackendException b ? b.kind() : BackendException.Kind.TRANSIENT;
+        return switch (kind) {
+            case UNREACHABLE, TRANSIENT -> new HoplockConfigurationException(reuse ? null : ENDPOINT, description,
+                    "Start the cluster, or point " + where + " at it (host, port, http or https)." + SKIP_CHECK, e);
+            case ACCESS_DENIED -> message.contains("HTTP 401")
+                    ? new HoplockConfigurationException(reuse ? null : credentialProperty(settings), description,
+                            "Set " + (reuse ? "spring.elasticsearch.username and password (or api-key)"
+                                    : "hoplock.elasticsearch.username and password, or api-key,")
+                                    + " to credentials the cluster accepts.", e)
+                    : new HoplockConfigurationException("hoplock.elasticsearch.index", description,
+                            "Grant the user the index privileges read, index, delete and create_index on "
+                                    + settings.getIndex() + " (Elasticsearch role or OpenSearch role); or create the"
+                                    + " index beforehand with the mapping in the hoplock README and set"
+                                    + " hoplock.elasticsearch.create-index=false.", e);
+            case MISSING_CONTAINER -> new HoplockConfigurationException("hoplock.elasticsearch.create-index",
+                    description, "Create the index " + settings.getIndex() + " with the mapping in the hoplock README,"
+                            + " or set hoplock.elasticsearch.create-index=true so that hoplock creates it.", e);
+            case CONDITIONAL_WRITES_NOT_SUPPORTED -> new HoplockConfigurationException(reuse ? null : ENDPOINT,
+                    description, "Point " + where + " at the cluster itself, not at a proxy that rewrites query"
+                            + " parameters (op_type, if_seq_no, if_primary_term); Elasticsearch must be 6.7 or later.",
+                    e);
+            case MISCONFIGURED -> message.contains("mapping")
+                    ? new HoplockConfigurationException("hoplock.elasticsearch.index", description,
+                            "Set hoplock.elasticsearch.index to a new index name (hoplock creates it with its"
+                                    + " mapping), or re-create " + settings.getIndex() + " with the mapping in the"
+                                    + " hoplock README.", e)
+                    : new HoplockConfigurationException(reuse ? null : ENDPOINT, description,
+                            "Point " + where + " at the HTTP port of an Elasticsearch or OpenSearch cluster (9200"
+                                    + " by default, with any path prefix), over https only if it serves TLS.", e);
+        };
+    }
+
+    private static String credentialProperty(HoplockProperties.Elasticsearch settings) {
+        return settings.getApiKey() != null ? "hoplock.elasticsearch.api-key" : "hoplock.elasticsearch.username";
+    }
+}

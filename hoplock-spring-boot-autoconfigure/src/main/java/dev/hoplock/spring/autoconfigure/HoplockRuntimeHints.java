@@ -1,0 +1,44 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.spring.actuate.ElectionDescriptor;
+import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.annotation.OnNonLeader;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+
+/**
+ * What an ahead-of-time compiled application (Spring AOT, GraalVM native image) needs from hoplock beyond what Spring
+ * finds itself, registered through {@code META-INF/spring/aot.factories}:
+ * <ul>
+ *   <li>resources: everything under {@code META-INF/hoplock/} (the JDBC store's schema and fencing DDL files under
+ *       {@code META-INF/hoplock/jdbc/}; every store module keeps the files it loads there);</li>
+ *   <li>reflection: the {@code @LeaderOnly} annotation and its {@code OnNonLeader} values (read when the gate is
+ *       resolved), the actuator endpoint's {@link ElectionDescriptor} (serialised to JSON), the properties bound by
+ *       name rather than through {@code @ConfigurationProperties} ({@link ElectionProperties}), and the S3 store's
+ *       class, whose presence the backend choice checks by name.</li>
+ * </ul>
+ */
+public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
+
+    /** The resources every hoplock module loads from the class path. */
+    static final String RESOURCES = "META-INF/hoplock/**";
+
+    /** The S3 store's class, looked up by name when {@code hoplock.backend} is not set. */
+    static final String S3_BACKEND = "dev.hoplock.s3.S3Backend";
+
+    @Override
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+        hints.resources().registerPattern(RESOURCES);
+        hints.reflection().registerType(LeaderOnly.class, MemberCategory.INVOKE_DECLARED_METHODS);
+        hints.reflection().registerType(OnNonLeader.class, MemberCategory.INVOKE_PUBLIC_METHODS,
+                MemberCategory.DECLARED_FIELDS);
+        hints.reflection().registerTypeIfPresent(classLoader, S3_BACKEND);
+        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), ElectionDescriptor.class);
+        BindableRuntimeHintsRegistrar.forTypes(HoplockProperties.class, ElectionProperties.class)
+                .registerHints(hints, classLoader);
+    }
+}
