@@ -152,6 +152,14 @@ public final class Report {
                     + f0(d(shedlockJdbc, "requests_per_hour")) + " | " + fx(d(shedlockJdbc, "requests_per_hour")
                     / d(hoplockJdbc, "requests_per_hour")) + " | - |");
         }
+        Properties lockJdbc = load("jdbc-requests-hoplock-jdbc-lock.properties");
+        if (lockJdbc != null && shedlockJdbc != null) {
+            line("| store requests per execution, a lock per run on one PostgreSQL: `@WithLock` / ShedLock's"
+                    + " `@SchedulerLock` (3 instances, see 8; `@LeaderOnly`: " + f3(d(hoplockJdbc,
+                    "requests_per_execution")) + ") | " + f2(d(lockJdbc, "requests_per_execution")) + " | "
+                    + f2(d(shedlockJdbc, "requests_per_execution")) + " | " + fx(d(shedlockJdbc,
+                    "requests_per_execution") / d(lockJdbc, "requests_per_execution")) + " | - |");
+        }
         if (hoplockEs != null) {
             line("| store requests per hour / per execution on OpenSearch 2.19.6: hoplock's Elasticsearch store"
                     + " (3 instances, see 6) | " + f0(d(hoplockEs, "requests_per_hour")) + " / "
@@ -667,15 +675,18 @@ public final class Report {
                 + " | " + perInstance("jdbc-requests-hoplock-jdbc.csv", leaderOnly) + " | "
                 + perInstance("jdbc-requests-shedlock.csv", shedlock) + " |");
         line("");
-        line("What a `@WithLock` run costs: the instance that runs the job reads and writes its lock record (its own"
-                + " expired record is taken at once), and, as the run ends before `lockAtLeastFor`, writes it once more"
-                + " to expire at acquisition + 90 ms; each other instance reads the record at each of its ticks and is"
-                + " refused. So requests per execution grow with the number of instances, as ShedLock's do, and a job"
-                + " that should run on one instance all the time is cheaper with `@LeaderOnly`, whose requests per hour"
-                + " do not depend on the schedule. hoplock's extra requests against ShedLock buy its guarantees: the"
-                + " conditional write judged by the store, validity on the local monotonic clock, a fencing token per"
-                + " run, and an interrupt when the lock ends during the call. Raw data:"
-                + " `benchmarks/results/jdbc-requests-hoplock-jdbc-lock*.csv` and `.properties`.");
+        line("What a `@WithLock` run costs: the instance that runs the job reads and writes its lock record, and,"
+                + " as the run ends before `lockAtLeastFor`, writes it once more to expire at acquisition + 90 ms;"
+                + " each other instance reads the record at each of its ticks and is refused. So, like ShedLock's,"
+                + " the count grows with executions x instances: measured " + v(lock, "requests_per_execution", 2)
+                + " requests per execution against ShedLock's " + v(shedlock, "requests_per_execution", 2)
+                + " (which also counts each transaction's `setAutoCommit` and `commit`), and "
+                + v(leaderOnly, "requests_per_execution", 2) + " for `@LeaderOnly`, whose requests per hour do not"
+                + " depend on the schedule: a job that may always run on one instance is far cheaper with"
+                + " `@LeaderOnly`. The lock went from instance to instance (executions per instance in"
+                + " `jdbc-requests-hoplock-jdbc-lock.csv`), with " + v(lock, "executions_closer_than_50ms", 0)
+                + " executions closer than 50 ms to the previous one."
+                + " Raw data: `benchmarks/results/jdbc-requests-hoplock-jdbc-lock*.csv` and `.properties`.");
         line("");
     }
 
