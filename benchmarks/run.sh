@@ -10,7 +10,7 @@
 #
 # Stages: failover (crash and graceful handover over S3Mock; the es stage repeats it on OpenSearch), jmh (@LeaderOnly gate cost), requests (store requests and
 # added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
-# JDBC provider on one PostgreSQL, one after the other), es (the same harness, hoplock's Elasticsearch store over an
+# JDBC provider on one PostgreSQL, one after the other, and @WithLock on hoplock's JDBC store), es (the same harness, hoplock's Elasticsearch store over an
 # in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
 # rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
 # handover), ownership (per-key ownership: spread and churn, store requests per hour against N, hand-over time, JMH
@@ -274,6 +274,9 @@ if wants jdbc; then
     run_stage jdbc-shedlock 900 "$SHOWN_JAVA ${JREQ[*]} dev.hoplock.bench.requests.RequestsBench shedlock" -- \
       "${JAVA[@]}" "${JREQ[@]}" -Dbench.jdbc.user="$PG_USER" \
       -Dbench.jdbc.password="$PG_PASSWORD" dev.hoplock.bench.requests.RequestsBench shedlock
+    run_stage jdbc-hoplock-lock 900 "$SHOWN_JAVA ${JREQ[*]} -Dbench.requests.ttl=$JDBC_TTL dev.hoplock.bench.requests.RequestsBench hoplock-jdbc-lock" -- \
+      "${JAVA[@]}" "${JREQ[@]}" -Dbench.requests.ttl="$JDBC_TTL" -Dbench.jdbc.user="$PG_USER" \
+      -Dbench.jdbc.password="$PG_PASSWORD" dev.hoplock.bench.requests.RequestsBench hoplock-jdbc-lock
   else
     set_prop "$STAGES_FILE" "jdbc-hoplock.status" "failed: PostgreSQL could not be started on 127.0.0.1:5432"
   fi

@@ -55,6 +55,7 @@ public final class Report {
         Properties hoplockEs = load("es-requests-hoplock-es.properties");
         Properties failoverEs = load("es-failover-summary.properties");
         Properties rolling = load("rolling-summary.properties");
+        Properties lockJdbc = load("jdbc-requests-hoplock-jdbc-lock.properties");
 
         line("# Benchmarks");
         line("");
@@ -82,6 +83,7 @@ public final class Report {
         searchSection(hoplockEs, hoplock, failoverEs, failover);
         rollingSection(rolling);
         ownershipSection();
+        lockSection(lockJdbc, hoplockJdbc, shedlockJdbc);
         notMeasuredSection();
         settingsSection();
         Files.writeString(docs.resolve("BENCHMARKS.md"), md.toString(), StandardCharsets.UTF_8);
@@ -149,6 +151,14 @@ public final class Report {
                     + " (3 instances, see 5) | " + f0(d(hoplockJdbc, "requests_per_hour")) + " | "
                     + f0(d(shedlockJdbc, "requests_per_hour")) + " | " + fx(d(shedlockJdbc, "requests_per_hour")
                     / d(hoplockJdbc, "requests_per_hour")) + " | - |");
+        }
+        Properties lockJdbc = load("jdbc-requests-hoplock-jdbc-lock.properties");
+        if (lockJdbc != null && shedlockJdbc != null) {
+            line("| store requests per execution, a lock per run on one PostgreSQL: `@WithLock` / ShedLock's"
+                    + " `@SchedulerLock` (3 instances, see 8; `@LeaderOnly`: " + f3(d(hoplockJdbc,
+                    "requests_per_execution")) + ") | " + f2(d(lockJdbc, "requests_per_execution")) + " | "
+                    + f2(d(shedlockJdbc, "requests_per_execution")) + " | " + fx(d(shedlockJdbc,
+                    "requests_per_execution") / d(lockJdbc, "requests_per_execution")) + " | - |");
         }
         if (hoplockEs != null) {
             line("| store requests per hour / per execution on OpenSearch 2.19.6: hoplock's Elasticsearch store"
@@ -619,6 +629,64 @@ public final class Report {
         line("");
     }
 
+    private void lockSection(Properties lock, Properties leaderOnly, Properties shedlock) {
+        line("## 9. Named locks: `@WithLock` next to `@LeaderOnly` and ShedLock, store requests per execution");
+        line("");
+        command("jdbc-hoplock-lock", "@WithLock: ");
+        if (lock == null) {
+            missing("jdbc-hoplock-lock", "store requests of @WithLock");
+            return;
+        }
+        line("The harness of section 5, same PostgreSQL server, same pools and counting `DataSource`, in the same run of"
+                + " the `jdbc` stage, with `@WithLock(name = \"bench-tick\", lockAtMostFor = \"10s\","
+                + " lockAtLeastFor = \"90ms\")` on the job: ShedLock's settings of section 3, so that both take one"
+                + " lock per run with the same bounds. hoplock's lock lives in the same table as its election"
+                + " (`hoplock_bench_lease`, key `locks/bench-tick`); the election still runs (the starter always has"
+                + " one), so its requests, about " + v(leaderOnly, "requests_per_hour", 0) + " per hour in the"
+                + " `@LeaderOnly` column, are in the `@WithLock` count too.");
+        line("");
+        line("| | @WithLock (hoplock-jdbc) | @LeaderOnly (hoplock-jdbc) | ShedLock (PostgreSQL) |");
+        line("|---|---|---|---|");
+        lockRow("executions in the window (periods: " + m(lock, "periods") + ")", lock, leaderOnly, shedlock,
+                "executions", 0);
+        lockRow("executions closer than 50 ms to the previous one (double runs)", lock, leaderOnly, shedlock,
+                "executions_closer_than_50ms", 0);
+        lockRow("calls not run (lock held elsewhere / not the leader)", lock, leaderOnly, shedlock, "skipped_calls",
+                0);
+        lockRow("store requests in the window", lock, leaderOnly, shedlock, "requests", 0);
+        line("| requests by kind | " + kinds(lock) + " | " + kinds(leaderOnly) + " | " + kinds(shedlock) + " |");
+        lockRow("**requests per execution** (whole window)", lock, leaderOnly, shedlock, "requests_per_execution", 2);
+        line("| requests per execution, median (min to max) over the window's slices | " + slices(lock) + " | "
+                + slices(leaderOnly) + " | " + slices(shedlock) + " |");
+        lockRow("**requests per hour**, 3 instances (extrapolated from the window)", lock, leaderOnly, shedlock,
+                "requests_per_hour", 0);
+        lockRow("added latency per execution, p50 (us, executed run minus ungated control run)", lock, leaderOnly,
+                shedlock, "added_latency_per_execution_us", 0);
+        line("| requests per hour by each instance | " + perInstance("jdbc-requests-hoplock-jdbc-lock.csv", lock)
+                + " | " + perInstance("jdbc-requests-hoplock-jdbc.csv", leaderOnly) + " | "
+                + perInstance("jdbc-requests-shedlock.csv", shedlock) + " |");
+        line("");
+        line("What a `@WithLock` run costs: the instance that runs the job reads and writes its lock record, and,"
+                + " as the run ends before `lockAtLeastFor`, writes it once more to expire at acquisition + 90 ms;"
+                + " each other instance reads the record at each of its ticks and is refused. So, like ShedLock's,"
+                + " the count grows with executions x instances: measured " + v(lock, "requests_per_execution", 2)
+                + " requests per execution against ShedLock's " + v(shedlock, "requests_per_execution", 2)
+                + " (which also counts each transaction's `setAutoCommit` and `commit`), and "
+                + v(leaderOnly, "requests_per_execution", 2) + " for `@LeaderOnly`, whose requests per hour do not"
+                + " depend on the schedule: a job that may always run on one instance is far cheaper with"
+                + " `@LeaderOnly`. The lock went from instance to instance (executions per instance in"
+                + " `jdbc-requests-hoplock-jdbc-lock.csv`), with " + v(lock, "executions_closer_than_50ms", 0)
+                + " executions closer than 50 ms to the previous one."
+                + " Raw data: `benchmarks/results/jdbc-requests-hoplock-jdbc-lock*.csv` and `.properties`.");
+        line("");
+    }
+
+    private void lockRow(String label, Properties lock, Properties leaderOnly, Properties shedlock, String key,
+            int decimals) {
+        line("| " + label + " | " + v(lock, key, decimals) + " | " + v(leaderOnly, key, decimals) + " | "
+                + v(shedlock, key, decimals) + " |");
+    }
+
     private void searchSection(Properties es, Properties s3, Properties failoverEs, Properties failoverS3) {
         line("## 6. hoplock's Elasticsearch / OpenSearch store");
         line("");
@@ -968,8 +1036,8 @@ public final class Report {
     private String stageTimes() {
         List<String> parts = new ArrayList<>();
         for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
-                "jdbc-shedlock", "es-hoplock", "es-failover", "startup", "rolling", "ownership-spread",
-                "ownership-requests", "ownership-handover", "ownership-jmh")) {
+                "jdbc-shedlock", "jdbc-hoplock-lock", "es-hoplock", "es-failover", "startup", "rolling",
+                "ownership-spread", "ownership-requests", "ownership-handover", "ownership-jmh")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
                 String load = stages.getProperty(stage + ".load");

@@ -182,6 +182,34 @@ final class BenchApps {
         }
     }
 
+    /**
+     * {@link HoplockJdbcApp} with {@code @WithLock} on the job instead of {@code @LeaderOnly}: the same store, pool and
+     * table; the elections still run (the starter always has one), so their requests are counted too.
+     */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @EnableScheduling
+    @Import(TimedScheduling.class)
+    static class HoplockJdbcLockApp {
+
+        @Bean(destroyMethod = "close")
+        HikariDataSource dataSource(@Value("${bench.jdbc.url}") String url, @Value("${bench.jdbc.user}") String user,
+                @Value("${bench.jdbc.password:}") String password, @Value("${bench.instance}") String instance) {
+            return countedPool(url, user, password, instance);
+        }
+
+        @Bean
+        JdbcBackend hoplockBackend(DataSource dataSource, @Value("${bench.hoplock.table}") String table)
+                throws BackendException {
+            return JdbcBackend.builder(dataSource).table(table).initializeSchema(InitializeSchema.NEVER).build();
+        }
+
+        @Bean
+        Jobs.HoplockLockJob hoplockLockJob() {
+            return new Jobs.HoplockLockJob();
+        }
+    }
+
     /** A HikariCP pool of 2 whose connections come from a {@link CountingDataSource} over PostgreSQL's driver. */
     private static HikariDataSource countedPool(String url, String user, String password, String instance) {
         PGSimpleDataSource driver = new PGSimpleDataSource();

@@ -1,6 +1,7 @@
 package dev.hoplock.bench.requests;
 
 import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.annotation.WithLock;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 import org.springframework.scheduling.annotation.Scheduled;
 
@@ -38,6 +39,18 @@ public final class Jobs {
     public static class ShedlockJob {
         @Scheduled(fixedRate = 100)
         @SchedulerLock(name = "bench-tick", lockAtMostFor = "PT10S", lockAtLeastFor = "PT0.09S")
+        public void tick() {
+            body(JobStats.Kind.EXECUTED);
+        }
+    }
+
+    /**
+     * hoplock's {@code @WithLock}: every run takes a named lock in the store, with the settings of {@link ShedlockJob}
+     * ({@code lockAtMostFor} 10 s, {@code lockAtLeastFor} 90 ms), so that the two count the same thing.
+     */
+    public static class HoplockLockJob {
+        @Scheduled(fixedRate = 100)
+        @WithLock(name = "bench-tick", lockAtMostFor = "10s", lockAtLeastFor = "90ms")
         public void tick() {
             body(JobStats.Kind.EXECUTED);
         }

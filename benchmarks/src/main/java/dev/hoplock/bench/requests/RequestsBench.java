@@ -29,14 +29,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * application contexts in this JVM, each with its own store client and scheduler) for a fixed time, with hoplock over
  * the test S3 server ({@code hoplock}), hoplock's JDBC store over PostgreSQL ({@code hoplock-jdbc}), hoplock's
  * Elasticsearch store over the in-JVM OpenSearch 2.19.6 node of hoplock-elasticsearch's tests ({@code hoplock-es}) or
- * ShedLock over PostgreSQL ({@code shedlock}). Requests are counted at the client: an SDK
+ * ShedLock over PostgreSQL ({@code shedlock}), or {@code @WithLock} on hoplock's JDBC store
+ * ({@code hoplock-jdbc-lock}). Requests are counted at the client: an SDK
  * {@code ExecutionInterceptor} on the S3 client, a counting {@code DataSource} under the JDBC pool, an HTTP request
  * interceptor in the Elasticsearch low-level client.
  *
  * <p>Sequence: start the three contexts one after the other (so their 100 ms schedules are out of phase, as on
  * separate machines), wait for a leader (hoplock), warm up, then count for the window, then close.
  *
- * <p>Argument: {@code hoplock}, {@code hoplock-jdbc}, {@code hoplock-es} or {@code shedlock}. System properties:
+ * <p>Argument: {@code hoplock}, {@code hoplock-jdbc}, {@code hoplock-es}, {@code hoplock-jdbc-lock} or
+ * {@code shedlock}. System properties:
  * {@code bench.requests.prefix} (the result files' prefix, default {@code requests-}: files
  * {@code <prefix><variant>.properties} and {@code .csv}), {@code bench.requests.seconds} (window, default
  * 60), {@code bench.requests.warmup} (seconds, 5), {@code bench.requests.ttl} (hoplock TTL, default 30s: the
@@ -79,9 +81,9 @@ public final class RequestsBench {
             common.put("hoplock.s3.prefix", "bench/requests-" + UUID.randomUUID().toString().substring(0, 8) + "/");
             common.put("hoplock.ttl", ttl);
             common.put("bench.s3.endpoint", server.endpoint().toString());
-        } else if (variant.equals("hoplock-jdbc")) {
+        } else if (variant.equals("hoplock-jdbc") || variant.equals("hoplock-jdbc-lock")) {
             prepareLeaseTable(jdbcUrl, jdbcUser, jdbcPassword, hoplockTable);
-            app = BenchApps.HoplockJdbcApp.class;
+            app = variant.equals("hoplock-jdbc") ? BenchApps.HoplockJdbcApp.class : BenchApps.HoplockJdbcLockApp.class;
             common.put("hoplock.ttl", ttl);
             common.put("bench.jdbc.url", jdbcUrl);
             common.put("bench.jdbc.user", jdbcUser);
@@ -107,7 +109,8 @@ public final class RequestsBench {
             common.put("bench.jdbc.password", jdbcPassword);
             common.put("bench.shedlock.table", table);
         } else {
-            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc, hoplock-es or shedlock, was " + variant);
+            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc, hoplock-es, hoplock-jdbc-lock or shedlock, was "
+                    + variant);
         }
 
         List<ConfigurableApplicationContext> contexts = new ArrayList<>();
@@ -121,6 +124,7 @@ public final class RequestsBench {
                 properties.put("spring.application.name", "bench-" + variant + "-" + instance);
                 if (isHoplock(variant)) {
                     properties.put("hoplock.owner", instance);
+                    properties.put("hoplock.locks.owner", instance);
                 }
                 contexts.add(new SpringApplicationBuilder(app)
                         .web(WebApplicationType.NONE)
@@ -210,7 +214,7 @@ public final class RequestsBench {
             totalExecutions += executed;
             totalSkipped += skipped;
             requests.forEach((kind, count) -> byKind.merge(kind, count, Long::sum));
-            String role = isHoplock(variant)
+            String role = isHoplock(variant) && !variant.endsWith("-lock")
                     ? (leadersBefore.contains(name) ? "leader" : "follower") : "lock per run";
             rows.add(List.of(name, role, executed, skipped, control, instanceTotal,
                     String.join(" ", requests.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).toList())));

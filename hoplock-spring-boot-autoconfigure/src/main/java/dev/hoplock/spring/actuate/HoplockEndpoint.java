@@ -1,6 +1,7 @@
 package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.jspecify.annotations.Nullable;
@@ -11,6 +12,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,8 @@ import java.util.Optional;
  * The {@code hoplock} actuator endpoint. Reading: {@code GET /actuator/hoplock} lists every election's state
  * ({@link ElectionDescriptor}) and, with per-key ownership, the group's members and their state under
  * {@code ownership:<group>} ({@link OwnershipDescriptor}); {@code GET /actuator/hoplock/{name}} shows one; no store
- * request, no secrets. Writing:
+ * request, no secrets.
+ * {@code GET /actuator/hoplock/locks/held} lists the named locks this instance holds ({@link HeldLocks}). Writing:
  * {@code POST /actuator/hoplock/{name}} makes this instance step down from {@code name} if it leads it.
  *
  * <p>The write is governed by Boot's endpoint access control, like {@code shutdown}'s: this endpoint's default access
@@ -36,15 +39,21 @@ public class HoplockEndpoint {
 
     private final HoplockElections elections;
     private final @Nullable HoplockOwnership ownership;
+    private final @Nullable Locks locks;
 
     public HoplockEndpoint(HoplockElections elections) {
         this(elections, null);
     }
 
-    /** @param ownership the ownership group, shown as {@code ownership:<group>}; null when not configured */
-    public HoplockEndpoint(HoplockElections elections, @Nullable HoplockOwnership ownership) {
+    /**
+     * @param elections the elections
+     * @param ownership the ownership group, shown as {@code ownership:<group>}; null when not configured
+     * @param locks     the named locks whose held locks {@code GET /actuator/hoplock/locks/held} lists, or null
+     */
+    public HoplockEndpoint(HoplockElections elections, @Nullable HoplockOwnership ownership, @Nullable Locks locks) {
         this.elections = elections;
         this.ownership = ownership;
+        this.locks = locks;
     }
 
     /**
@@ -62,6 +71,31 @@ public class HoplockEndpoint {
     public Optional<OwnershipDescriptor> ownershipDescriptor() {
         return ownership == null ? Optional.empty()
                 : Optional.of(OwnershipDescriptor.of(ownership, ownership.isClosed()));
+    }
+
+    /**
+     * {@code GET /actuator/hoplock/locks/held}: the named locks this instance holds now (valid by its local clocks),
+     * sorted by name, with their fencing token, expiry and time left; no store request. Any other path of two
+     * segments answers 404.
+     */
+    @ReadOperation
+    public WebEndpointResponse<Object> locks(@Selector String section, @Selector String view) {
+        if (!section.equals("locks") || !view.equals("held")) {
+            return new WebEndpointResponse<>(Map.of("message", "unknown path " + section + "/" + view
+                    + "; the held locks are at locks/held"), WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        List<HeldLockDescriptor> held = locks == null ? List.of() : locks.held().stream()
+                .map(HeldLockDescriptor::of).sorted(Comparator.comparing(HeldLockDescriptor::name)).toList();
+        return new WebEndpointResponse<>(new HeldLocks(locks == null ? null : locks.owner(), held));
+    }
+
+    /**
+     * The locks this instance holds.
+     *
+     * @param owner the owner id of this instance's locks (null: no named locks here)
+     * @param locks the locks held now
+     */
+    public record HeldLocks(@Nullable String owner, List<HeldLockDescriptor> locks) {
     }
 
     /** Every election's state, by name. */

@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Active only with {@code hoplock.enabled=false}: says once, at start-up, that nothing is elected and that
- * {@code @LeaderOnly} methods therefore run on every instance, so that a switch meant for tests is never silent in
+ * {@code @LeaderOnly} and {@code @WithLock} methods therefore run on every instance, so that a switch meant for tests is never silent in
  * production.
  */
 @AutoConfiguration
@@ -20,7 +20,7 @@ public final class HoplockDisabledAutoConfiguration {
 
     @Bean
     SmartInitializingSingleton hoplockDisabledNotice() {
-        return () -> log.warn("hoplock: disabled (hoplock.enabled=false): no election runs, and @LeaderOnly methods"
+        return () -> log.warn("hoplock: disabled (hoplock.enabled=false): no election runs, and @LeaderOnly and @WithLock methods"
                 + " are not gated, so they run on every instance. Meant for tests; in production remove the setting.");
     }
 }

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
@@ -17,7 +18,8 @@ import org.springframework.context.annotation.Configuration;
  * (exposed and its access not {@code none}). Its step-down write operation follows Boot's endpoint access control:
  * read-only by default, {@code management.endpoint.hoplock.access=unrestricted} allows it.
  */
-@AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockOwnershipAutoConfiguration.class})
+@AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockOwnershipAutoConfiguration.class,
+        HoplockLocksAutoConfiguration.class})
 @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
         "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
 @ConditionalOnBean(HoplockElections.class)
@@ -29,8 +31,9 @@ public final class HoplockEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        HoplockEndpoint hoplockEndpoint(HoplockElections elections, ObjectProvider<HoplockOwnership> ownership) {
-            return new HoplockEndpoint(elections, ownership.getIfAvailable());
+        HoplockEndpoint hoplockEndpoint(HoplockElections elections, ObjectProvider<HoplockOwnership> ownership,
+                ObjectProvider<Locks> locks) {
+            return new HoplockEndpoint(elections, ownership.getIfAvailable(), locks.getIfAvailable());
         }
     }
 }

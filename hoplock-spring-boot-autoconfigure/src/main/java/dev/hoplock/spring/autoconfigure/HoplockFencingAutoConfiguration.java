@@ -4,7 +4,10 @@ import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.jdbc.JdbcSchema;
 import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.aop.WithLockAttributeSource;
 import dev.hoplock.spring.fencing.FencedAdvisor;
+import dev.hoplock.spring.fencing.FirstTokenSource;
+import dev.hoplock.spring.fencing.WithLockTokenSource;
 import dev.hoplock.spring.fencing.FencedMethodValidator;
 import dev.hoplock.spring.fencing.FencingTokenSource;
 import dev.hoplock.spring.fencing.LeaderOnlyTokenSource;
@@ -25,11 +28,12 @@ import org.springframework.context.annotation.Role;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * {@code @Fenced}: the advisor that checks a method's fencing token inside its transaction, the token source
- * ({@code @LeaderOnly}'s lease generation), the start-up validator, and, with {@code hoplock-jdbc} and Spring JDBC, the
+ * ({@code @WithLock}'s lock token inside a {@code @WithLock} call, else {@code @LeaderOnly}'s lease generation), the start-up validator, and, with {@code hoplock-jdbc} and Spring JDBC, the
  * {@link Fence} bean: a {@link TransactionalJdbcFence} over {@code hoplock.fence.table} in the application's
  * DataSource (or the one {@code hoplock.fence.data-source} names), whose table is created at start-up when
  * {@code hoplock.fence.initialize-schema} asks for it (default: only in an embedded database), and whose table must
@@ -42,7 +46,8 @@ import java.util.Locale;
  * {@link FencedAdvisor}). The {@link Fence} bean is independent of {@code hoplock.backend}: leases may live in S3 while
  * the fenced writes go to the application's database.
  */
-@AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class}, afterName = {
+@AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
+        HoplockLocksAutoConfiguration.class}, afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
         "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
@@ -56,8 +61,14 @@ public final class HoplockFencingAutoConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
-    static FencingTokenSource hoplockFencingTokenSource(LeaderOnlyAttributeSource gates) {
-        return new LeaderOnlyTokenSource(gates);
+    static FencingTokenSource hoplockFencingTokenSource(LeaderOnlyAttributeSource gates,
+            ObjectProvider<WithLockAttributeSource> locks) {
+        WithLockAttributeSource withLock = locks.getIfAvailable();
+        if (withLock == null) {
+            return new LeaderOnlyTokenSource(gates);
+        }
+        // A @WithLock call's lock token first: it is the innermost gate when a @LeaderOnly call encloses it.
+        return new FirstTokenSource(List.of(new WithLockTokenSource(withLock), new LeaderOnlyTokenSource(gates)));
     }
 
     @Bean

@@ -1,6 +1,8 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.metrics.HoplockMeterBinder;
+import dev.hoplock.spring.metrics.LockCallMeters;
 import dev.hoplock.spring.metrics.MeteredBackend;
 import dev.hoplock.spring.metrics.SkippedCallCounter;
 import dev.hoplock.spring.BackendDecorator;
@@ -15,11 +17,11 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Micrometer meters for every election ({@link HoplockMeterBinder}), the {@code hoplock.leader-only.skipped} counter
- * ({@link SkippedCallCounter}) and the {@code hoplock.backend.requests} timer ({@link MeteredBackend}, applied as a
+ * ({@link SkippedCallCounter}), the {@code @WithLock} meters ({@link LockCallMeters}) and the {@code hoplock.backend.requests} timer ({@link MeteredBackend}, applied as a
  * {@link BackendDecorator}). Active when Micrometer is on the classpath and the application has a
  * {@link MeterRegistry}.
  */
-@AutoConfiguration(after = HoplockAutoConfiguration.class, afterName = {
+@AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLocksAutoConfiguration.class}, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
@@ -41,6 +43,12 @@ public final class HoplockMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     SkippedCallCounter hoplockSkippedCallCounter(MeterRegistry registry) {
         return new SkippedCallCounter(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LockCallMeters hoplockLockCallMeters(MeterRegistry registry, ObjectProvider<Locks> locks) {
+        return new LockCallMeters(registry, locks.getIfAvailable());
     }
 
     @Bean

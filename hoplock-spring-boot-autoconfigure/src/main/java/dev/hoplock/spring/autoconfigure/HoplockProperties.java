@@ -5,6 +5,7 @@ import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
 import dev.hoplock.jdbc.JdbcBackend;
 import dev.hoplock.s3.S3BackendBuilder;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.annotation.WhenLockHeld;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -88,6 +89,8 @@ public class HoplockProperties extends ElectionProperties {
     private final Jdbc jdbc = new Jdbc();
 
     private final Fencing fence = new Fencing();
+
+    private final Locks locks = new Locks();
 
     private final Elasticsearch elasticsearch = new Elasticsearch();
 
@@ -197,6 +200,10 @@ public class HoplockProperties extends ElectionProperties {
 
     public OwnershipProperties getOwnership() {
         return ownership;
+    }
+
+    public Locks getLocks() {
+        return locks;
     }
 
     public Map<String, ElectionProperties> getElections() {
@@ -691,6 +698,71 @@ public class HoplockProperties extends ElectionProperties {
         public String toString() {
             return "Elasticsearch[endpoint=" + (endpoint == null ? null : endpoint.replaceAll("(?<=//)[^/@]*@", ""))
                     + ", index=" + index + "]";
+        }
+    }
+
+    /** Named locks: the Locks bean and @WithLock, in the same store as the elections. */
+    public static class Locks {
+
+        /**
+         * The owner id written into every lock record this instance takes. Must be unique per process. Default: one id
+         * per process (host:pid:random), the same for every Locks instance of the process.
+         */
+        private @Nullable String owner;
+
+        /** The prefix of every lock's record key: the lock "report" is stored under "locks/report" by default. */
+        private String keyPrefix = "locks/";
+
+        /** The most each request to the store may take. */
+        private Duration requestTimeout = Duration.ofSeconds(5);
+
+        /** How often a blocking acquire retries, and a failed keep-alive renewal is retried. */
+        private Duration pollInterval = Duration.ofSeconds(1);
+
+        /**
+         * What a @WithLock call does when its lock is held elsewhere, unless the annotation says otherwise: skip
+         * (return null, an empty Optional, collection, map, stream or array) or throw (LockNotTakenException).
+         */
+        private WhenLockHeld whenHeld = WhenLockHeld.SKIP;
+
+        public @Nullable String getOwner() {
+            return owner;
+        }
+
+        public void setOwner(@Nullable String owner) {
+            this.owner = owner;
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        public WhenLockHeld getWhenHeld() {
+            return whenHeld;
+        }
+
+        public void setWhenHeld(WhenLockHeld whenHeld) {
+            this.whenHeld = whenHeld;
         }
     }
 }

@@ -185,8 +185,8 @@ public final class FencedMethodValidator implements BeanPostProcessor, SmartInit
                     + " Integer.MAX_VALUE, or leave them at their defaults");
         }
         if (all.contains("carries no fencing token")) {
-            actions.add("annotate the method (or its class) @LeaderOnly, so that the call runs under a lease whose"
-                    + " generation is the token");
+            actions.add("annotate the method (or its class) @LeaderOnly, or the method @WithLock, so that the call"
+                    + " runs under a lease or a lock whose generation is the token");
         }
         if (all.contains("did not proxy") || all.contains("not proxied")) {
             actions.add("keep Spring AOP auto-proxying on and make the method public and non-final");

@@ -1,0 +1,89 @@
+package dev.hoplock.spring.autoconfigure;
+
+import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.lock.Locks;
+import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.annotation.WhenLockHeld;
+import dev.hoplock.spring.aop.WithLockAdvisor;
+import dev.hoplock.spring.aop.WithLockAttributeSource;
+import dev.hoplock.spring.aop.WithLockListener;
+import dev.hoplock.spring.aop.WithLockMethodValidator;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * Named locks: the {@link Locks} bean for programmatic use ({@link NamedLocks} over the same {@link Backend} as the
+ * elections, whatever {@code hoplock.backend} chose, set by {@code hoplock.locks.*}; closed, releasing every lock it
+ * holds, when the context closes) and {@code @WithLock}: its advisor (ordered by {@code hoplock.aspect-order}) and
+ * the start-up validation of annotated methods. The advisor finds the locks at the first call, so that nothing is
+ * created early while post-processors are registered.
+ */
+@AutoConfiguration(after = {HoplockAutoConfiguration.class, AopAutoConfiguration.class})
+@ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
+@Import(HoplockLeaderOnlyAutoConfiguration.ProxyCreatorRegistrar.class)
+public final class HoplockLocksAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(Locks.class)
+    @ConditionalOnBean(Backend.class)
+    NamedLocks hoplockLocks(Backend backend, HoplockProperties properties) {
+        HoplockProperties.Locks settings = properties.getLocks();
+        NamedLocks.Builder builder = NamedLocks.builder(backend);
+        String property = "hoplock.locks";
+        try {
+            if (settings.getOwner() != null) {
+                property = "hoplock.locks.owner";
+                builder.owner(settings.getOwner());
+            }
+            property = "hoplock.locks.key-prefix";
+            builder.keyPrefix(settings.getKeyPrefix());
+            property = "hoplock.locks.request-timeout";
+            builder.requestTimeout(settings.getRequestTimeout());
+            property = "hoplock.locks.poll-interval";
+            builder.pollInterval(settings.getPollInterval());
+            property = "hoplock.locks";
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new HoplockConfigurationException(property, "Cannot configure hoplock's named locks (" + property
+                    + "): " + e.getMessage() + ".", "Fix " + property + ".", e);
+        }
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static WithLockAttributeSource hoplockWithLockAttributeSource(Environment environment,
+            ConfigurableListableBeanFactory beans) {
+        WhenLockHeld mode = Binder.get(environment).bind("hoplock.locks.when-held", WhenLockHeld.class)
+                .orElse(WhenLockHeld.SKIP);
+        return new WithLockAttributeSource(mode, beans::resolveEmbeddedValue);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static WithLockAdvisor hoplockWithLockAdvisor(WithLockAttributeSource source, ObjectProvider<Locks> locks,
+            ObjectProvider<WithLockListener> listeners, Environment environment) {
+        int order = Binder.get(environment).bind("hoplock.aspect-order", Integer.class).orElse(0);
+        return new WithLockAdvisor(source, locks::getObject, () -> listeners.orderedStream().toList(), order);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static WithLockMethodValidator hoplockWithLockMethodValidator(WithLockAttributeSource source) {
+        return new WithLockMethodValidator(source);
+    }
+}

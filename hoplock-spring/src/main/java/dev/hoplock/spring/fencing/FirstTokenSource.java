@@ -1,0 +1,61 @@
+package dev.hoplock.spring.fencing;
+
+import org.springframework.aop.Advisor;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+/**
+ * Several token sources as one: the token is the first source's that has one on this thread (so a
+ * {@code @WithLock} call's token wins over an enclosing {@code @LeaderOnly} lease when the lock source is listed
+ * first); a method is covered when any source covers it. Each source keeps its own guarantees.
+ */
+public final class FirstTokenSource implements FencingTokenSource {
+
+    private final List<FencingTokenSource> sources;
+
+    public FirstTokenSource(List<FencingTokenSource> sources) {
+        if (sources.isEmpty()) {
+            throw new IllegalArgumentException("at least one token source is needed");
+        }
+        this.sources = List.copyOf(sources);
+    }
+
+    @Override
+    public OptionalLong currentToken() {
+        for (FencingTokenSource source : sources) {
+            OptionalLong token = source.currentToken();
+            if (token.isPresent()) {
+                return token;
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    @Override
+    public boolean covers(Method method, Class<?> targetClass) {
+        for (FencingTokenSource source : sources) {
+            if (source.covers(method, targetClass)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean isTokenAdvisor(Advisor advisor) {
+        for (FencingTokenSource source : sources) {
+            if (source.isTokenAdvisor(advisor)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String describe() {
+        return sources.stream().map(FencingTokenSource::describe).collect(Collectors.joining(" or "));
+    }
+}
