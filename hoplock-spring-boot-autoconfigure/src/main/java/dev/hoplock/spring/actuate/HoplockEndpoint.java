@@ -41,8 +41,9 @@ public class HoplockEndpoint {
     private final @Nullable HoplockOwnership ownership;
     private final @Nullable Locks locks;
 
+    /** The elections only: no ownership group, no named locks. */
     public HoplockEndpoint(HoplockElections elections) {
-        this(elections, null);
+        this(elections, null, null);
     }
 
     /**
