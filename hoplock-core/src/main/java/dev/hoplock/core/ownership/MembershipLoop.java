@@ -31,7 +31,7 @@ final class MembershipLoop {
 
     private static final Logger log = LoggerFactory.getLogger(MembershipLoop.class);
 
-    private final OwnershipGroup.Config config;
+    private final GroupConfig config;
     private final AsyncBackend backend;
     private final TimeSource time;
     private final Scheduler scheduler;
@@ -63,7 +63,7 @@ final class MembershipLoop {
     // ---- read without lock ----
     private volatile EpochView current;
 
-    MembershipLoop(OwnershipGroup.Config config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
+    MembershipLoop(GroupConfig config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
                    Elector elector, ClaimBook claims, Consumer<OwnershipEvent> events) {
         this.config = config;
         this.backend = backend;
@@ -72,27 +72,10 @@ final class MembershipLoop {
         this.elector = elector;
         this.claims = claims;
         this.events = events;
-        this.registryKey = config.group() + "/registry";
+        this.registryKey = MemberKeys.registryKey(config.group());
         this.ttlNanos = config.ttl().toNanos();
         this.usableNanos = config.ttl().minus(config.safetyMargin()).toNanos();
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
-    }
-
-    /** The lease key of member {@code id}'s liveness lease. */
-    static String memberKey(String group, String id) {
-        return group + "/members/" + segment(id);
-    }
-
-    /** {@code id} as one key segment: itself when it is one (and does not start with {@code x-}), else hex. */
-    static String segment(String id) {
-        if (id.matches("[A-Za-z0-9._-]{1,200}") && !id.startsWith("x-") && !id.equals(".") && !id.equals("..")) {
-            return id;
-        }
-        StringBuilder hex = new StringBuilder("x-");
-        for (byte b : id.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-            hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-        }
-        return hex.toString();
     }
 
     EpochView current() {
@@ -186,8 +169,7 @@ final class MembershipLoop {
                 return;
             }
             if (sawRegistry) {
-                problem("the registry " + registryKey + " disappeared (deleted outside hoplock?); no key is owned"
-                        + " until it has stayed absent for a TTL and is re-created");
+                problem(OwnershipProblems.registryDisappeared(registryKey));
             }
             next(false);
             return;
@@ -197,8 +179,7 @@ final class MembershipLoop {
         try {
             registry = Registry.decode(answer.get().content());
         } catch (IllegalArgumentException e) {
-            problem("the registry " + registryKey + " cannot be read: " + e.getMessage() + "; no key is owned until"
-                    + " it is fixed (delete it with every instance stopped)");
+            problem(OwnershipProblems.registryUnreadable(registryKey, e));
             next(false);
             return;
         }
@@ -217,7 +198,7 @@ final class MembershipLoop {
         EpochView before = current;
         long deadline = t0 + usableNanos;
         long wallDeadline = w0 + usableNanos / 1_000_000;
-        if (config.defects().contains(OwnershipGroup.Defect.NO_VIEW_DEADLINE)) {
+        if (config.has(GroupConfig.Defect.NO_VIEW_DEADLINE)) {
             deadline = t0 + Long.MAX_VALUE / 4;
             wallDeadline = Long.MAX_VALUE / 4;
         }
@@ -230,12 +211,11 @@ final class MembershipLoop {
             return;
         }
         if (before != null && registry.epoch() < before.epoch) {
-            problem("the registry's epoch went back from " + before.epoch + " to " + registry.epoch() + " (re-created"
-                    + " after a deletion?); fencing tokens may repeat across this reset");
+            problem(OwnershipProblems.epochWentBack(before.epoch, registry.epoch()));
         }
         EpochView previous = before != null && registry.epoch() == before.epoch + 1 ? before : null;
         long graceEnd = answered + ttlNanos;
-        if (config.defects().contains(OwnershipGroup.Defect.SETTLE_AT_ONCE)) {
+        if (config.has(GroupConfig.Defect.SETTLE_AT_ONCE)) {
             graceEnd = answered;
         }
         EpochView next = new EpochView(registry, config.memberId(), previous, graceEnd);
@@ -348,13 +328,13 @@ final class MembershipLoop {
         }
         if (watch == null || !watch.watches(entry)) {
             long ttl = Math.max(ttlNanos, Duration.ofMillis(entry.ttlMillis()).toNanos());
-            watch = new LeaseWatch(entry, config.defects().contains(OwnershipGroup.Defect.HASTY_REMOVAL) ? 0 : ttl);
+            watch = new LeaseWatch(entry, config.has(GroupConfig.Defect.HASTY_REMOVAL) ? 0 : ttl);
             removable = null;
         }
         LeaseWatch watching = watch;
         long sent = time.nanoTime();
         java.time.Instant sentWall = time.wallNow();
-        call(backend.read(memberKey(config.group(), id), timeout()), answer -> {
+        call(backend.read(MemberKeys.memberKey(config.group(), id), timeout()), answer -> {
             if (watching.observe(answer, sent, sentWall, time.nanoTime())) {
                 removable = entry;
             }
@@ -419,7 +399,7 @@ final class MembershipLoop {
                         onAnswer.accept(value);
                     }
                 } catch (RuntimeException | Error e) {
-                    problem("the membership loop failed: " + e);
+                    problem(OwnershipProblems.loopFailed(e));
                     log.warn("hoplock: membership loop of group '{}' failed", config.group(), e);
                     next(false);
                 }

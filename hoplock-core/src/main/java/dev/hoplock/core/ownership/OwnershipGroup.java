@@ -5,12 +5,8 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.LeaderScope;
-import dev.hoplock.core.Lease;
-import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.core.backend.LeaseKeys;
-import dev.hoplock.core.time.ExecutorScheduler;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -24,10 +20,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -123,109 +116,47 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(OwnershipGroup.class);
 
-    /** Test-only defects that break one rule each, so that the simulation proves its checker sees the break. */
-    enum Defect {
-        /** Breaks M3: a new epoch is settled at once, without acknowledgements or grace. */
-        SETTLE_AT_ONCE,
-        /** Breaks M2: a view stays usable forever once seen. */
-        NO_VIEW_DEADLINE,
-        /** Breaks M6: a member is removed after a single read of its lease. */
-        HASTY_REMOVAL,
-        /** Breaks M1: acting does not need the liveness term. */
-        IGNORE_LEASE
-    }
-
-    /** The validated settings the loop runs with. */
-    record Config(String group, String memberId, String address, String owner, Duration ttl, Duration renewInterval,
-                  Duration pollInterval, Duration requestTimeout, Duration safetyMargin, Duration releaseTimeout,
-                  Set<Defect> defects) {
-    }
-
-    private final Config config;
+    private final GroupConfig config;
     private final Member self;
     private final Elector elector;
     private final MembershipLoop loop;
     private final ClaimBook claims;
-    private final TimeSource time;
-    private final Scheduler scheduler;
-    private final Executor eventExecutor;
-    private final List<Consumer<? super OwnershipEvent>> listeners = new CopyOnWriteArrayList<>();
-    private final Runnable releaseResources;
-    private final boolean ignoreLease;
-    private volatile boolean leaving;
+    private final ActingGate gate;
+    private final GroupEvents events;
+    private final Departure departure;
     private CompletableFuture<Void> closed;
     private boolean started;
 
-    private OwnershipGroup(Builder b, Config config) {
+    private OwnershipGroup(Builder b, GroupConfig config) {
         this.config = config;
         this.self = new Member(config.memberId(), config.address());
-        this.time = b.time;
-        this.ignoreLease = config.defects().contains(Defect.IGNORE_LEASE);
-        ExecutorScheduler ownScheduler = null;
-        if (b.scheduler != null) {
-            this.scheduler = b.scheduler;
-        } else {
-            ownScheduler = new ExecutorScheduler("hoplock-membership-" + config.group());
-            this.scheduler = ownScheduler;
-        }
-        ExecutorService ownEvents = null;
-        if (b.eventExecutor != null) {
-            this.eventExecutor = b.eventExecutor;
-        } else {
-            ownEvents = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "hoplock-membership-events-" + config.group());
-                t.setDaemon(true);
-                return t;
-            });
-            this.eventExecutor = ownEvents;
-        }
-        String leaseKey = MembershipLoop.memberKey(config.group(), config.memberId());
+        GroupThreads threads = new GroupThreads(b, config.group());
+        this.events = new GroupEvents(threads.eventExecutor());
+        this.elector = livenessElector(b, config, threads);
+        this.claims = new ClaimBook(() -> {
+        });
+        this.loop = new MembershipLoop(config, threads.backend(), b.time, threads.scheduler(), elector, claims,
+                events);
+        this.gate = new ActingGate(config, loop, elector, b.time);
+        this.departure = new Departure(config, gate, claims, threads.scheduler(), loop, elector, threads::close);
+    }
+
+    /** The member's liveness lease (rule M1's term): an elector on {@code <group>/members/<id>}. */
+    private static Elector livenessElector(Builder b, GroupConfig config, GroupThreads threads) {
+        String leaseKey = MemberKeys.memberKey(config.group(), config.memberId());
         Elector.Builder eb = b.backend != null ? Elector.builder(b.backend, leaseKey)
-                : Elector.builder(b.asyncBackend, leaseKey);
+                : Elector.builder(Objects.requireNonNull(b.asyncBackend, "backend"), leaseKey);
         eb.owner(config.owner()).ttl(config.ttl()).renewInterval(config.renewInterval())
                 .pollInterval(config.pollInterval()).requestTimeout(config.requestTimeout())
-                .safetyMargin(config.safetyMargin()).releaseTimeout(config.releaseTimeout()).timeSource(time)
-                .scheduler(scheduler).eventExecutor(eventExecutor);
+                .safetyMargin(config.safetyMargin()).releaseTimeout(config.releaseTimeout()).timeSource(b.time)
+                .scheduler(threads.scheduler()).eventExecutor(threads.eventExecutor());
         if (b.ioExecutor != null) {
             eb.ioExecutor(b.ioExecutor);
         }
         if (b.electorCustomizer != null) {
             b.electorCustomizer.accept(eb);
         }
-        this.elector = eb.build();
-        AsyncBackend async;
-        ExecutorService ownIo = null;
-        if (b.asyncBackend != null) {
-            async = b.asyncBackend;
-        } else {
-            Executor io = b.ioExecutor;
-            if (io == null) {
-                ownIo = Executors.newCachedThreadPool(r -> {
-                    Thread t = new Thread(r, "hoplock-membership-io-" + config.group());
-                    t.setDaemon(true);
-                    return t;
-                });
-                io = ownIo;
-            }
-            async = AsyncBackend.on(b.backend, io);
-        }
-        this.claims = new ClaimBook(() -> {
-        });
-        this.loop = new MembershipLoop(config, async, time, scheduler, elector, claims, this::publish);
-        ExecutorScheduler schedulerToClose = ownScheduler;
-        ExecutorService eventsToClose = ownEvents;
-        ExecutorService ioToClose = ownIo;
-        this.releaseResources = () -> {
-            if (schedulerToClose != null) {
-                schedulerToClose.close();
-            }
-            if (ioToClose != null) {
-                ioToClose.shutdown();
-            }
-            if (eventsToClose != null) {
-                eventsToClose.shutdown();
-            }
-        };
+        return eb.build();
     }
 
     /** A builder for a group over a blocking backend. */
@@ -243,7 +174,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     /** Starts the liveness lease and the membership loop. Idempotent. */
     public synchronized void start() {
         if (closed != null) {
-            throw new IllegalStateException("ownership group '" + config.group() + "' is closed; build a new one");
+            throw new IllegalStateException(OwnershipProblems.closed(config.group()));
         }
         if (started) {
             return;
@@ -261,42 +192,20 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     }
 
     /**
-     * Rule M7: stops acting on every key at once, tells open claims, waits up to the release timeout for them to
-     * close, then deregisters and releases the liveness lease; if a claim is still open, does neither (the lease
-     * expires). Completes when done; never fails.
+     * Rule M7 ({@link Departure}): stops acting on every key at once, tells open claims, waits up to the release
+     * timeout for them to close, then deregisters and releases the liveness lease; if a claim is still open, does
+     * neither (the lease expires). Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
+        CompletableFuture<Void> done;
         synchronized (this) {
             if (closed != null) {
                 return closed;
             }
             closed = new CompletableFuture<>();
+            done = closed;
         }
-        leaving = true;
-        claims.loseAll();
-        Duration wait = config.releaseTimeout().isNegative() ? Duration.ZERO : config.releaseTimeout();
-        CompletableFuture<Boolean> stopped = new CompletableFuture<>();
-        claims.drained().thenRun(() -> stopped.complete(true));
-        scheduler.schedule(() -> stopped.complete(false), wait);
-        CompletableFuture<Void> done = closed;
-        stopped.thenCompose(allClosed -> {
-            if (!allClosed) {
-                log.warn("hoplock: member '{}' leaves group '{}' with {} claim(s) still open: it neither deregisters"
-                        + " nor releases its lease, the keys move once it has expired", config.memberId(),
-                        config.group(), claims.size());
-                return CompletableFuture.completedFuture(false);
-            }
-            if (config.releaseTimeout().isNegative()) {
-                return CompletableFuture.completedFuture(false);
-            }
-            return loop.deregister(config.releaseTimeout());
-        }).thenCompose(deregistered -> {
-            loop.stop();
-            return elector.closeAsync();
-        }).whenComplete((v, e) -> {
-            releaseResources.run();
-            done.complete(null);
-        });
+        departure.leave(done);
         return done;
     }
 
@@ -309,8 +218,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            log.warn("hoplock: member '{}' of group '{}' did not finish leaving in time", config.memberId(),
-                    config.group());
+            log.warn(OwnershipProblems.LEAVE_NOT_FINISHED, config.memberId(), config.group());
         }
     }
 
@@ -321,12 +229,12 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * rule of the safety argument holds. Local state only, no store request.
      */
     public boolean isOwner(String key) {
-        return tokenIfActing(key) >= 0;
+        return gate.tokenIfActing(key) >= 0;
     }
 
     /** The fencing token of {@code key} while this instance acts as its owner; empty otherwise. Local state only. */
     public OptionalLong token(String key) {
-        long token = tokenIfActing(key);
+        long token = gate.tokenIfActing(key);
         return token >= 0 ? OptionalLong.of(token) : OptionalLong.empty();
     }
 
@@ -337,7 +245,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * @param interruptOnLoss interrupt the calling thread when the ownership ends while the claim is open
      */
     public Optional<OwnershipClaim> claim(String key, boolean interruptOnLoss) {
-        long token = tokenIfActing(key);
+        long token = gate.tokenIfActing(key);
         if (token < 0) {
             return Optional.empty();
         }
@@ -346,46 +254,28 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
             return Optional.empty();
         }
         ClaimBook.Claim claim = claims.open(this, key, token, scope.get(), interruptOnLoss);
-        if (tokenIfActing(key) != token || leaving) {
+        if (gate.tokenIfActing(key) != token || gate.leaving()) {
             claim.close();
             return Optional.empty();
         }
         return Optional.of(claim);
     }
 
-    /** Rules M1 to M4 and M8, the one place that decides whether this instance acts on a key: the token, or -1. */
+    /** Rules M1 to M4 and M8 ({@link ActingGate#tokenIfActing}): the token, or -1. */
     long tokenIfActing(String key) {
-        Objects.requireNonNull(key, "key is null");
-        if (leaving) {
-            return -1;
-        }
-        EpochView view = loop.current();
-        if (view == null || view.selfIndex < 0) {
-            return -1;
-        }
-        if (!ignoreLease) {
-            Optional<Lease> lease = elector.currentLease();
-            if (lease.isEmpty() || lease.get().generation() != view.selfGeneration) {
-                return -1;
-            }
-        }
-        long now = time.nanoTime();
-        if (!view.fresh(now, time.wallMillis()) || !view.actionable(key, now)) {
-            return -1;
-        }
-        return view.acquiredAt(key);
+        return gate.tokenIfActing(key);
     }
 
     /** The owner of {@code key} in the current view (not necessarily acting yet); empty when no view is usable. */
     public Optional<Member> owner(String key) {
         Objects.requireNonNull(key, "key is null");
-        MembershipView view = usableView();
+        MembershipView view = gate.usableView();
         return view == null ? Optional.empty() : Rendezvous.owner(key, view);
     }
 
     /** {@link Rendezvous#replicas} over the current view; empty when no view is usable. */
     public List<Member> replicas(String key, int n) {
-        MembershipView view = usableView();
+        MembershipView view = gate.usableView();
         return view == null ? List.of() : Rendezvous.replicas(key, view, n);
     }
 
@@ -402,29 +292,22 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      */
     @Override
     public MembershipView members() {
-        MembershipView view = usableView();
+        MembershipView view = gate.usableView();
         if (view == null) {
-            String problem = loop.lastProblem();
-            throw new MembershipUnavailableException("the members of group '" + config.group() + "' are not known now"
-                    + (problem == null ? " (not read yet, or the store could not be reached within the TTL)"
-                    : ": " + problem));
+            throw new MembershipUnavailableException(OwnershipProblems.membersUnknown(config.group(),
+                    loop.lastProblem()));
         }
         return view;
     }
 
     /** The current membership epoch, or empty when no view is usable. */
     public OptionalLong epoch() {
-        EpochView view = loop.current();
-        return view == null || !view.fresh(time.nanoTime(), time.wallMillis()) ? OptionalLong.empty()
-                : OptionalLong.of(view.epoch);
+        return gate.epoch();
     }
 
     /** True when this instance is registered under its current liveness term (it may own keys). */
     public boolean isMember() {
-        EpochView view = loop.current();
-        Optional<Lease> lease = elector.currentLease();
-        return !leaving && view != null && view.selfIndex >= 0 && lease.isPresent()
-                && lease.get().generation() == view.selfGeneration && view.fresh(time.nanoTime(), time.wallMillis());
+        return gate.isMember();
     }
 
     /** The group's name. */
@@ -439,9 +322,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     /** Calls {@code listener} for every event, on the event executor. The returned handle stops the calls. */
     public AutoCloseable addListener(Consumer<? super OwnershipEvent> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return events.add(listener);
     }
 
     @Override
@@ -451,59 +332,30 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     /** Internal state for traces: view, settledness, registry, lease. */
     String describeState() {
-        EpochView view = loop.current();
-        long now = time.nanoTime();
-        return "member=" + isMember() + " lease=" + elector.currentLease().map(l -> "gen " + l.generation())
-                .orElse("none") + " view=" + view + (view == null ? "" : " fresh=" + view.fresh(now, time.wallMillis())
-                + " settledNow=" + view.settled(now) + " selfGen=" + view.selfGeneration) + " registry="
-                + loop.latest().map(r -> "epoch " + r.epoch() + " " + r.entries()).orElse("none")
-                + " problem=" + loop.lastProblem();
-    }
-
-    private MembershipView usableView() {
-        EpochView view = loop.current();
-        return view == null || !view.fresh(time.nanoTime(), time.wallMillis()) ? null : view.view;
-    }
-
-    private void publish(OwnershipEvent event) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        try {
-            eventExecutor.execute(() -> {
-                for (Consumer<? super OwnershipEvent> listener : listeners) {
-                    try {
-                        listener.accept(event);
-                    } catch (RuntimeException e) {
-                        log.warn("hoplock: an ownership listener failed on {}", event, e);
-                    }
-                }
-            });
-        } catch (RuntimeException rejected) {
-            log.debug("hoplock: ownership event not delivered (executor closed): {}", event);
-        }
+        return gate.describe();
     }
 
     /** Builds an {@link OwnershipGroup}; defaults are the elector's (TTL 30 s, renew TTL/3, poll TTL/15). */
     public static final class Builder {
-        private final Backend backend;
-        private final AsyncBackend asyncBackend;
-        private final String group;
-        private String memberId;
-        private String address = "";
-        private String owner;
-        private Duration ttl = ElectorSettings.DEFAULT_TTL;
-        private Duration renewInterval;
-        private Duration pollInterval;
-        private Duration requestTimeout;
-        private Duration safetyMargin;
-        private Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
-        private TimeSource time = TimeSource.system();
-        private Scheduler scheduler;
-        private Executor ioExecutor;
-        private Executor eventExecutor;
-        private Consumer<Elector.Builder> electorCustomizer;
-        private final Set<Defect> defects = EnumSet.noneOf(Defect.class);
+        // package-private: read by GroupConfig.from and GroupThreads
+        final Backend backend;
+        final AsyncBackend asyncBackend;
+        final String group;
+        String memberId;
+        String address = "";
+        String owner;
+        Duration ttl = ElectorSettings.DEFAULT_TTL;
+        Duration renewInterval;
+        Duration pollInterval;
+        Duration requestTimeout;
+        Duration safetyMargin;
+        Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
+        TimeSource time = TimeSource.system();
+        Scheduler scheduler;
+        Executor ioExecutor;
+        Executor eventExecutor;
+        Consumer<Elector.Builder> electorCustomizer;
+        final Set<GroupConfig.Defect> defects = EnumSet.noneOf(GroupConfig.Defect.class);
 
         private Builder(Backend backend, AsyncBackend asyncBackend, String group) {
             this.backend = backend;
@@ -585,7 +437,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
             return this;
         }
 
-        Builder defect(Defect defect) {
+        Builder defect(GroupConfig.Defect defect) {
             defects.add(defect);
             return this;
         }
@@ -596,44 +448,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
          * @throws InvalidSettingException naming the setting, the value and the fix
          */
         public OwnershipGroup build() {
-            if (group == null || group.isEmpty()) {
-                throw new InvalidSettingException("group", "the ownership group name is empty: name the set of"
-                        + " instances that share keys, for example 'billing'");
-            }
-            try {
-                LeaseKeys.validate(group + "/registry");
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException("group", "group '" + group + "' is not usable in a lease key: "
-                        + e.getMessage());
-            }
-            String id = memberId != null ? memberId : OwnerIds.generate();
-            Member member;
-            try {
-                member = new Member(id, Objects.requireNonNull(address, "address"));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException("memberId", e.getMessage());
-            }
-            String process = owner != null ? owner : OwnerIds.generate();
-            Elector.Builder probe = Elector.builder(new dev.hoplock.core.backend.InMemoryBackend(),
-                            MembershipLoop.memberKey(group, member.id()))
-                    .owner(process).ttl(ttl).releaseTimeout(releaseTimeout);
-            if (renewInterval != null) {
-                probe.renewInterval(renewInterval);
-            }
-            if (pollInterval != null) {
-                probe.pollInterval(pollInterval);
-            }
-            if (requestTimeout != null) {
-                probe.requestTimeout(requestTimeout);
-            }
-            if (safetyMargin != null) {
-                probe.safetyMargin(safetyMargin);
-            }
-            ElectorSettings s = probe.settings();
-            Config config = new Config(group, member.id(), member.address(), process, s.ttl(), s.renewInterval(),
-                    s.pollInterval(), s.requestTimeout(), s.safetyMargin(), s.releaseTimeout(),
-                    Set.copyOf(defects.isEmpty() ? EnumSet.noneOf(Defect.class) : defects));
-            return new OwnershipGroup(this, config);
+            return new OwnershipGroup(this, GroupConfig.from(this));
         }
     }
 }

@@ -16,7 +16,7 @@ public final class OwnershipSeams {
     }
 
     public static OwnershipGroup.Builder plant(OwnershipGroup.Builder builder, PlantedDefect defect) {
-        return builder.defect(OwnershipGroup.Defect.valueOf(defect.name()));
+        return builder.defect(GroupConfig.Defect.valueOf(defect.name()));
     }
 
     public static OwnershipGroup.Builder electorCustomizer(OwnershipGroup.Builder builder,
