@@ -40,15 +40,13 @@ final class MembershipLoop {
     private final Consumer<OwnershipEvent> events;
     private final String registryKey;
     private final long ttlNanos;
-    private final long usableNanos;
     private final SplittableRandom jitter;
+    private final ViewAdoption views;
 
     // ---- guarded by this ----
     private Registry latest;
     private Handle registryHandle;
-    private boolean sawRegistry;
-    private long absentSinceNanos;
-    private boolean absentSeen;
+    private final RegistryAbsence absence;
     private LeaseWatch watch;
     private Registry.Entry removable;
     private long op;
@@ -59,9 +57,6 @@ final class MembershipLoop {
     private CompletableFuture<Boolean> leaving;
     private long leaveDeadlineNanos;
     private String lastProblem;
-
-    // ---- read without lock ----
-    private volatile EpochView current;
 
     MembershipLoop(GroupConfig config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
                    Elector elector, ClaimBook claims, Consumer<OwnershipEvent> events) {
@@ -74,12 +69,14 @@ final class MembershipLoop {
         this.events = events;
         this.registryKey = MemberKeys.registryKey(config.group());
         this.ttlNanos = config.ttl().toNanos();
-        this.usableNanos = config.ttl().minus(config.safetyMargin()).toNanos();
+        this.absence = new RegistryAbsence(ttlNanos);
+        this.views = new ViewAdoption(config, claims, events, this::problem);
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
     }
 
+    /** The adopted view, read without lock by the hot path ({@link ActingGate}). */
     EpochView current() {
-        return current;
+        return views.current();
     }
 
     synchronized Optional<Registry> latest() {
@@ -127,7 +124,7 @@ final class MembershipLoop {
         cancel(timer);
         cancel(opTimer);
         op++;
-        current = null;
+        views.clear();
     }
 
     // ------------------------------------------------------------------ the loop
@@ -154,27 +151,22 @@ final class MembershipLoop {
                 leaving.complete(true);
                 return;
             }
-            if (!absentSeen) {
-                absentSeen = true;
-                absentSinceNanos = answered;
-            }
-            // Rule M9: a member that saw the registry re-creates it only after a whole TTL of observed absence, when
-            // every view confirmed before the deletion has lapsed.
-            boolean mayCreate = !sawRegistry || answered - absentSinceNanos >= ttlNanos;
+            absence.absent(answered);
             Optional<Lease> lease = elector.currentLease();
-            if (mayCreate && lease.isPresent()) {
+            if (absence.mayCreate(answered) && lease.isPresent()) {
+                EpochView current = views.current();
                 long epoch = (current == null ? 0 : current.epoch) + 1;
-                Registry first = Registry.first(epoch, selfEntry(lease.get().generation(), 0));
+                Registry first = Registry.first(epoch, SelfRegistration.entry(config, lease.get().generation(), 0));
                 write(first, "create", true);
                 return;
             }
-            if (sawRegistry) {
+            if (absence.sawRegistry()) {
                 problem(OwnershipProblems.registryDisappeared(registryKey));
             }
             next(false);
             return;
         }
-        absentSeen = false;
+        absence.present();
         Registry registry;
         try {
             registry = Registry.decode(answer.get().content());
@@ -183,91 +175,30 @@ final class MembershipLoop {
             next(false);
             return;
         }
-        sawRegistry = true;
+        absence.decoded();
         adopt(registry, answer.get().handle(), t0, w0, answered, false);
         decide(t0, w0);
     }
 
-    /**
-     * Adopts a registry version that a request sent at {@code t0} (monotonic) / {@code w0} (wall) showed.
-     * Rule M2: the view may be acted under until {@code t0 + ttl - margin} on both clocks.
-     */
+    /** Adopts a registry version that a request sent at {@code t0} / {@code w0} showed (rules M2, M3: ViewAdoption). */
     private void adopt(Registry registry, Handle handle, long t0, long w0, long answered, boolean created) {
         latest = registry;
         registryHandle = handle;
-        EpochView before = current;
-        long deadline = t0 + usableNanos;
-        long wallDeadline = w0 + usableNanos / 1_000_000;
-        if (config.has(GroupConfig.Defect.NO_VIEW_DEADLINE)) {
-            deadline = t0 + Long.MAX_VALUE / 4;
-            wallDeadline = Long.MAX_VALUE / 4;
-        }
-        if (before != null && registry.epoch() == before.epoch) {
-            before.confirm(deadline, wallDeadline);
-            if (registry.acknowledgedByAllBut(config.memberId()) && !before.settledByAcknowledgement()) {
-                before.markSettled();
-                emit(new OwnershipEvent.Settled(config.group(), before.epoch, before.view));
-            }
-            return;
-        }
-        if (before != null && registry.epoch() < before.epoch) {
-            problem(OwnershipProblems.epochWentBack(before.epoch, registry.epoch()));
-        }
-        EpochView previous = before != null && registry.epoch() == before.epoch + 1 ? before : null;
-        long graceEnd = answered + ttlNanos;
-        if (config.has(GroupConfig.Defect.SETTLE_AT_ONCE)) {
-            graceEnd = answered;
-        }
-        EpochView next = new EpochView(registry, config.memberId(), previous, graceEnd);
-        next.confirm(deadline, wallDeadline);
-        // Rule M3: settled by acknowledgements only when the registry existed before (a created one waits the grace).
-        if (!created && registry.acknowledgedByAllBut(config.memberId())) {
-            next.markSettled();
-        }
-        current = next;
-        claims.adopted(next);
-        emit(new OwnershipEvent.MembershipChanged(config.group(), next.epoch,
-                before == null ? MembershipView.empty(0) : before.view, next.view));
-        if (next.settledByAcknowledgement()) {
-            emit(new OwnershipEvent.Settled(config.group(), next.epoch, next.view));
-        }
+        views.adopt(registry, t0, w0, answered, created);
     }
 
+    /** This member's own entry first (SelfRegistration: M1's entry, M5, M7), then a removal (M6), then the watch. */
     private void decide(long t0, long w0) {
         Registry registry = latest;
-        Registry.Entry me = registry.entry(config.memberId());
-        if (leaving != null) {
-            if (me == null || !me.owner().equals(config.owner())) {
+        SelfRegistration.Change change = SelfRegistration.next(config, registry, leaving != null,
+                leaving != null ? Optional.empty() : elector.currentLease(), views.current(), claims);
+        if (change != null) {
+            if (change.left()) {
                 leaving.complete(true);
-                return;
+            } else {
+                write(change.next(), change.what(), false);
             }
-            write(registry.without(config.memberId()), "leave", false);
             return;
-        }
-        Optional<Lease> lease = elector.currentLease();
-        if (lease.isPresent()) {
-            long generation = lease.get().generation();
-            if (me == null || !me.owner().equals(config.owner()) || me.generation() != generation
-                    || !me.address().equals(config.address()) || me.ttlMillis() != config.ttl().toMillis()) {
-                boolean sameTerm = me != null && me.owner().equals(config.owner()) && me.generation() == generation;
-                // A new registration has acted under no epoch: it acknowledges the one it creates. A re-registration
-                // of the same term (a changed address or TTL) keeps its acknowledgement: it may still act under it.
-                Registry.Entry entry = selfEntry(generation, sameTerm ? me.ack() : -1);
-                Registry joined = registry.join(entry);
-                if (sameTerm) {
-                    joined = new Registry(joined.epoch(), joined.seq(), joined.entries().stream()
-                            .map(e -> e.id().equals(entry.id()) ? entry : e).toList());
-                }
-                write(joined, "join", false);
-                return;
-            }
-            // Rule M5: acknowledge only what this member has adopted, and only once no open claim is on a key it
-            // does not own, with the same token, at this epoch.
-            if (me.ack() < registry.epoch() && current != null && current.epoch == registry.epoch()
-                    && claims.mayAcknowledge(current)) {
-                write(registry.ack(config.memberId()), "acknowledge", false);
-                return;
-            }
         }
         if (removable != null) {
             Registry.Entry entry = registry.entry(removable.id());
@@ -278,11 +209,6 @@ final class MembershipLoop {
             removable = null;
         }
         watchStep();
-    }
-
-    private Registry.Entry selfEntry(long generation, long ack) {
-        return new Registry.Entry(config.memberId(), config.address(), config.owner(), generation, ack,
-                config.ttl().toMillis());
     }
 
     private void write(Registry next, String what, boolean created) {
@@ -315,7 +241,7 @@ final class MembershipLoop {
 
     /** Reads the lease of the next member (by id, around the ring) and judges it (rule M6). */
     private void watchStep() {
-        EpochView view = current;
+        EpochView view = views.current();
         if (view == null || view.selfIndex < 0 || view.view.size() < 2) {
             next(false);
             return;
@@ -349,7 +275,7 @@ final class MembershipLoop {
         if (stopped) {
             return;
         }
-        EpochView view = current;
+        EpochView view = views.current();
         Registry registry = latest;
         Registry.Entry me = registry == null ? null : registry.entry(config.memberId());
         boolean changing = leaving != null || view == null || !view.settled(time.nanoTime()) || removable != null

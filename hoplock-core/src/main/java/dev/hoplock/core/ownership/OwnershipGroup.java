@@ -60,15 +60,15 @@ import java.util.function.Consumer;
  * <ol>
  *   <li><b>M1, acting needs the registered term.</b> An instance acts only while its liveness elector leads, and only
  *       under a registry entry that carries this process and the generation of the term it leads in now
- *       ({@link #tokenIfActing}). A process whose term ended (self-fenced at the elector's deadline, whether or not it
+ *       (checked in {@code ActingGate.tokenIfActing}; the entry is written by {@code SelfRegistration}). A process whose term ended (self-fenced at the elector's deadline, whether or not it
  *       can reach the store) owns nothing, and a later term of it owns nothing until it registered again.</li>
  *   <li><b>M2, a view is acted under only while confirmed.</b> An epoch's view is used until {@code t0 + ttl - margin}
  *       on both the monotonic and the wall clock, where {@code t0} is taken before the last request whose answer showed
- *       that epoch ({@code MembershipLoop.adopt}). Any newer epoch was written after that request took effect.</li>
+ *       that epoch (set in {@code ViewAdoption.adopt}, checked by {@code EpochView.fresh}). Any newer epoch was written after that request took effect.</li>
  *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own
  *       at {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
  *       {@code E} (read in the registry), or a whole {@code ttl} has passed on this machine's monotonic clock since the
- *       answer that first showed it {@code E} ({@code EpochView.settled}). By then every view older than {@code E}
+ *       answer that first showed it {@code E} ({@code ViewAdoption.adopt}, {@code EpochView.settled}). By then every view older than {@code E}
  *       confirmed elsewhere has lapsed (M2), because it was confirmed before {@code E} was written. A member that is in
  *       an older epoch but not in {@code E} was removed only once stopped (M6, M7).</li>
  *   <li><b>M4, a kept key is not interrupted.</b> A key owned by this instance under the same registration at
@@ -76,7 +76,7 @@ import java.util.function.Consumer;
  *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped break the chain.</li>
  *   <li><b>M5, acknowledge only after stopping.</b> An instance writes its acknowledgement of {@code E} only after it
  *       adopted {@code E} (it acts under no older epoch from then on), and only while every open claim is on a key it
- *       owns at {@code E} with the same token ({@code MembershipLoop.decide}, {@code ClaimBook.mayAcknowledge}).</li>
+ *       owns at {@code E} with the same token ({@code SelfRegistration.next}, {@code ClaimBook.mayAcknowledge}).</li>
  *   <li><b>M6, remove only the provably stopped.</b> Another member's entry is removed only when a read of its
  *       liveness lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl}
  *       (on this machine's monotonic clock) after the answer of the first read that saw it, and expired by this
@@ -85,7 +85,7 @@ import java.util.function.Consumer;
  *       entry.</li>
  *   <li><b>M7, leave only after stopping.</b> {@link #close()} stops every check at once, tells open claims, waits up
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
- *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}).</li>
+ *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}, {@code Departure}).</li>
  *   <li><b>M8, fencing tokens.</b> The token of {@code k} is the epoch at which this instance's continuous ownership
  *       of {@code k} began (the chain of M4; {@code EpochView.acquiredAt}). Proof that it rises at every change of
  *       owner: let A act on {@code k} with token {@code a} under epochs {@code a..G}, and B act on it after A with
@@ -96,11 +96,20 @@ import java.util.function.Consumer;
  *   <li><b>M9, epochs only rise.</b> Every write is a compare-and-swap on the version read, and each change of the
  *       member set writes {@code epoch + 1}. A registry that disappears is re-created by a member that saw it only
  *       after a whole {@code ttl} of observed absence; an epoch lower than one seen is reported (a re-created registry:
- *       tokens may repeat across such a reset) and starts a new chain.</li>
+ *       tokens may repeat across such a reset) and starts a new chain ({@code RegistryAbsence} for the re-creation,
+ *       {@code ViewAdoption} for the report, the compare-and-swap in {@code MembershipLoop.write}).</li>
  * </ol>
  * Together: two instances acting on one key at one instant would have to act under epochs where each owns it; by M2
  * to M5 the later one's gate opened only after the earlier one stopped acting under its epoch, and by M1, M6 and M7
  * a member that left the registry stopped first.
+ *
+ * <h2>Where the code is</h2>
+ * This class is a facade. Package-private types do one job each: {@code ActingGate} (the hot path: M1, and M2 to M4
+ * and M8 through {@code EpochView}), {@code MembershipLoop} (the registry protocol, one request at a time),
+ * {@code ViewAdoption} (M2, M3), {@code SelfRegistration} (the entry M1 needs, M5, the store part of M7),
+ * {@code LeaseWatch} (M6), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
+ * {@code GroupConfig} (validated settings), {@code GroupThreads}, {@code GroupEvents}, {@code MemberKeys} and
+ * {@code OwnershipProblems} (every message text).
  *
  * <h2>Limits</h2>
  * Owner work that ignores {@link OwnershipClaim#isValid()} and interruption cannot be stopped; a claim then only delays
