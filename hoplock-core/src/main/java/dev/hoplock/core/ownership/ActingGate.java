@@ -1,6 +1,7 @@
 package dev.hoplock.core.ownership;
 
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.LeaderScope;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +13,7 @@ import java.util.OptionalLong;
 /**
  * The one place that decides whether this instance acts as the owner of a key (the hot path of
  * {@link OwnershipGroup#isOwner}, {@link OwnershipGroup#token} and {@link OwnershipGroup#claim}), from local state
- * only: no store request, no lock.
+ * only: no store request, no lock (a claim is opened only while acting, and handed out only if still acting after).
  *
  * <p>Guarantees: {@link #tokenIfActing} answers a token only when rule M1 holds (checked here: the liveness elector
  * leads now, in the term whose generation the adopted registry entry carries), the view is confirmed (M2,
@@ -65,6 +66,28 @@ final class ActingGate {
             return -1;
         }
         return view.acquiredAt(key);
+    }
+
+    /**
+     * Opens a claim on {@code key} for {@code group} only while this instance acts as its owner, inside a leader scope
+     * of the liveness elector, and re-checks after opening (the view may have changed, or leaving begun, meanwhile):
+     * the claim is returned only when the token is still the same.
+     */
+    Optional<OwnershipClaim> claim(OwnershipGroup group, ClaimBook claims, String key, boolean interruptOnLoss) {
+        long token = tokenIfActing(key);
+        if (token < 0) {
+            return Optional.empty();
+        }
+        Optional<LeaderScope> scope = elector.enterLeaderScope(interruptOnLoss);
+        if (scope.isEmpty()) {
+            return Optional.empty();
+        }
+        ClaimBook.Claim claim = claims.open(group, key, token, scope.get(), interruptOnLoss);
+        if (tokenIfActing(key) != token || leaving) {
+            claim.close();
+            return Optional.empty();
+        }
+        return Optional.of(claim);
     }
 
     /** True when this instance is registered under its current liveness term (it may own keys). */

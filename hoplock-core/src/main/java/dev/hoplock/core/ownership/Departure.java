@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Guarantees, in this order: every check stops answering "owner" at once ({@link ActingGate#stopActing}), open
  * claims are told, and up to the release timeout is given for them to close; only when all closed (and the release
  * timeout is not negative) is this member's registry entry removed ({@link MembershipLoop#deregister}); then the
- * registry loop stops and the liveness elector closes. With a claim still open the member neither deregisters nor releases: its
- * lease expires and rule M6 removes it. The returned future never fails.
+ * registry loop stops and the liveness elector closes. With a claim still open the member neither deregisters nor
+ * releases: its lease expires and rule M6 removes it. The returned future never fails.
  */
 final class Departure {
 

@@ -4,7 +4,6 @@ import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.InvalidSettingException;
-import dev.hoplock.core.LeaderScope;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.time.Scheduler;
@@ -39,18 +38,10 @@ import java.util.function.Consumer;
  *       the membership <em>epoch</em>, which rises by one at every change of the member set. Each entry names the
  *       process and the generation (term) of its liveness lease that registered it, and the highest epoch the member
  *       acknowledged. The store needs no list operation.</li>
- *   <li><b>Discovery and failure detection cost members, not keys.</b> Each member reads the registry once per renew
- *       interval and the liveness lease of one other member (the next id around the ring) once per renew interval,
- *       and renews its own lease once per renew interval; while something changes it does so every poll interval.</li>
+ *   <li><b>Cost.</b> Discovery and failure detection cost members, not keys: 3 store requests per member per renew
+ *       interval with nothing changing (the cost model is in the {@linkplain dev.hoplock.core.ownership package}
+ *       documentation).</li>
  * </ul>
- *
- * <h2>Cost model</h2>
- * With nothing changing, each member makes 3 store requests per renew interval (TTL/3): its lease renewal, one registry
- * read, one read of the next member's lease (a single member watches nobody: 2). At the default TTL of 30 s that is
- * {@code 1,080 × N} requests per hour for N members (720 for one), whatever the number of keys; counted by
- * {@code OwnershipCostTest}. A change of the member set adds, per member, registry reads every poll interval (TTL/15)
- * until the new epoch is settled and one acknowledgement write (a compare-and-swap on the one record, retried after a
- * random wait under one poll when another member's write came first).
  *
  * <h2>Safety argument</h2>
  * Assumptions are the elector's: a linearisable store with conditional writes, monotonic clocks whose rates differ by
@@ -59,40 +50,44 @@ import java.util.function.Consumer;
  * valid. The rules:
  * <ol>
  *   <li><b>M1, acting needs the registered term.</b> An instance acts only while its liveness elector leads, and only
- *       under a registry entry that carries this process and the generation of the term it leads in now
- *       (checked in {@code ActingGate.tokenIfActing}; the entry is written by {@code SelfRegistration}). A process whose term ended (self-fenced at the elector's deadline, whether or not it
- *       can reach the store) owns nothing, and a later term of it owns nothing until it registered again.</li>
+ *       under a registry entry that carries this process and the generation of the term it leads in now (checked in
+ *       {@code ActingGate.tokenIfActing}; the entry is written by {@code SelfRegistration}). A process whose term ended
+ *       (self-fenced at the elector's deadline, whether or not it can reach the store) owns nothing, and a later term
+ *       of it owns nothing until it registered again.</li>
  *   <li><b>M2, a view is acted under only while confirmed.</b> An epoch's view is used until {@code t0 + ttl - margin}
  *       on both the monotonic and the wall clock, where {@code t0} is taken before the last request whose answer showed
- *       that epoch (set in {@code ViewAdoption.adopt}, checked by {@code EpochView.fresh}). Any newer epoch was written after that request took effect.</li>
- *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own
- *       at {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
+ *       that epoch (set in {@code ViewAdoption.adopt}, checked by {@code EpochView.fresh}). Any newer epoch was written
+ *       after that request took effect.</li>
+ *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own at
+ *       {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
  *       {@code E} (read in the registry), or a whole {@code ttl} has passed on this machine's monotonic clock since the
- *       answer that first showed it {@code E} ({@code ViewAdoption.adopt}, {@code EpochView.settled}). By then every view older than {@code E}
- *       confirmed elsewhere has lapsed (M2), because it was confirmed before {@code E} was written. A member that is in
- *       an older epoch but not in {@code E} was removed only once stopped (M6, M7).</li>
+ *       answer that first showed it {@code E} ({@code ViewAdoption.adopt}, {@code EpochView.settled}). By then every
+ *       view older than {@code E} confirmed elsewhere has lapsed (M2), because it was confirmed before {@code E} was
+ *       written. A member that is in an older epoch but not in {@code E} was removed only once stopped (M6, M7).</li>
  *   <li><b>M4, a kept key is not interrupted.</b> A key owned by this instance under the same registration at
  *       {@code E - 1} and {@code E} stays actionable across the change if it was actionable at {@code E - 1}
- *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped break the chain.</li>
+ *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped break the
+ *       chain.</li>
  *   <li><b>M5, acknowledge only after stopping.</b> An instance writes its acknowledgement of {@code E} only after it
  *       adopted {@code E} (it acts under no older epoch from then on), and only while every open claim is on a key it
  *       owns at {@code E} with the same token ({@code SelfRegistration.next}, {@code ClaimBook.mayAcknowledge}).</li>
- *   <li><b>M6, remove only the provably stopped.</b> Another member's entry is removed only when a read of its
- *       liveness lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl}
- *       (on this machine's monotonic clock) after the answer of the first read that saw it, and expired by this
- *       machine's wall clock (the elector's rule 4, measured to the later read's sending because the removal is no
- *       compare-and-swap on the lease itself), or absent likewise ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of it acts under the old
- *       entry.</li>
+ *   <li><b>M6, remove only the provably stopped.</b> Another member's entry is removed only when a read of its liveness
+ *       lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl} (on this
+ *       machine's monotonic clock) after the answer of the first read that saw it, and expired by this machine's wall
+ *       clock (the elector's rule 4, measured to the later read's sending because the removal is no compare-and-swap on
+ *       the lease itself), or absent likewise ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of
+ *       it acts under the old entry.</li>
  *   <li><b>M7, leave only after stopping.</b> {@link #close()} stops every check at once, tells open claims, waits up
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
  *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}, {@code Departure}).</li>
- *   <li><b>M8, fencing tokens.</b> The token of {@code k} is the epoch at which this instance's continuous ownership
- *       of {@code k} began (the chain of M4; {@code EpochView.acquiredAt}). Proof that it rises at every change of
- *       owner: let A act on {@code k} with token {@code a} under epochs {@code a..G}, and B act on it after A with
- *       token {@code b} under epoch {@code F}. B's chain {@code b..F} holds only epochs where B owns {@code k}, so it
+ *   <li><b>M8, fencing tokens.</b> The token of {@code k} is the epoch at which this instance's continuous ownership of
+ *       {@code k} began (the chain of M4; {@code EpochView.acquiredAt}). Proof that it rises at every change of owner:
+ *       let A act on {@code k} with token {@code a} under epochs {@code a..G}, and B act on it after A with token
+ *       {@code b} under epoch {@code F}. B's chain {@code b..F} holds only epochs where B owns {@code k}, so it
  *       excludes {@code a..G}. {@code F < a} is impossible: A's gate at {@code a} (M3) required B to have acknowledged
  *       {@code a} or its view older than {@code a} to have lapsed, after which B never acts under an epoch below
- *       {@code a} (M2, M5, epochs only rise). So {@code F > G}, and as the chain is contiguous, {@code b > G >= a}.</li>
+ *       {@code a} (M2, M5, epochs only rise). So {@code F > G}, and as the chain is contiguous,
+ *       {@code b > G >= a}.</li>
  *   <li><b>M9, epochs only rise.</b> Every write is a compare-and-swap on the version read, and each change of the
  *       member set writes {@code epoch + 1}. A registry that disappears is re-created by a member that saw it only
  *       after a whole {@code ttl} of observed absence; an epoch lower than one seen is reported (a re-created registry:
@@ -108,8 +103,8 @@ import java.util.function.Consumer;
  * and M8 through {@code EpochView}), {@code MembershipLoop} (the registry protocol, one request at a time),
  * {@code ViewAdoption} (M2, M3), {@code SelfRegistration} (the entry M1 needs, M5, the store part of M7),
  * {@code LeaseWatch} (M6), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
- * {@code GroupConfig} (validated settings), {@code GroupThreads}, {@code GroupEvents}, {@code MemberKeys} and
- * {@code OwnershipProblems} (every message text).
+ * {@code GroupConfig} (validated settings), {@code LivenessElector} (the lease of M1), {@code GroupThreads},
+ * {@code GroupEvents}, {@code MemberKeys} and {@code OwnershipProblems} (every message text).
  *
  * <h2>Limits</h2>
  * Owner work that ignores {@link OwnershipClaim#isValid()} and interruption cannot be stopped; a claim then only delays
@@ -141,31 +136,13 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         this.self = new Member(config.memberId(), config.address());
         GroupThreads threads = new GroupThreads(b, config.group());
         this.events = new GroupEvents(threads.eventExecutor());
-        this.elector = livenessElector(b, config, threads);
+        this.elector = LivenessElector.build(b, config, threads);
         this.claims = new ClaimBook(() -> {
         });
         this.loop = new MembershipLoop(config, threads.backend(), b.time, threads.scheduler(), elector, claims,
                 events);
         this.gate = new ActingGate(config, loop, elector, b.time);
         this.departure = new Departure(config, gate, claims, threads.scheduler(), loop, elector, threads::close);
-    }
-
-    /** The member's liveness lease (rule M1's term): an elector on {@code <group>/members/<id>}. */
-    private static Elector livenessElector(Builder b, GroupConfig config, GroupThreads threads) {
-        String leaseKey = MemberKeys.memberKey(config.group(), config.memberId());
-        Elector.Builder eb = b.backend != null ? Elector.builder(b.backend, leaseKey)
-                : Elector.builder(Objects.requireNonNull(b.asyncBackend, "backend"), leaseKey);
-        eb.owner(config.owner()).ttl(config.ttl()).renewInterval(config.renewInterval())
-                .pollInterval(config.pollInterval()).requestTimeout(config.requestTimeout())
-                .safetyMargin(config.safetyMargin()).releaseTimeout(config.releaseTimeout()).timeSource(b.time)
-                .scheduler(threads.scheduler()).eventExecutor(threads.eventExecutor());
-        if (b.ioExecutor != null) {
-            eb.ioExecutor(b.ioExecutor);
-        }
-        if (b.electorCustomizer != null) {
-            b.electorCustomizer.accept(eb);
-        }
-        return eb.build();
     }
 
     /** A builder for a group over a blocking backend. */
@@ -254,25 +231,12 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * @param interruptOnLoss interrupt the calling thread when the ownership ends while the claim is open
      */
     public Optional<OwnershipClaim> claim(String key, boolean interruptOnLoss) {
-        long token = gate.tokenIfActing(key);
-        if (token < 0) {
-            return Optional.empty();
-        }
-        Optional<LeaderScope> scope = elector.enterLeaderScope(interruptOnLoss);
-        if (scope.isEmpty()) {
-            return Optional.empty();
-        }
-        ClaimBook.Claim claim = claims.open(this, key, token, scope.get(), interruptOnLoss);
-        if (gate.tokenIfActing(key) != token || gate.leaving()) {
-            claim.close();
-            return Optional.empty();
-        }
-        return Optional.of(claim);
+        return gate.claim(this, claims, key, interruptOnLoss);
     }
 
-    /** Rules M1 to M4 and M8 ({@link ActingGate#tokenIfActing}): the token, or -1. */
-    long tokenIfActing(String key) {
-        return gate.tokenIfActing(key);
+    /** The hot path's gate (rules M1 to M4 and M8), for the tests' seams. */
+    ActingGate gate() {
+        return gate;
     }
 
     /** The owner of {@code key} in the current view (not necessarily acting yet); empty when no view is usable. */
@@ -339,14 +303,9 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return "OwnershipGroup[" + config.group() + ", " + config.memberId() + "]";
     }
 
-    /** Internal state for traces: view, settledness, registry, lease. */
-    String describeState() {
-        return gate.describe();
-    }
-
     /** Builds an {@link OwnershipGroup}; defaults are the elector's (TTL 30 s, renew TTL/3, poll TTL/15). */
     public static final class Builder {
-        // package-private: read by GroupConfig.from and GroupThreads
+        // package-private: read by GroupConfig, GroupThreads and LivenessElector
         final Backend backend;
         final AsyncBackend asyncBackend;
         final String group;
@@ -363,7 +322,9 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         Scheduler scheduler;
         Executor ioExecutor;
         Executor eventExecutor;
+        /** Test seam (set by OwnershipSeams): further settings of the liveness elector. */
         Consumer<Elector.Builder> electorCustomizer;
+        /** Test seam (set by OwnershipSeams): rule-breaking defects the simulation plants. */
         final Set<GroupConfig.Defect> defects = EnumSet.noneOf(GroupConfig.Defect.class);
 
         private Builder(Backend backend, AsyncBackend asyncBackend, String group) {
@@ -437,17 +398,6 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
         public Builder eventExecutor(Executor eventExecutor) {
             this.eventExecutor = Objects.requireNonNull(eventExecutor, "eventExecutor");
-            return this;
-        }
-
-        /** Test seam: further settings of the liveness elector (the simulation's fallback scheduler). */
-        Builder electorCustomizer(Consumer<Elector.Builder> customizer) {
-            this.electorCustomizer = customizer;
-            return this;
-        }
-
-        Builder defect(GroupConfig.Defect defect) {
-            defects.add(defect);
             return this;
         }
 
