@@ -1,5 +1,6 @@
 package dev.hoplock.core.ownership;
 
+import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.backend.AsyncBackend;
@@ -89,6 +90,15 @@ final class MembershipLoop {
 
     synchronized void start() {
         schedule(Duration.ZERO);
+    }
+
+    /** Runs a step soon ({@link #kick()}) whenever the liveness lease is acquired or lost. */
+    void followLease() {
+        elector.addListener(event -> {
+            if (event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost) {
+                kick();
+            }
+        });
     }
 
     /** Runs a step soon (the member lease was acquired, a claim closed): no wait for the next interval. */

@@ -1,6 +1,5 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.InvalidSettingException;
@@ -166,11 +165,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
             return;
         }
         started = true;
-        elector.addListener(event -> {
-            if (event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost) {
-                loop.kick();
-            }
-        });
+        loop.followLease();
         elector.start();
         loop.start();
         log.info("hoplock: member '{}' ({}) started in ownership group '{}' (ttl {})", config.memberId(),
@@ -188,8 +183,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
             if (closed != null) {
                 return closed;
             }
-            closed = new CompletableFuture<>();
-            done = closed;
+            done = closed = new CompletableFuture<>();
         }
         departure.leave(done);
         return done;
