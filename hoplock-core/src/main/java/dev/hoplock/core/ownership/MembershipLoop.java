@@ -24,6 +24,11 @@ import java.util.function.Consumer;
  * member's lease and removes it once it provably stopped, and deregisters on leave. One request at a time; state
  * changes under this object's lock; the hot path reads {@link #current()} only.
  *
+ * <p>The rules it drives live elsewhere, one place each: what a read shows becomes the view in {@link ViewAdoption}
+ * (M2, M3), this member's own entry changes are decided by {@link SelfRegistration} (M1's entry, M5, M7's write), a
+ * watched member is judged by {@link LeaseWatch} (M6), and re-creating a missing registry is allowed by
+ * {@link RegistryAbsence} (M9). Every write here is a compare-and-swap on the version read (M9).
+ *
  * <p>Requests per member, with nothing changing: one registry read per renew interval plus one read of the watched
  * member's lease (the next member in id order): 2 reads per renew interval. During a change (not joined, epoch not yet
  * settled or acknowledged, a removal pending) the loop runs every poll interval instead.
