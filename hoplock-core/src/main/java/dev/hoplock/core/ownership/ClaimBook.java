@@ -108,7 +108,7 @@ final class ClaimBook {
                     return false;
                 }
             }
-            return scope.isLeading() && group.tokenIfActing(key) == token;
+            return scope.isLeading() && group.gate().tokenIfActing(key) == token;
         }
 
         @Override

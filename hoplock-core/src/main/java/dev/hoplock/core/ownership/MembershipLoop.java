@@ -1,5 +1,6 @@
 package dev.hoplock.core.ownership;
 
+import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.backend.AsyncBackend;
@@ -23,6 +24,11 @@ import java.util.function.Consumer;
  * member's lease and removes it once it provably stopped, and deregisters on leave. One request at a time; state
  * changes under this object's lock; the hot path reads {@link #current()} only.
  *
+ * <p>The rules it drives live elsewhere, one place each: what a read shows becomes the view in {@link ViewAdoption}
+ * (M2, M3), this member's own entry changes are decided by {@link SelfRegistration} (M1's entry, M5, M7's write), a
+ * watched member is judged by {@link LeaseWatch} (M6), and re-creating a missing registry is allowed by
+ * {@link RegistryAbsence} (M9). Every write here is a compare-and-swap on the version read (M9).
+ *
  * <p>Requests per member, with nothing changing: one registry read per renew interval plus one read of the watched
  * member's lease (the next member in id order): 2 reads per renew interval. During a change (not joined, epoch not yet
  * settled or acknowledged, a removal pending) the loop runs every poll interval instead.
@@ -31,7 +37,7 @@ final class MembershipLoop {
 
     private static final Logger log = LoggerFactory.getLogger(MembershipLoop.class);
 
-    private final OwnershipGroup.Config config;
+    private final GroupConfig config;
     private final AsyncBackend backend;
     private final TimeSource time;
     private final Scheduler scheduler;
@@ -40,15 +46,13 @@ final class MembershipLoop {
     private final Consumer<OwnershipEvent> events;
     private final String registryKey;
     private final long ttlNanos;
-    private final long usableNanos;
     private final SplittableRandom jitter;
+    private final ViewAdoption views;
 
     // ---- guarded by this ----
     private Registry latest;
     private Handle registryHandle;
-    private boolean sawRegistry;
-    private long absentSinceNanos;
-    private boolean absentSeen;
+    private final RegistryAbsence absence;
     private LeaseWatch watch;
     private Registry.Entry removable;
     private long op;
@@ -60,10 +64,7 @@ final class MembershipLoop {
     private long leaveDeadlineNanos;
     private String lastProblem;
 
-    // ---- read without lock ----
-    private volatile EpochView current;
-
-    MembershipLoop(OwnershipGroup.Config config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
+    MembershipLoop(GroupConfig config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
                    Elector elector, ClaimBook claims, Consumer<OwnershipEvent> events) {
         this.config = config;
         this.backend = backend;
@@ -72,31 +73,16 @@ final class MembershipLoop {
         this.elector = elector;
         this.claims = claims;
         this.events = events;
-        this.registryKey = config.group() + "/registry";
+        this.registryKey = MemberKeys.registryKey(config.group());
         this.ttlNanos = config.ttl().toNanos();
-        this.usableNanos = config.ttl().minus(config.safetyMargin()).toNanos();
+        this.absence = new RegistryAbsence(ttlNanos);
+        this.views = new ViewAdoption(config, claims, events, this::problem);
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
     }
 
-    /** The lease key of member {@code id}'s liveness lease. */
-    static String memberKey(String group, String id) {
-        return group + "/members/" + segment(id);
-    }
-
-    /** {@code id} as one key segment: itself when it is one (and does not start with {@code x-}), else hex. */
-    static String segment(String id) {
-        if (id.matches("[A-Za-z0-9._-]{1,200}") && !id.startsWith("x-") && !id.equals(".") && !id.equals("..")) {
-            return id;
-        }
-        StringBuilder hex = new StringBuilder("x-");
-        for (byte b : id.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-            hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-        }
-        return hex.toString();
-    }
-
+    /** The adopted view, read without lock by the hot path ({@link ActingGate}). */
     EpochView current() {
-        return current;
+        return views.current();
     }
 
     synchronized Optional<Registry> latest() {
@@ -109,6 +95,15 @@ final class MembershipLoop {
 
     synchronized void start() {
         schedule(Duration.ZERO);
+    }
+
+    /** Runs a step soon ({@link #kick()}) whenever the liveness lease is acquired or lost. */
+    void followLease() {
+        elector.addListener(event -> {
+            if (event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost) {
+                kick();
+            }
+        });
     }
 
     /** Runs a step soon (the member lease was acquired, a claim closed): no wait for the next interval. */
@@ -144,7 +139,7 @@ final class MembershipLoop {
         cancel(timer);
         cancel(opTimer);
         op++;
-        current = null;
+        views.clear();
     }
 
     // ------------------------------------------------------------------ the loop
@@ -171,123 +166,54 @@ final class MembershipLoop {
                 leaving.complete(true);
                 return;
             }
-            if (!absentSeen) {
-                absentSeen = true;
-                absentSinceNanos = answered;
-            }
-            // Rule M9: a member that saw the registry re-creates it only after a whole TTL of observed absence, when
-            // every view confirmed before the deletion has lapsed.
-            boolean mayCreate = !sawRegistry || answered - absentSinceNanos >= ttlNanos;
+            absence.absent(answered);
             Optional<Lease> lease = elector.currentLease();
-            if (mayCreate && lease.isPresent()) {
+            if (absence.mayCreate(answered) && lease.isPresent()) {
+                EpochView current = views.current();
                 long epoch = (current == null ? 0 : current.epoch) + 1;
-                Registry first = Registry.first(epoch, selfEntry(lease.get().generation(), 0));
+                Registry first = Registry.first(epoch, SelfRegistration.entry(config, lease.get().generation(), 0));
                 write(first, "create", true);
                 return;
             }
-            if (sawRegistry) {
-                problem("the registry " + registryKey + " disappeared (deleted outside hoplock?); no key is owned"
-                        + " until it has stayed absent for a TTL and is re-created");
+            if (absence.sawRegistry()) {
+                problem(OwnershipProblems.registryDisappeared(registryKey));
             }
             next(false);
             return;
         }
-        absentSeen = false;
+        absence.present();
         Registry registry;
         try {
             registry = Registry.decode(answer.get().content());
         } catch (IllegalArgumentException e) {
-            problem("the registry " + registryKey + " cannot be read: " + e.getMessage() + "; no key is owned until"
-                    + " it is fixed (delete it with every instance stopped)");
+            problem(OwnershipProblems.registryUnreadable(registryKey, e));
             next(false);
             return;
         }
-        sawRegistry = true;
+        absence.decoded();
         adopt(registry, answer.get().handle(), t0, w0, answered, false);
         decide(t0, w0);
     }
 
-    /**
-     * Adopts a registry version that a request sent at {@code t0} (monotonic) / {@code w0} (wall) showed.
-     * Rule M2: the view may be acted under until {@code t0 + ttl - margin} on both clocks.
-     */
+    /** Adopts a registry version that a request sent at {@code t0} / {@code w0} showed (rules M2, M3: ViewAdoption). */
     private void adopt(Registry registry, Handle handle, long t0, long w0, long answered, boolean created) {
         latest = registry;
         registryHandle = handle;
-        EpochView before = current;
-        long deadline = t0 + usableNanos;
-        long wallDeadline = w0 + usableNanos / 1_000_000;
-        if (config.defects().contains(OwnershipGroup.Defect.NO_VIEW_DEADLINE)) {
-            deadline = t0 + Long.MAX_VALUE / 4;
-            wallDeadline = Long.MAX_VALUE / 4;
-        }
-        if (before != null && registry.epoch() == before.epoch) {
-            before.confirm(deadline, wallDeadline);
-            if (registry.acknowledgedByAllBut(config.memberId()) && !before.settledByAcknowledgement()) {
-                before.markSettled();
-                emit(new OwnershipEvent.Settled(config.group(), before.epoch, before.view));
-            }
-            return;
-        }
-        if (before != null && registry.epoch() < before.epoch) {
-            problem("the registry's epoch went back from " + before.epoch + " to " + registry.epoch() + " (re-created"
-                    + " after a deletion?); fencing tokens may repeat across this reset");
-        }
-        EpochView previous = before != null && registry.epoch() == before.epoch + 1 ? before : null;
-        long graceEnd = answered + ttlNanos;
-        if (config.defects().contains(OwnershipGroup.Defect.SETTLE_AT_ONCE)) {
-            graceEnd = answered;
-        }
-        EpochView next = new EpochView(registry, config.memberId(), previous, graceEnd);
-        next.confirm(deadline, wallDeadline);
-        // Rule M3: settled by acknowledgements only when the registry existed before (a created one waits the grace).
-        if (!created && registry.acknowledgedByAllBut(config.memberId())) {
-            next.markSettled();
-        }
-        current = next;
-        claims.adopted(next);
-        emit(new OwnershipEvent.MembershipChanged(config.group(), next.epoch,
-                before == null ? MembershipView.empty(0) : before.view, next.view));
-        if (next.settledByAcknowledgement()) {
-            emit(new OwnershipEvent.Settled(config.group(), next.epoch, next.view));
-        }
+        views.adopt(registry, t0, w0, answered, created);
     }
 
+    /** This member's own entry first (SelfRegistration: M1's entry, M5, M7), then a removal (M6), then the watch. */
     private void decide(long t0, long w0) {
         Registry registry = latest;
-        Registry.Entry me = registry.entry(config.memberId());
-        if (leaving != null) {
-            if (me == null || !me.owner().equals(config.owner())) {
+        SelfRegistration.Change change = SelfRegistration.next(config, registry, leaving != null,
+                leaving != null ? Optional.empty() : elector.currentLease(), views.current(), claims);
+        if (change != null) {
+            if (change.left()) {
                 leaving.complete(true);
-                return;
+            } else {
+                write(change.next(), change.what(), false);
             }
-            write(registry.without(config.memberId()), "leave", false);
             return;
-        }
-        Optional<Lease> lease = elector.currentLease();
-        if (lease.isPresent()) {
-            long generation = lease.get().generation();
-            if (me == null || !me.owner().equals(config.owner()) || me.generation() != generation
-                    || !me.address().equals(config.address()) || me.ttlMillis() != config.ttl().toMillis()) {
-                boolean sameTerm = me != null && me.owner().equals(config.owner()) && me.generation() == generation;
-                // A new registration has acted under no epoch: it acknowledges the one it creates. A re-registration
-                // of the same term (a changed address or TTL) keeps its acknowledgement: it may still act under it.
-                Registry.Entry entry = selfEntry(generation, sameTerm ? me.ack() : -1);
-                Registry joined = registry.join(entry);
-                if (sameTerm) {
-                    joined = new Registry(joined.epoch(), joined.seq(), joined.entries().stream()
-                            .map(e -> e.id().equals(entry.id()) ? entry : e).toList());
-                }
-                write(joined, "join", false);
-                return;
-            }
-            // Rule M5: acknowledge only what this member has adopted, and only once no open claim is on a key it
-            // does not own, with the same token, at this epoch.
-            if (me.ack() < registry.epoch() && current != null && current.epoch == registry.epoch()
-                    && claims.mayAcknowledge(current)) {
-                write(registry.ack(config.memberId()), "acknowledge", false);
-                return;
-            }
         }
         if (removable != null) {
             Registry.Entry entry = registry.entry(removable.id());
@@ -298,11 +224,6 @@ final class MembershipLoop {
             removable = null;
         }
         watchStep();
-    }
-
-    private Registry.Entry selfEntry(long generation, long ack) {
-        return new Registry.Entry(config.memberId(), config.address(), config.owner(), generation, ack,
-                config.ttl().toMillis());
     }
 
     private void write(Registry next, String what, boolean created) {
@@ -335,7 +256,7 @@ final class MembershipLoop {
 
     /** Reads the lease of the next member (by id, around the ring) and judges it (rule M6). */
     private void watchStep() {
-        EpochView view = current;
+        EpochView view = views.current();
         if (view == null || view.selfIndex < 0 || view.view.size() < 2) {
             next(false);
             return;
@@ -348,13 +269,13 @@ final class MembershipLoop {
         }
         if (watch == null || !watch.watches(entry)) {
             long ttl = Math.max(ttlNanos, Duration.ofMillis(entry.ttlMillis()).toNanos());
-            watch = new LeaseWatch(entry, config.defects().contains(OwnershipGroup.Defect.HASTY_REMOVAL) ? 0 : ttl);
+            watch = new LeaseWatch(entry, config.has(GroupConfig.Defect.HASTY_REMOVAL) ? 0 : ttl);
             removable = null;
         }
         LeaseWatch watching = watch;
         long sent = time.nanoTime();
         java.time.Instant sentWall = time.wallNow();
-        call(backend.read(memberKey(config.group(), id), timeout()), answer -> {
+        call(backend.read(MemberKeys.memberKey(config.group(), id), timeout()), answer -> {
             if (watching.observe(answer, sent, sentWall, time.nanoTime())) {
                 removable = entry;
             }
@@ -369,7 +290,7 @@ final class MembershipLoop {
         if (stopped) {
             return;
         }
-        EpochView view = current;
+        EpochView view = views.current();
         Registry registry = latest;
         Registry.Entry me = registry == null ? null : registry.entry(config.memberId());
         boolean changing = leaving != null || view == null || !view.settled(time.nanoTime()) || removable != null
@@ -419,7 +340,7 @@ final class MembershipLoop {
                         onAnswer.accept(value);
                     }
                 } catch (RuntimeException | Error e) {
-                    problem("the membership loop failed: " + e);
+                    problem(OwnershipProblems.loopFailed(e));
                     log.warn("hoplock: membership loop of group '{}' failed", config.group(), e);
                     next(false);
                 }

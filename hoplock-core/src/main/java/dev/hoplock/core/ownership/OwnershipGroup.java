@@ -1,16 +1,10 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.InvalidSettingException;
-import dev.hoplock.core.LeaderScope;
-import dev.hoplock.core.Lease;
-import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.core.backend.LeaseKeys;
-import dev.hoplock.core.time.ExecutorScheduler;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -24,10 +18,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -46,18 +37,10 @@ import java.util.function.Consumer;
  *       the membership <em>epoch</em>, which rises by one at every change of the member set. Each entry names the
  *       process and the generation (term) of its liveness lease that registered it, and the highest epoch the member
  *       acknowledged. The store needs no list operation.</li>
- *   <li><b>Discovery and failure detection cost members, not keys.</b> Each member reads the registry once per renew
- *       interval and the liveness lease of one other member (the next id around the ring) once per renew interval,
- *       and renews its own lease once per renew interval; while something changes it does so every poll interval.</li>
+ *   <li><b>Cost.</b> Discovery and failure detection cost members, not keys: 3 store requests per member per renew
+ *       interval with nothing changing (the cost model is in the {@linkplain dev.hoplock.core.ownership package}
+ *       documentation).</li>
  * </ul>
- *
- * <h2>Cost model</h2>
- * With nothing changing, each member makes 3 store requests per renew interval (TTL/3): its lease renewal, one registry
- * read, one read of the next member's lease (a single member watches nobody: 2). At the default TTL of 30 s that is
- * {@code 1,080 × N} requests per hour for N members (720 for one), whatever the number of keys; counted by
- * {@code OwnershipCostTest}. A change of the member set adds, per member, registry reads every poll interval (TTL/15)
- * until the new epoch is settled and one acknowledgement write (a compare-and-swap on the one record, retried after a
- * random wait under one poll when another member's write came first).
  *
  * <h2>Safety argument</h2>
  * Assumptions are the elector's: a linearisable store with conditional writes, monotonic clocks whose rates differ by
@@ -66,48 +49,61 @@ import java.util.function.Consumer;
  * valid. The rules:
  * <ol>
  *   <li><b>M1, acting needs the registered term.</b> An instance acts only while its liveness elector leads, and only
- *       under a registry entry that carries this process and the generation of the term it leads in now
- *       ({@link #tokenIfActing}). A process whose term ended (self-fenced at the elector's deadline, whether or not it
- *       can reach the store) owns nothing, and a later term of it owns nothing until it registered again.</li>
+ *       under a registry entry that carries this process and the generation of the term it leads in now (checked in
+ *       {@code ActingGate.tokenIfActing}; the entry is written by {@code SelfRegistration}). A process whose term ended
+ *       (self-fenced at the elector's deadline, whether or not it can reach the store) owns nothing, and a later term
+ *       of it owns nothing until it registered again.</li>
  *   <li><b>M2, a view is acted under only while confirmed.</b> An epoch's view is used until {@code t0 + ttl - margin}
  *       on both the monotonic and the wall clock, where {@code t0} is taken before the last request whose answer showed
- *       that epoch ({@code MembershipLoop.adopt}). Any newer epoch was written after that request took effect.</li>
- *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own
- *       at {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
+ *       that epoch (set in {@code ViewAdoption.adopt}, checked by {@code EpochView.fresh}). Any newer epoch was written
+ *       after that request took effect.</li>
+ *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own at
+ *       {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
  *       {@code E} (read in the registry), or a whole {@code ttl} has passed on this machine's monotonic clock since the
- *       answer that first showed it {@code E} ({@code EpochView.settled}). By then every view older than {@code E}
- *       confirmed elsewhere has lapsed (M2), because it was confirmed before {@code E} was written. A member that is in
- *       an older epoch but not in {@code E} was removed only once stopped (M6, M7).</li>
+ *       answer that first showed it {@code E} ({@code ViewAdoption.adopt}, {@code EpochView.settled}). By then every
+ *       view older than {@code E} confirmed elsewhere has lapsed (M2), because it was confirmed before {@code E} was
+ *       written. A member that is in an older epoch but not in {@code E} was removed only once stopped (M6, M7).</li>
  *   <li><b>M4, a kept key is not interrupted.</b> A key owned by this instance under the same registration at
  *       {@code E - 1} and {@code E} stays actionable across the change if it was actionable at {@code E - 1}
- *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped break the chain.</li>
+ *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped break the
+ *       chain.</li>
  *   <li><b>M5, acknowledge only after stopping.</b> An instance writes its acknowledgement of {@code E} only after it
  *       adopted {@code E} (it acts under no older epoch from then on), and only while every open claim is on a key it
- *       owns at {@code E} with the same token ({@code MembershipLoop.decide}, {@code ClaimBook.mayAcknowledge}).</li>
- *   <li><b>M6, remove only the provably stopped.</b> Another member's entry is removed only when a read of its
- *       liveness lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl}
- *       (on this machine's monotonic clock) after the answer of the first read that saw it, and expired by this
- *       machine's wall clock (the elector's rule 4, measured to the later read's sending because the removal is no
- *       compare-and-swap on the lease itself), or absent likewise ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of it acts under the old
- *       entry.</li>
+ *       owns at {@code E} with the same token ({@code SelfRegistration.next}, {@code ClaimBook.mayAcknowledge}).</li>
+ *   <li><b>M6, remove only the provably stopped.</b> Another member's entry is removed only when a read of its liveness
+ *       lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl} (on this
+ *       machine's monotonic clock) after the answer of the first read that saw it, and expired by this machine's wall
+ *       clock (the elector's rule 4, measured to the later read's sending because the removal is no compare-and-swap on
+ *       the lease itself), or absent likewise ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of
+ *       it acts under the old entry.</li>
  *   <li><b>M7, leave only after stopping.</b> {@link #close()} stops every check at once, tells open claims, waits up
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
- *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}).</li>
- *   <li><b>M8, fencing tokens.</b> The token of {@code k} is the epoch at which this instance's continuous ownership
- *       of {@code k} began (the chain of M4; {@code EpochView.acquiredAt}). Proof that it rises at every change of
- *       owner: let A act on {@code k} with token {@code a} under epochs {@code a..G}, and B act on it after A with
- *       token {@code b} under epoch {@code F}. B's chain {@code b..F} holds only epochs where B owns {@code k}, so it
+ *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}, {@code Departure}).</li>
+ *   <li><b>M8, fencing tokens.</b> The token of {@code k} is the epoch at which this instance's continuous ownership of
+ *       {@code k} began (the chain of M4; {@code EpochView.acquiredAt}). Proof that it rises at every change of owner:
+ *       let A act on {@code k} with token {@code a} under epochs {@code a..G}, and B act on it after A with token
+ *       {@code b} under epoch {@code F}. B's chain {@code b..F} holds only epochs where B owns {@code k}, so it
  *       excludes {@code a..G}. {@code F < a} is impossible: A's gate at {@code a} (M3) required B to have acknowledged
  *       {@code a} or its view older than {@code a} to have lapsed, after which B never acts under an epoch below
- *       {@code a} (M2, M5, epochs only rise). So {@code F > G}, and as the chain is contiguous, {@code b > G >= a}.</li>
+ *       {@code a} (M2, M5, epochs only rise). So {@code F > G}, and as the chain is contiguous,
+ *       {@code b > G >= a}.</li>
  *   <li><b>M9, epochs only rise.</b> Every write is a compare-and-swap on the version read, and each change of the
  *       member set writes {@code epoch + 1}. A registry that disappears is re-created by a member that saw it only
  *       after a whole {@code ttl} of observed absence; an epoch lower than one seen is reported (a re-created registry:
- *       tokens may repeat across such a reset) and starts a new chain.</li>
+ *       tokens may repeat across such a reset) and starts a new chain ({@code RegistryAbsence} for the re-creation,
+ *       {@code ViewAdoption} for the report, the compare-and-swap in {@code MembershipLoop.write}).</li>
  * </ol>
  * Together: two instances acting on one key at one instant would have to act under epochs where each owns it; by M2
  * to M5 the later one's gate opened only after the earlier one stopped acting under its epoch, and by M1, M6 and M7
  * a member that left the registry stopped first.
+ *
+ * <h2>Where the code is</h2>
+ * This class is a facade. Package-private types do one job each: {@code ActingGate} (the hot path: M1, and M2 to M4
+ * and M8 through {@code EpochView}), {@code MembershipLoop} (the registry protocol, one request at a time),
+ * {@code ViewAdoption} (M2, M3), {@code SelfRegistration} (the entry M1 needs, M5, the store part of M7),
+ * {@code LeaseWatch} (M6), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
+ * {@code GroupConfig} (validated settings), {@code LivenessElector} (the lease of M1), {@code GroupThreads},
+ * {@code GroupEvents}, {@code MemberKeys} and {@code OwnershipProblems} (every message text).
  *
  * <h2>Limits</h2>
  * Owner work that ignores {@link OwnershipClaim#isValid()} and interruption cannot be stopped; a claim then only delays
@@ -123,109 +119,29 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(OwnershipGroup.class);
 
-    /** Test-only defects that break one rule each, so that the simulation proves its checker sees the break. */
-    enum Defect {
-        /** Breaks M3: a new epoch is settled at once, without acknowledgements or grace. */
-        SETTLE_AT_ONCE,
-        /** Breaks M2: a view stays usable forever once seen. */
-        NO_VIEW_DEADLINE,
-        /** Breaks M6: a member is removed after a single read of its lease. */
-        HASTY_REMOVAL,
-        /** Breaks M1: acting does not need the liveness term. */
-        IGNORE_LEASE
-    }
-
-    /** The validated settings the loop runs with. */
-    record Config(String group, String memberId, String address, String owner, Duration ttl, Duration renewInterval,
-                  Duration pollInterval, Duration requestTimeout, Duration safetyMargin, Duration releaseTimeout,
-                  Set<Defect> defects) {
-    }
-
-    private final Config config;
+    private final GroupConfig config;
     private final Member self;
     private final Elector elector;
     private final MembershipLoop loop;
     private final ClaimBook claims;
-    private final TimeSource time;
-    private final Scheduler scheduler;
-    private final Executor eventExecutor;
-    private final List<Consumer<? super OwnershipEvent>> listeners = new CopyOnWriteArrayList<>();
-    private final Runnable releaseResources;
-    private final boolean ignoreLease;
-    private volatile boolean leaving;
+    private final ActingGate gate;
+    private final GroupEvents events;
+    private final Departure departure;
     private CompletableFuture<Void> closed;
     private boolean started;
 
-    private OwnershipGroup(Builder b, Config config) {
+    private OwnershipGroup(Builder b, GroupConfig config) {
         this.config = config;
         this.self = new Member(config.memberId(), config.address());
-        this.time = b.time;
-        this.ignoreLease = config.defects().contains(Defect.IGNORE_LEASE);
-        ExecutorScheduler ownScheduler = null;
-        if (b.scheduler != null) {
-            this.scheduler = b.scheduler;
-        } else {
-            ownScheduler = new ExecutorScheduler("hoplock-membership-" + config.group());
-            this.scheduler = ownScheduler;
-        }
-        ExecutorService ownEvents = null;
-        if (b.eventExecutor != null) {
-            this.eventExecutor = b.eventExecutor;
-        } else {
-            ownEvents = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "hoplock-membership-events-" + config.group());
-                t.setDaemon(true);
-                return t;
-            });
-            this.eventExecutor = ownEvents;
-        }
-        String leaseKey = MembershipLoop.memberKey(config.group(), config.memberId());
-        Elector.Builder eb = b.backend != null ? Elector.builder(b.backend, leaseKey)
-                : Elector.builder(b.asyncBackend, leaseKey);
-        eb.owner(config.owner()).ttl(config.ttl()).renewInterval(config.renewInterval())
-                .pollInterval(config.pollInterval()).requestTimeout(config.requestTimeout())
-                .safetyMargin(config.safetyMargin()).releaseTimeout(config.releaseTimeout()).timeSource(time)
-                .scheduler(scheduler).eventExecutor(eventExecutor);
-        if (b.ioExecutor != null) {
-            eb.ioExecutor(b.ioExecutor);
-        }
-        if (b.electorCustomizer != null) {
-            b.electorCustomizer.accept(eb);
-        }
-        this.elector = eb.build();
-        AsyncBackend async;
-        ExecutorService ownIo = null;
-        if (b.asyncBackend != null) {
-            async = b.asyncBackend;
-        } else {
-            Executor io = b.ioExecutor;
-            if (io == null) {
-                ownIo = Executors.newCachedThreadPool(r -> {
-                    Thread t = new Thread(r, "hoplock-membership-io-" + config.group());
-                    t.setDaemon(true);
-                    return t;
-                });
-                io = ownIo;
-            }
-            async = AsyncBackend.on(b.backend, io);
-        }
+        GroupThreads threads = new GroupThreads(b, config.group());
+        this.events = new GroupEvents(threads.eventExecutor());
+        this.elector = LivenessElector.build(b, config, threads);
         this.claims = new ClaimBook(() -> {
         });
-        this.loop = new MembershipLoop(config, async, time, scheduler, elector, claims, this::publish);
-        ExecutorScheduler schedulerToClose = ownScheduler;
-        ExecutorService eventsToClose = ownEvents;
-        ExecutorService ioToClose = ownIo;
-        this.releaseResources = () -> {
-            if (schedulerToClose != null) {
-                schedulerToClose.close();
-            }
-            if (ioToClose != null) {
-                ioToClose.shutdown();
-            }
-            if (eventsToClose != null) {
-                eventsToClose.shutdown();
-            }
-        };
+        this.loop = new MembershipLoop(config, threads.backend(), b.time, threads.scheduler(), elector, claims,
+                events);
+        this.gate = new ActingGate(config, loop, elector, b.time);
+        this.departure = new Departure(config, gate, claims, threads.scheduler(), loop, elector, threads::close);
     }
 
     /** A builder for a group over a blocking backend. */
@@ -243,17 +159,13 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     /** Starts the liveness lease and the membership loop. Idempotent. */
     public synchronized void start() {
         if (closed != null) {
-            throw new IllegalStateException("ownership group '" + config.group() + "' is closed; build a new one");
+            throw new IllegalStateException(OwnershipProblems.closed(config.group()));
         }
         if (started) {
             return;
         }
         started = true;
-        elector.addListener(event -> {
-            if (event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost) {
-                loop.kick();
-            }
-        });
+        loop.followLease();
         elector.start();
         loop.start();
         log.info("hoplock: member '{}' ({}) started in ownership group '{}' (ttl {})", config.memberId(),
@@ -261,42 +173,19 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     }
 
     /**
-     * Rule M7: stops acting on every key at once, tells open claims, waits up to the release timeout for them to
-     * close, then deregisters and releases the liveness lease; if a claim is still open, does neither (the lease
-     * expires). Completes when done; never fails.
+     * Rule M7 ({@link Departure}): stops acting on every key at once, tells open claims, waits up to the release
+     * timeout for them to close, then deregisters and releases the liveness lease; if a claim is still open, does
+     * neither (the lease expires). Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
+        CompletableFuture<Void> done;
         synchronized (this) {
             if (closed != null) {
                 return closed;
             }
-            closed = new CompletableFuture<>();
+            done = closed = new CompletableFuture<>();
         }
-        leaving = true;
-        claims.loseAll();
-        Duration wait = config.releaseTimeout().isNegative() ? Duration.ZERO : config.releaseTimeout();
-        CompletableFuture<Boolean> stopped = new CompletableFuture<>();
-        claims.drained().thenRun(() -> stopped.complete(true));
-        scheduler.schedule(() -> stopped.complete(false), wait);
-        CompletableFuture<Void> done = closed;
-        stopped.thenCompose(allClosed -> {
-            if (!allClosed) {
-                log.warn("hoplock: member '{}' leaves group '{}' with {} claim(s) still open: it neither deregisters"
-                        + " nor releases its lease, the keys move once it has expired", config.memberId(),
-                        config.group(), claims.size());
-                return CompletableFuture.completedFuture(false);
-            }
-            if (config.releaseTimeout().isNegative()) {
-                return CompletableFuture.completedFuture(false);
-            }
-            return loop.deregister(config.releaseTimeout());
-        }).thenCompose(deregistered -> {
-            loop.stop();
-            return elector.closeAsync();
-        }).whenComplete((v, e) -> {
-            releaseResources.run();
-            done.complete(null);
-        });
+        departure.leave(done);
         return done;
     }
 
@@ -309,8 +198,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            log.warn("hoplock: member '{}' of group '{}' did not finish leaving in time", config.memberId(),
-                    config.group());
+            log.warn(OwnershipProblems.LEAVE_NOT_FINISHED, config.memberId(), config.group());
         }
     }
 
@@ -321,12 +209,12 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * rule of the safety argument holds. Local state only, no store request.
      */
     public boolean isOwner(String key) {
-        return tokenIfActing(key) >= 0;
+        return gate.tokenIfActing(key) >= 0;
     }
 
     /** The fencing token of {@code key} while this instance acts as its owner; empty otherwise. Local state only. */
     public OptionalLong token(String key) {
-        long token = tokenIfActing(key);
+        long token = gate.tokenIfActing(key);
         return token >= 0 ? OptionalLong.of(token) : OptionalLong.empty();
     }
 
@@ -337,55 +225,24 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * @param interruptOnLoss interrupt the calling thread when the ownership ends while the claim is open
      */
     public Optional<OwnershipClaim> claim(String key, boolean interruptOnLoss) {
-        long token = tokenIfActing(key);
-        if (token < 0) {
-            return Optional.empty();
-        }
-        Optional<LeaderScope> scope = elector.enterLeaderScope(interruptOnLoss);
-        if (scope.isEmpty()) {
-            return Optional.empty();
-        }
-        ClaimBook.Claim claim = claims.open(this, key, token, scope.get(), interruptOnLoss);
-        if (tokenIfActing(key) != token || leaving) {
-            claim.close();
-            return Optional.empty();
-        }
-        return Optional.of(claim);
+        return gate.claim(this, claims, key, interruptOnLoss);
     }
 
-    /** Rules M1 to M4 and M8, the one place that decides whether this instance acts on a key: the token, or -1. */
-    long tokenIfActing(String key) {
-        Objects.requireNonNull(key, "key is null");
-        if (leaving) {
-            return -1;
-        }
-        EpochView view = loop.current();
-        if (view == null || view.selfIndex < 0) {
-            return -1;
-        }
-        if (!ignoreLease) {
-            Optional<Lease> lease = elector.currentLease();
-            if (lease.isEmpty() || lease.get().generation() != view.selfGeneration) {
-                return -1;
-            }
-        }
-        long now = time.nanoTime();
-        if (!view.fresh(now, time.wallMillis()) || !view.actionable(key, now)) {
-            return -1;
-        }
-        return view.acquiredAt(key);
+    /** The hot path's gate (rules M1 to M4 and M8), for the tests' seams. */
+    ActingGate gate() {
+        return gate;
     }
 
     /** The owner of {@code key} in the current view (not necessarily acting yet); empty when no view is usable. */
     public Optional<Member> owner(String key) {
         Objects.requireNonNull(key, "key is null");
-        MembershipView view = usableView();
+        MembershipView view = gate.usableView();
         return view == null ? Optional.empty() : Rendezvous.owner(key, view);
     }
 
     /** {@link Rendezvous#replicas} over the current view; empty when no view is usable. */
     public List<Member> replicas(String key, int n) {
-        MembershipView view = usableView();
+        MembershipView view = gate.usableView();
         return view == null ? List.of() : Rendezvous.replicas(key, view, n);
     }
 
@@ -402,29 +259,22 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      */
     @Override
     public MembershipView members() {
-        MembershipView view = usableView();
+        MembershipView view = gate.usableView();
         if (view == null) {
-            String problem = loop.lastProblem();
-            throw new MembershipUnavailableException("the members of group '" + config.group() + "' are not known now"
-                    + (problem == null ? " (not read yet, or the store could not be reached within the TTL)"
-                    : ": " + problem));
+            throw new MembershipUnavailableException(OwnershipProblems.membersUnknown(config.group(),
+                    loop.lastProblem()));
         }
         return view;
     }
 
     /** The current membership epoch, or empty when no view is usable. */
     public OptionalLong epoch() {
-        EpochView view = loop.current();
-        return view == null || !view.fresh(time.nanoTime(), time.wallMillis()) ? OptionalLong.empty()
-                : OptionalLong.of(view.epoch);
+        return gate.epoch();
     }
 
     /** True when this instance is registered under its current liveness term (it may own keys). */
     public boolean isMember() {
-        EpochView view = loop.current();
-        Optional<Lease> lease = elector.currentLease();
-        return !leaving && view != null && view.selfIndex >= 0 && lease.isPresent()
-                && lease.get().generation() == view.selfGeneration && view.fresh(time.nanoTime(), time.wallMillis());
+        return gate.isMember();
     }
 
     /** The group's name. */
@@ -439,9 +289,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     /** Calls {@code listener} for every event, on the event executor. The returned handle stops the calls. */
     public AutoCloseable addListener(Consumer<? super OwnershipEvent> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return events.add(listener);
     }
 
     @Override
@@ -449,61 +297,29 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return "OwnershipGroup[" + config.group() + ", " + config.memberId() + "]";
     }
 
-    /** Internal state for traces: view, settledness, registry, lease. */
-    String describeState() {
-        EpochView view = loop.current();
-        long now = time.nanoTime();
-        return "member=" + isMember() + " lease=" + elector.currentLease().map(l -> "gen " + l.generation())
-                .orElse("none") + " view=" + view + (view == null ? "" : " fresh=" + view.fresh(now, time.wallMillis())
-                + " settledNow=" + view.settled(now) + " selfGen=" + view.selfGeneration) + " registry="
-                + loop.latest().map(r -> "epoch " + r.epoch() + " " + r.entries()).orElse("none")
-                + " problem=" + loop.lastProblem();
-    }
-
-    private MembershipView usableView() {
-        EpochView view = loop.current();
-        return view == null || !view.fresh(time.nanoTime(), time.wallMillis()) ? null : view.view;
-    }
-
-    private void publish(OwnershipEvent event) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        try {
-            eventExecutor.execute(() -> {
-                for (Consumer<? super OwnershipEvent> listener : listeners) {
-                    try {
-                        listener.accept(event);
-                    } catch (RuntimeException e) {
-                        log.warn("hoplock: an ownership listener failed on {}", event, e);
-                    }
-                }
-            });
-        } catch (RuntimeException rejected) {
-            log.debug("hoplock: ownership event not delivered (executor closed): {}", event);
-        }
-    }
-
     /** Builds an {@link OwnershipGroup}; defaults are the elector's (TTL 30 s, renew TTL/3, poll TTL/15). */
     public static final class Builder {
-        private final Backend backend;
-        private final AsyncBackend asyncBackend;
-        private final String group;
-        private String memberId;
-        private String address = "";
-        private String owner;
-        private Duration ttl = ElectorSettings.DEFAULT_TTL;
-        private Duration renewInterval;
-        private Duration pollInterval;
-        private Duration requestTimeout;
-        private Duration safetyMargin;
-        private Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
-        private TimeSource time = TimeSource.system();
-        private Scheduler scheduler;
-        private Executor ioExecutor;
-        private Executor eventExecutor;
-        private Consumer<Elector.Builder> electorCustomizer;
-        private final Set<Defect> defects = EnumSet.noneOf(Defect.class);
+        // package-private: read by GroupConfig, GroupThreads and LivenessElector
+        final Backend backend;
+        final AsyncBackend asyncBackend;
+        final String group;
+        String memberId;
+        String address = "";
+        String owner;
+        Duration ttl = ElectorSettings.DEFAULT_TTL;
+        Duration renewInterval;
+        Duration pollInterval;
+        Duration requestTimeout;
+        Duration safetyMargin;
+        Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
+        TimeSource time = TimeSource.system();
+        Scheduler scheduler;
+        Executor ioExecutor;
+        Executor eventExecutor;
+        /** Test seam (set by OwnershipSeams): further settings of the liveness elector. */
+        Consumer<Elector.Builder> electorCustomizer;
+        /** Test seam (set by OwnershipSeams): rule-breaking defects the simulation plants. */
+        final Set<GroupConfig.Defect> defects = EnumSet.noneOf(GroupConfig.Defect.class);
 
         private Builder(Backend backend, AsyncBackend asyncBackend, String group) {
             this.backend = backend;
@@ -579,61 +395,13 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
             return this;
         }
 
-        /** Test seam: further settings of the liveness elector (the simulation's fallback scheduler). */
-        Builder electorCustomizer(Consumer<Elector.Builder> customizer) {
-            this.electorCustomizer = customizer;
-            return this;
-        }
-
-        Builder defect(Defect defect) {
-            defects.add(defect);
-            return this;
-        }
-
         /**
          * Builds the group (not started).
          *
          * @throws InvalidSettingException naming the setting, the value and the fix
          */
         public OwnershipGroup build() {
-            if (group == null || group.isEmpty()) {
-                throw new InvalidSettingException("group", "the ownership group name is empty: name the set of"
-                        + " instances that share keys, for example 'billing'");
-            }
-            try {
-                LeaseKeys.validate(group + "/registry");
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException("group", "group '" + group + "' is not usable in a lease key: "
-                        + e.getMessage());
-            }
-            String id = memberId != null ? memberId : OwnerIds.generate();
-            Member member;
-            try {
-                member = new Member(id, Objects.requireNonNull(address, "address"));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException("memberId", e.getMessage());
-            }
-            String process = owner != null ? owner : OwnerIds.generate();
-            Elector.Builder probe = Elector.builder(new dev.hoplock.core.backend.InMemoryBackend(),
-                            MembershipLoop.memberKey(group, member.id()))
-                    .owner(process).ttl(ttl).releaseTimeout(releaseTimeout);
-            if (renewInterval != null) {
-                probe.renewInterval(renewInterval);
-            }
-            if (pollInterval != null) {
-                probe.pollInterval(pollInterval);
-            }
-            if (requestTimeout != null) {
-                probe.requestTimeout(requestTimeout);
-            }
-            if (safetyMargin != null) {
-                probe.safetyMargin(safetyMargin);
-            }
-            ElectorSettings s = probe.settings();
-            Config config = new Config(group, member.id(), member.address(), process, s.ttl(), s.renewInterval(),
-                    s.pollInterval(), s.requestTimeout(), s.safetyMargin(), s.releaseTimeout(),
-                    Set.copyOf(defects.isEmpty() ? EnumSet.noneOf(Defect.class) : defects));
-            return new OwnershipGroup(this, config);
+            return new OwnershipGroup(this, GroupConfig.from(this));
         }
     }
 }

@@ -7,6 +7,17 @@
  * membership changes (a key that moves from A to B is acted on by B only after A acknowledged the new epoch, left, or
  * its validity passed), and a fencing token per key. Its Javadoc holds the safety argument (rules M1 to M9).
  *
+ * <p><b>Cost of an {@link dev.hoplock.core.ownership.OwnershipGroup}.</b> Discovery and failure detection cost
+ * members, not keys. Each member reads the registry once per renew interval and the liveness lease of one other member
+ * (the next id around the ring) once per renew interval, and renews its own lease once per renew interval; while
+ * something changes it does so every poll interval. With nothing changing, that is 3 store requests per member per
+ * renew interval (TTL/3): its lease renewal, one registry read, one read of the next member's lease (a single member
+ * watches nobody: 2). At the default TTL of 30 s that is {@code 1,080 × N} requests per hour for N members (720 for
+ * one), whatever the number of keys; counted by {@code OwnershipCostTest}. A change of the member set adds, per member,
+ * registry reads every poll interval (TTL/15) until the new epoch is settled and one acknowledgement write (a
+ * compare-and-swap on the one record, retried after a random wait under one poll when another member's write came
+ * first).
+ *
  * <p>The rest of the package alone is <em>not</em> safe ownership. Like ha's own election,
  * {@link dev.hoplock.core.ownership.Rendezvous}, {@link dev.hoplock.core.ownership.OwnerCache} and
  * {@link dev.hoplock.core.ownership.StaticMembership} are uncoordinated: two instances that see different member lists

@@ -72,7 +72,7 @@ class OwnershipGroupTest {
         for (String key : keys) {
             String acting = null;
             for (Map.Entry<String, OwnershipGroup> e : groups.entrySet()) {
-                long token = e.getValue().tokenIfActing(key);
+                long token = e.getValue().gate().tokenIfActing(key);
                 if (token >= 0) {
                     assertThat(acting).as("key %s acted on by %s and %s at %s", key, acting, e.getKey(),
                             time.elapsed()).isNull();

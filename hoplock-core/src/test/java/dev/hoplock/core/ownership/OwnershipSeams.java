@@ -16,21 +16,23 @@ public final class OwnershipSeams {
     }
 
     public static OwnershipGroup.Builder plant(OwnershipGroup.Builder builder, PlantedDefect defect) {
-        return builder.defect(OwnershipGroup.Defect.valueOf(defect.name()));
+        builder.defects.add(GroupConfig.Defect.valueOf(defect.name()));
+        return builder;
     }
 
     public static OwnershipGroup.Builder electorCustomizer(OwnershipGroup.Builder builder,
                                                            Consumer<Elector.Builder> customizer) {
-        return builder.electorCustomizer(customizer);
+        builder.electorCustomizer = customizer;
+        return builder;
     }
 
     /** The token of {@code key} or -1: what the hot path answers. */
     public static long tokenIfActing(OwnershipGroup group, String key) {
-        return group.tokenIfActing(key);
+        return group.gate().tokenIfActing(key);
     }
 
     /** The group's internal state, for simulation traces. */
     public static String describe(OwnershipGroup group) {
-        return group.describeState();
+        return group.gate().describe();
     }
 }

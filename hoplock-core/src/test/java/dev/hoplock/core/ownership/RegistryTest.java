@@ -55,9 +55,9 @@ class RegistryTest {
 
     @Test
     void memberKeysAreValidForAnyId() {
-        assertThat(MembershipLoop.memberKey("g", "pod-1")).isEqualTo("g/members/pod-1");
-        assertThat(MembershipLoop.memberKey("g", "host:1")).isEqualTo("g/members/x-686f73743a31");
-        assertThat(MembershipLoop.memberKey("g", "x-1")).isNotEqualTo("g/members/x-1");
-        assertThat(MembershipLoop.memberKey("g", "..")).startsWith("g/members/x-");
+        assertThat(MemberKeys.memberKey("g", "pod-1")).isEqualTo("g/members/pod-1");
+        assertThat(MemberKeys.memberKey("g", "host:1")).isEqualTo("g/members/x-686f73743a31");
+        assertThat(MemberKeys.memberKey("g", "x-1")).isNotEqualTo("g/members/x-1");
+        assertThat(MemberKeys.memberKey("g", "..")).startsWith("g/members/x-");
     }
 }

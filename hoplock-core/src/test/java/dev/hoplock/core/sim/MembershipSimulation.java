@@ -41,8 +41,8 @@ import java.util.function.Supplier;
  * only during the run.
  *
  * <p>The checker samples every process that is running (not paused, not dead) every 50 ms of virtual time and after
- * every fault, asking each of 24 keys whether it acts as the owner ({@code tokenIfActing}, the hot path itself). It
- * fails the schedule when two processes act on one key at one sample, or when a key's token does not strictly rise at
+ * every fault, asking each of 24 keys whether it acts as the owner ({@code ActingGate.tokenIfActing}, the hot path
+ * itself). It fails the schedule when two processes act on one key at one sample, or when a key's token does not strictly rise at
  * a change of acting process, or falls for one process. After the chaos every fault heals; every key must then be
  * owned by exactly one process within {@link #LIVENESS_BOUND_TTLS} TTLs (requests then take 1 to 400 ms, none lost).
  */
