@@ -666,7 +666,7 @@ public final class Report {
         line("|---|---|---|---|");
         lockRow("executions in the window (periods: " + m(lock, "periods") + ")", lock, leaderOnly, shedlock,
                 "executions", 0);
-        lockRow("executions closer than 50 ms to the previous one (double runs)", lock, leaderOnly, shedlock,
+        lockRow("executions closer than 50 ms to the previous one (a double run, or a late tick of one instance followed by its next on time: compare the executions with the periods)", lock, leaderOnly, shedlock,
                 "executions_closer_than_50ms", 0);
         lockRow("calls not run (lock held elsewhere / not the leader)", lock, leaderOnly, shedlock, "skipped_calls",
                 0);
@@ -726,7 +726,7 @@ public final class Report {
         line("|---|---|---|");
         line("| executions in the window (periods: " + m(es, "periods") + ") | " + v(es, "executions", 0) + " | "
                 + v(s3, "executions", 0) + " |");
-        line("| executions closer than 50 ms to the previous one (double runs) | "
+        line("| executions closer than 50 ms to the previous one (a double run, or a late tick of one instance followed by its next on time: compare the executions with the periods) | "
                 + v(es, "executions_closer_than_50ms", 0) + " | " + v(s3, "executions_closer_than_50ms", 0) + " |");
         line("| calls skipped on non-leaders | " + v(es, "skipped_calls", 0) + " | " + v(s3, "skipped_calls", 0)
                 + " |");
@@ -1068,7 +1068,7 @@ public final class Report {
     private void countRows(Properties hoplock, Properties shedlock) {
         Properties any = hoplock != null ? hoplock : shedlock;
         rowR("executions in the window (periods: " + m(any, "periods") + ")", hoplock, shedlock, "executions", 0);
-        rowR("executions closer than 50 ms to the previous one (double runs)", hoplock, shedlock,
+        rowR("executions closer than 50 ms to the previous one (a double run, or a late tick of one instance followed by its next on time: compare the executions with the periods)", hoplock, shedlock,
                 "executions_closer_than_50ms", 0);
         rowR("calls skipped on non-leaders / not locked", hoplock, shedlock, "skipped_calls", 0);
         rowR("store requests in the window", hoplock, shedlock, "requests", 0);
