@@ -31,7 +31,7 @@ final class LeaseTimes {
 
     /** Rule 1's monotonic deadline of a term on a write sent at {@code t0}: {@code t0 + ttl - safetyMargin}. */
     long deadlineNanos(long t0) {
-        return t0 + ttlNanos - safetyNanos;
+        return deadlineNanos(t0, ttlNanos, safetyNanos);
     }
 
     /**
@@ -39,6 +39,19 @@ final class LeaseTimes {
      * is {@code wall(t0) + ttl} read right after the monotonic {@code t0} of the same write.
      */
     long wallDeadlineMillis(LeaseRecord record) {
+        return wallDeadlineMillis(record, safetyNanos);
+    }
+
+    /**
+     * Rule 1 for a write whose TTL is chosen per write (a named lock): the monotonic deadline {@code t0 + ttl -
+     * safetyMargin}. The one formula; the elector's {@link #deadlineNanos(long)} uses it too.
+     */
+    static long deadlineNanos(long t0, long ttlNanos, long safetyNanos) {
+        return t0 + ttlNanos - safetyNanos;
+    }
+
+    /** Rule 1 for a write whose TTL is chosen per write: the wall deadline {@code expires_at - safetyMargin}. */
+    static long wallDeadlineMillis(LeaseRecord record, long safetyNanos) {
         return record.expiresAt().minusNanos(safetyNanos).toEpochMilli();
     }
 

@@ -64,8 +64,8 @@ final class LockHolding {
 
     private Term newTerm(LeaseRecord record, long t0, Duration ttl) {
         long margin = locks.safetyMargin(ttl).toNanos();
-        long deadline = t0 + ttl.toNanos() - margin;
-        long wallDeadline = record.expiresAt().minusNanos(margin).toEpochMilli();
+        long deadline = LeaseTimes.deadlineNanos(t0, ttl.toNanos(), margin);
+        long wallDeadline = LeaseTimes.wallDeadlineMillis(record, margin);
         Lease lease = new Lease(slot.key(), locks.owner(), record.generation(), record.expiresAt());
         return new Term(locks.time(), lease, deadline, wallDeadline);
     }
@@ -74,7 +74,7 @@ final class LockHolding {
     void extend(LockHold current, LeaseRecord record, long t0, Duration ttl) {
         long margin = locks.safetyMargin(ttl).toNanos();
         current.term().extend(new Lease(slot.key(), locks.owner(), record.generation(), record.expiresAt()),
-                t0 + ttl.toNanos() - margin, record.expiresAt().minusNanos(margin).toEpochMilli());
+                LeaseTimes.deadlineNanos(t0, ttl.toNanos(), margin), LeaseTimes.wallDeadlineMillis(record, margin));
         current.renewed(ttl, t0);
         slot.keepAlive.refit(current, ttl);
         armDeadline(current);
