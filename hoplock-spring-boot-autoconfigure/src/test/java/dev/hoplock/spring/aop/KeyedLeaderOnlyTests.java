@@ -100,6 +100,8 @@ class KeyedLeaderOnlyTests {
         member("member-a").withUserConfiguration(KeyedConfig.class).run(a -> {
             HoplockOwnership ownershipA = a.getBean(HoplockOwnership.class);
             await().atMost(WAIT).until(ownershipA::isMember);
+            // Membership comes before acting: a member owns its keys only once its view has settled (rule M3).
+            await().atMost(WAIT).until(() -> ownershipA.isOwner("org-1"));
             Keyed keyedA = a.getBean(Keyed.class);
             assertThat(keyedA.work("org-1")).isEqualTo(ownershipA.token("org-1").orElseThrow());
             assertThat(LeaderContextHolder.current()).as("restored after the call").isEmpty();
