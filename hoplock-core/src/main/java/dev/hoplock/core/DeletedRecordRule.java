@@ -24,7 +24,8 @@ import java.time.Instant;
  *       minus the wall time then): a holder with a longer TTL may have renewed it unseen just before the delete;</li>
  *   <li>the last seen {@code expires_at} has passed by the local wall clock, as for an unchanged version.</li>
  * </ol>
- * A key this elector never saw present (a fresh start) is free at once: deletion is detected, not prevented.
+ * A key this elector never saw present (a fresh start) is free at once: deletion is detected, not prevented. (An
+ * {@link ExpiryWitness} presumes the key present from the start, as it watches a term known to exist.)
  * Not thread-safe: used under the owner's lock (through {@link ObservationTracker}). The decision itself is
  * {@link TakeoverDecision#untilFree}.
  */
@@ -46,7 +47,17 @@ final class DeletedRecordRule {
     private @Nullable Long absentSinceNanos;
 
     DeletedRecordRule(Duration ttl) {
+        this(ttl, false);
+    }
+
+    /**
+     * @param presumePresent true for an observer that knows the key was written before it looked (a witness of a
+     *                       registered term, {@link ExpiryWitness}): an absence is then never a fresh start, and is
+     *                       free only after an unbroken observation of a TTL even if no record was ever seen
+     */
+    DeletedRecordRule(Duration ttl, boolean presumePresent) {
         this.ttlNanos = ttl.toNanos();
+        this.seenPresent = presumePresent;
     }
 
     /**

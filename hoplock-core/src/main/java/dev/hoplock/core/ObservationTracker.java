@@ -14,8 +14,8 @@ import java.time.Instant;
  * <p>Guarantees: the first-seen time of a version is the answer time of the first read or write that showed its
  * handle, and it is never moved forward by later sightings of the same handle (so a version "unchanged for a TTL"
  * really was seen unchanged that long); a new handle restarts it. A failed read breaks the observation of an absence.
- * Not thread-safe: used under its owner's lock. Internal to {@code dev.hoplock.core}; shared by the elector and named
- * locks.
+ * Not thread-safe: used under its owner's lock. Internal to {@code dev.hoplock.core}; shared by the elector, named
+ * locks and {@link ExpiryWitness}.
  */
 final class ObservationTracker {
 
@@ -23,7 +23,12 @@ final class ObservationTracker {
     private Observation.@Nullable Present present;
 
     ObservationTracker(java.time.Duration ttl) {
-        this.deleted = new DeletedRecordRule(ttl);
+        this(ttl, false);
+    }
+
+    /** @param presumePresent see {@link DeletedRecordRule#DeletedRecordRule(java.time.Duration, boolean)} */
+    ObservationTracker(java.time.Duration ttl, boolean presumePresent) {
+        this.deleted = new DeletedRecordRule(ttl, presumePresent);
     }
 
     /** The version last seen, or null when the key was last seen absent, was forgotten, or nothing was seen yet. */

@@ -27,7 +27,7 @@ import java.time.Instant;
  *   <li>a wait is never longer than the poll interval, so the caller looks again at least once per poll.</li>
  * </ul>
  * No clock is read and no state is kept: the same inputs give the same answer. Internal to {@code dev.hoplock.core};
- * shared by the elector and named locks.
+ * shared by the elector, named locks and {@link ExpiryWitness}.
  */
 final class TakeoverDecision {
 

@@ -74,7 +74,8 @@ import java.util.function.Consumer;
  *       lease shows it released or held by another process, or unchanged in a read sent a whole {@code ttl} (on this
  *       machine's monotonic clock) after the answer of the first read that saw it, and expired by this machine's wall
  *       clock (the elector's rule 4, measured to the later read's sending because the removal is no compare-and-swap on
- *       the lease itself), or absent likewise ({@code LeaseWatch}). Its term has then ended, and by M1 no later term of
+ *       the lease itself), or absent likewise ({@code LeaseWatch}, which judges by the elector's own observation and
+ *       decision through {@link dev.hoplock.core.ExpiryWitness}). Its term has then ended, and by M1 no later term of
  *       it acts under the old entry.</li>
  *   <li><b>M7, leave only after stopping.</b> {@link #close()} stops every check at once, tells open claims, waits up
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
@@ -101,7 +102,7 @@ import java.util.function.Consumer;
  * This class is a facade. Package-private types do one job each: {@code ActingGate} (the hot path: M1, and M2 to M4
  * and M8 through {@code EpochView}), {@code MembershipLoop} (the registry protocol, one request at a time),
  * {@code ViewAdoption} (M2, M3), {@code SelfRegistration} (the entry M1 needs, M5, the store part of M7),
- * {@code LeaseWatch} (M6), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
+ * {@code LeaseWatch} (M6, over the elector's rule 4 in {@code ExpiryWitness}), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
  * {@code GroupConfig} (validated settings), {@code LivenessElector} (the lease of M1), {@code GroupThreads},
  * {@code GroupEvents}, {@code MemberKeys} and {@code OwnershipProblems} (every message text).
  *

@@ -46,7 +46,8 @@ class LeaseWatchTest {
         LeaseWatch watch = new LeaseWatch(entry, TTL);
         assertThat(watch.observe(record("b#1", 4, NOW.minusSeconds(1), "h1"), 0, NOW, 0)).isFalse();
         assertThat(watch.observe(record("b#1", 4, NOW.minusSeconds(1), "h2"), TTL, NOW, TTL)).isFalse();
-        assertThat(watch.observe(record("b#1", 4, NOW.plusSeconds(3600), "h2"), 3 * TTL, NOW, 3 * TTL))
+        assertThat(watch.observe(record("b#1", 4, NOW.plusSeconds(3600), "h3"), 2 * TTL, NOW, 2 * TTL)).isFalse();
+        assertThat(watch.observe(record("b#1", 4, NOW.plusSeconds(3600), "h3"), 9 * TTL, NOW, 9 * TTL))
                 .as("unchanged for long, but not expired by this clock").isFalse();
     }
 
