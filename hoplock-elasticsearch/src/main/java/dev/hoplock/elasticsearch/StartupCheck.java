@@ -28,7 +28,8 @@ import java.util.UUID;
  *       reported as refused credentials; 403 (the user lacks the cluster privilege {@code monitor}) is accepted,
  *       since the lease operations do not need it.</li>
  *   <li><b>The index exists</b> ({@code HEAD /<index>}), or is created with {@link LeaseDocument#INDEX_DEFINITION}
- *       when creation is on; an index created meanwhile by another process is fine.</li>
+ *       when creation is on (given at least {@link #INDEX_CREATION_TIMEOUT}); an index created meanwhile by another
+ *       process is fine.</li>
  *   <li><b>Compare-and-swap works</b>, on the side key {@value #PROBE_DIRECTORY}{@code /<random>} with real lease
  *       records: a create succeeds and returns the bytes exactly; a second create is refused; a swap with the
  *       current handle succeeds with a new handle; a swap with the stale handle is refused; a delete with the stale
@@ -43,6 +44,14 @@ final class StartupCheck {
 
     /** The lease-key directory the probe writes under. */
     static final String PROBE_DIRECTORY = ".hoplock-probe";
+
+    /**
+     * The least time the index creation is given, whatever the request timeout: the cluster answers only once the new
+     * index's shard is allocated and started, which takes seconds on a busy cluster (Elasticsearch and OpenSearch
+     * themselves wait up to 30 s for it by default). It happens once, before any lease exists, so a longer wait here
+     * delays only the start-up, never a lease decision.
+     */
+    static final Duration INDEX_CREATION_TIMEOUT = Duration.ofSeconds(30);
 
     private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
 
@@ -120,7 +129,8 @@ final class StartupCheck {
         }
         String create = "create the index with hoplock's mapping (PUT /" + backend.index() + ")";
         HttpTransport.Response created = backend.send("PUT", backend.indexPath(),
-                LeaseDocument.INDEX_DEFINITION.getBytes(StandardCharsets.UTF_8), Deadline.after(stepTimeout), create);
+                LeaseDocument.INDEX_DEFINITION.getBytes(StandardCharsets.UTF_8),
+                Deadline.after(longer(stepTimeout, INDEX_CREATION_TIMEOUT)), create);
         if (created.status() == 200) {
             log.info("created the {} with hoplock's mapping", errors.where());
             return;
@@ -169,6 +179,10 @@ final class StartupCheck {
         } finally {
             cleanUp(key);
         }
+    }
+
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static byte[] probeRecord(long generation, String nonce) {

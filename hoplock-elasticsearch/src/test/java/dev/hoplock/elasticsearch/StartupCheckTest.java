@@ -199,6 +199,20 @@ class StartupCheckTest {
         assertThat(took).as("bounded by the request timeout, not by the gateway").isLessThan(Duration.ofSeconds(10));
     }
 
+    @Test
+    void aSlowIndexCreationIsGivenMoreThanTheRequestTimeout() throws Exception {
+        // A busy cluster answers the index creation only once the new shard has started: seconds, not milliseconds.
+        // The request timeout is the default (5 s); the gateway holds the creation a second longer than that.
+        gateway.slow("PUT", "/" + index, ElasticsearchBackendBuilder.DEFAULT_REQUEST_TIMEOUT.plusSeconds(1));
+
+        try (ElasticsearchBackend backend = builder()
+                .requestTimeout(ElasticsearchBackendBuilder.DEFAULT_REQUEST_TIMEOUT).build()) {
+            assertThat(backend.describe()).contains("index " + index);
+        }
+        assertThat(raw.get("/" + index + "/_mapping").body()).as("the index was created")
+                .contains("\"dynamic\":\"strict\"");
+    }
+
     private ElasticsearchBackendBuilder builder() {
         return ElasticsearchBackend.builder().endpoint(gateway.endpoint()).index(index)
                 .requestTimeout(TestSearch.TIMEOUT);

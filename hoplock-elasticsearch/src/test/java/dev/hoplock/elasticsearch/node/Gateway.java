@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * An HTTP gateway in front of the test node that behaves like the things hoplock meets between itself and a
  * cluster: a security layer (401 for wrong credentials, echoing the header it got, and 403 for a missing
  * privilege, in the error shape Elasticsearch uses), a proxy that drops the query parameters compare-and-swap relies on, a server that is no search
- * cluster, and a peer that never answers. Requests it lets through go to the node unchanged.
+ * cluster, a slow cluster and a peer that never answers. Requests it lets through go to the node unchanged.
  */
 public final class Gateway implements AutoCloseable {
 
@@ -48,6 +48,9 @@ public final class Gateway implements AutoCloseable {
     private volatile boolean stripConditions;
     private volatile boolean notSearch;
     private volatile boolean hang;
+    private volatile String slowMethod;
+    private volatile String slowPath;
+    private volatile Duration slowBy = Duration.ZERO;
 
     private Gateway(URI upstream) throws IOException {
         this.upstream = upstream;
@@ -95,6 +98,14 @@ public final class Gateway implements AutoCloseable {
         return this;
     }
 
+    /** Holds each {@code method} request on exactly {@code path} for {@code delay} before passing it on. */
+    public Gateway slow(String method, String path, Duration delay) {
+        slowMethod = method;
+        slowPath = path;
+        slowBy = delay;
+        return this;
+    }
+
     /** Never answers (until closed). */
     public Gateway hang() {
         hang = true;
@@ -135,6 +146,9 @@ public final class Gateway implements AutoCloseable {
                 answer(exchange, 403, "application/json", error("security_exception", "action [" + method + " "
                         + path + "] is unauthorized for user [hoplock] with effective roles [reader]", 403));
                 return;
+            }
+            if (method.equals(slowMethod) && path.equals(slowPath)) {
+                closed.await(slowBy.toNanos(), TimeUnit.NANOSECONDS);
             }
             forward(exchange, method, body);
         } catch (InterruptedException e) {
