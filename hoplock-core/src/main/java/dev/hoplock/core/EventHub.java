@@ -102,13 +102,23 @@ final class EventHub implements Flow.Publisher<ElectionEvent> {
             this.subscriber = subscriber;
         }
 
+        /**
+         * Subscribes on the executor and delivers what is already queued in the same task, never in a second one: the
+         * executor may have been shut down meanwhile (an elector closed just after the subscription was made), and a
+         * shut-down executor still runs the tasks it accepted but refuses new ones, so a second task would lose every
+         * queued event and the completion.
+         */
         void start() {
             dispatch(() -> {
                 subscriber.onSubscribe(this);
                 synchronized (this) {
                     started = true;
-                    scheduleDrain();
+                    if (draining || cancelled) {
+                        return;
+                    }
+                    draining = true;
                 }
+                drain();
             });
         }
 

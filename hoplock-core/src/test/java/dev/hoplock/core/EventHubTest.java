@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Flow;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +58,29 @@ class EventHubTest {
         runQueued();
         assertThat(seen).hasSize(3);
         assertThat(seen.get(2)).isNull();
+    }
+
+    @Test
+    void aSubscriberAddedJustBeforeTheExecutorShutsDownStillGetsTheQueuedEventsAndTheCompletion() {
+        // As ExecutorService.shutdown(): tasks already accepted still run, new ones are refused.
+        List<Runnable> accepted = new ArrayList<>();
+        AtomicBoolean shutDown = new AtomicBoolean();
+        EventHub closing = new EventHub("k", () -> Instant.EPOCH, task -> {
+            if (shutDown.get()) {
+                throw new RejectedExecutionException("shut down");
+            }
+            accepted.add(task);
+        });
+        List<ElectionEvent> seen = new ArrayList<>();
+        closing.subscribe(subscriber(seen, Long.MAX_VALUE, new AtomicReference<>()));
+        ElectionEvent lost = new ElectionEvent.Lost("k", Instant.EPOCH, LEASE, LossCause.STEPPED_DOWN, "closed");
+        closing.publish(lost);
+        closing.complete();
+        shutDown.set(true);
+        while (!accepted.isEmpty()) {
+            accepted.remove(0).run();
+        }
+        assertThat(seen).as("the Lost, then the completion (null)").containsExactly(lost, null);
     }
 
     private Flow.Subscriber<ElectionEvent> subscriber(List<ElectionEvent> seen, long initialDemand,
