@@ -16,7 +16,7 @@ import java.time.Duration;
 @ExtendWith(OpenSearchExtension.class)
 class ElasticsearchBackendContractTest extends BackendContractTest {
 
-    private static ElasticsearchBackend shared;
+    private static final ClassIndex SHARED = new ClassIndex("contract");
 
     private final OpenSearchNode node;
 
@@ -26,20 +26,12 @@ class ElasticsearchBackendContractTest extends BackendContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        synchronized (ElasticsearchBackendContractTest.class) {
-            if (shared == null) {
-                shared = TestSearch.backend(node, TestSearch.uniqueIndex("contract"));
-            }
-            return shared;
-        }
+        return SHARED.backend(node);
     }
 
     @AfterAll
     static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+        SHARED.close();
     }
 
     @Override

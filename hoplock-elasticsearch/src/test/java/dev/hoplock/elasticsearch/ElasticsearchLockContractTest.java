@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(OpenSearchExtension.class)
 class ElasticsearchLockContractTest extends LockContractTest {
 
-    private static ElasticsearchBackend shared;
+    private static final ClassIndex SHARED = new ClassIndex("locks");
 
     private final OpenSearchNode node;
 
@@ -24,19 +24,11 @@ class ElasticsearchLockContractTest extends LockContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        synchronized (ElasticsearchLockContractTest.class) {
-            if (shared == null) {
-                shared = TestSearch.backend(node, TestSearch.uniqueIndex("locks"));
-            }
-            return shared;
-        }
+        return SHARED.backend(node);
     }
 
     @AfterAll
     static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+        SHARED.close();
     }
 }

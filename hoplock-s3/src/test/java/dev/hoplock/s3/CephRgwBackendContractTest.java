@@ -18,7 +18,7 @@ import java.time.Duration;
 @ExtendWith(CephRgw.Extension.class)
 class CephRgwBackendContractTest extends BackendContractTest {
 
-    private static S3Backend shared;
+    private static final ClassPrefix SHARED = new ClassPrefix("contract");
 
     private final CephRgw rgw;
 
@@ -34,20 +34,12 @@ class CephRgwBackendContractTest extends BackendContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        synchronized (CephRgwBackendContractTest.class) {
-            if (shared == null) {
-                shared = builder(rgw, TestS3.uniquePrefix("contract")).build();
-            }
-            return shared;
-        }
+        return SHARED.backend(prefix -> builder(rgw, prefix).build());
     }
 
     @AfterAll
     static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+        SHARED.close();
     }
 
     @Override

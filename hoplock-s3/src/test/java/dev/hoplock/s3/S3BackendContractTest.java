@@ -17,7 +17,7 @@ import java.time.Duration;
 @ExtendWith(S3MockExtension.class)
 class S3BackendContractTest extends BackendContractTest {
 
-    private static S3Backend shared;
+    private static final ClassPrefix SHARED = new ClassPrefix("contract");
 
     private final S3MockServer server;
 
@@ -26,21 +26,13 @@ class S3BackendContractTest extends BackendContractTest {
     }
 
     @Override
-    protected Backend backend() {
-        synchronized (S3BackendContractTest.class) {
-            if (shared == null) {
-                shared = TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("contract"));
-            }
-            return shared;
-        }
+    protected Backend backend() throws Exception {
+        return SHARED.backend(prefix -> TestS3.backend(server.endpoint(), server.bucket(), prefix));
     }
 
     @AfterAll
     static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+        SHARED.close();
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(S3MockExtension.class)
 class S3LockContractTest extends LockContractTest {
 
-    private static S3Backend shared;
+    private static final ClassPrefix SHARED = new ClassPrefix("locks");
 
     private final S3MockServer server;
 
@@ -23,20 +23,12 @@ class S3LockContractTest extends LockContractTest {
     }
 
     @Override
-    protected Backend backend() {
-        synchronized (S3LockContractTest.class) {
-            if (shared == null) {
-                shared = TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("locks"));
-            }
-            return shared;
-        }
+    protected Backend backend() throws Exception {
+        return SHARED.backend(prefix -> TestS3.backend(server.endpoint(), server.bucket(), prefix));
     }
 
     @AfterAll
     static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+        SHARED.close();
     }
 }
