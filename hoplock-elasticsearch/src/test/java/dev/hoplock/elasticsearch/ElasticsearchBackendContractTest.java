@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.test.BackendContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,7 +17,7 @@ import java.time.Duration;
 @ExtendWith(OpenSearchExtension.class)
 class ElasticsearchBackendContractTest extends BackendContractTest {
 
-    private static final ClassIndex SHARED = new ClassIndex("contract");
+    private static final SharedBackend<ElasticsearchBackend> SHARED = new SharedBackend<>(ElasticsearchBackend::close);
 
     private final OpenSearchNode node;
 
@@ -26,11 +27,11 @@ class ElasticsearchBackendContractTest extends BackendContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        return SHARED.backend(node);
+        return SHARED.get(() -> TestSearch.backend(node, TestSearch.uniqueIndex("contract")));
     }
 
     @AfterAll
-    static void closeBackend() {
+    static void closeBackend() throws Exception {
         SHARED.close();
     }
 

@@ -3,6 +3,7 @@ package dev.hoplock.s3;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.server.CephRgw;
 import dev.hoplock.test.BackendContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,7 +19,7 @@ import java.time.Duration;
 @ExtendWith(CephRgw.Extension.class)
 class CephRgwBackendContractTest extends BackendContractTest {
 
-    private static final ClassPrefix SHARED = new ClassPrefix("contract");
+    private static final SharedBackend<S3Backend> SHARED = new SharedBackend<>(S3Backend::close);
 
     private final CephRgw rgw;
 
@@ -34,11 +35,11 @@ class CephRgwBackendContractTest extends BackendContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        return SHARED.backend(prefix -> builder(rgw, prefix).build());
+        return SHARED.get(() -> builder(rgw, TestS3.uniquePrefix("contract")).build());
     }
 
     @AfterAll
-    static void closeBackend() {
+    static void closeBackend() throws Exception {
         SHARED.close();
     }
 

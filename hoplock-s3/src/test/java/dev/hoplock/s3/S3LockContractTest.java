@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.test.LockContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(S3MockExtension.class)
 class S3LockContractTest extends LockContractTest {
 
-    private static final ClassPrefix SHARED = new ClassPrefix("locks");
+    private static final SharedBackend<S3Backend> SHARED = new SharedBackend<>(S3Backend::close);
 
     private final S3MockServer server;
 
@@ -24,11 +25,11 @@ class S3LockContractTest extends LockContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        return SHARED.backend(prefix -> TestS3.backend(server.endpoint(), server.bucket(), prefix));
+        return SHARED.get(() -> TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("locks")));
     }
 
     @AfterAll
-    static void closeBackend() {
+    static void closeBackend() throws Exception {
         SHARED.close();
     }
 }
