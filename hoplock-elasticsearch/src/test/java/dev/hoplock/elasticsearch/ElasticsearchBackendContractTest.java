@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.test.BackendContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,7 +17,7 @@ import java.time.Duration;
 @ExtendWith(OpenSearchExtension.class)
 class ElasticsearchBackendContractTest extends BackendContractTest {
 
-    private static ElasticsearchBackend shared;
+    private static final SharedBackend<ElasticsearchBackend> SHARED = new SharedBackend<>(ElasticsearchBackend::close);
 
     private final OpenSearchNode node;
 
@@ -26,20 +27,12 @@ class ElasticsearchBackendContractTest extends BackendContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        synchronized (ElasticsearchBackendContractTest.class) {
-            if (shared == null) {
-                shared = TestSearch.backend(node, TestSearch.uniqueIndex("contract"));
-            }
-            return shared;
-        }
+        return SHARED.get(() -> TestSearch.backend(node, TestSearch.uniqueIndex("contract")));
     }
 
     @AfterAll
-    static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+    static void closeBackend() throws Exception {
+        SHARED.close();
     }
 
     @Override

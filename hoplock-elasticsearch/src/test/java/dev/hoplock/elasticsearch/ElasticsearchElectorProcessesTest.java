@@ -1,159 +1,65 @@
 package dev.hoplock.elasticsearch;
 
-import dev.hoplock.elasticsearch.ElectorJvm.Line;
-import dev.hoplock.elasticsearch.ElectorJvm.Lines;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.elasticsearch.node.RawHttp;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import dev.hoplock.test.process.ElectorProcessesTest;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
- * Failover across processes on the OpenSearch 2.19.6 node of this test JVM: three more JVMs
+ * {@link ElectorProcessesTest} on the OpenSearch 2.19.6 node of this test JVM: three more JVMs
  * ({@link SearchElectorMain}), each an elector over an {@link ElasticsearchBackend} with its own HTTP client, on one
- * index made for this run. The leader is killed with SIGKILL (no release): another
- * process takes over, within 3 x TTL. Then the new leader is stopped with SIGTERM (its shutdown hook closes the
- * elector, which releases): the last process takes over. Checked from what the children recorded: one leader at a
- * time (a term's first {@code isLeader()} check that said yes comes after the previous term's last one, or after the
- * kill of its process), and generations rising at every change of holder.
+ * index made for this run and deleted after it.
  */
 @ExtendWith(OpenSearchExtension.class)
-class ElasticsearchElectorProcessesTest {
-
-    /**
-     * Each elector runs the store's check (about eight requests) within its request timeout, a part of the TTL,
-     * before it campaigns: 4 s leaves it time while three JVMs start at once on a loaded machine.
-     */
-    private static final Duration TTL = Duration.ofSeconds(4);
-    private static final Duration POLL = Duration.ofMillis(150);
-    /** How long to wait for a JVM to start and elect on a loaded machine; not a measured bound. */
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
+class ElasticsearchElectorProcessesTest extends ElectorProcessesTest {
 
     private final OpenSearchNode node;
     private final String index = TestSearch.uniqueIndex("procs");
-    private final Map<String, ElectorJvm> jvms = new LinkedHashMap<>();
-    private final Lines lines = new Lines();
 
     ElasticsearchElectorProcessesTest(OpenSearchNode node) {
         this.node = node;
     }
 
-    @BeforeEach
-    void createIndex() throws Exception {
+    /**
+     * Each elector runs the store's check (about eight requests) within its request timeout, a part of the TTL,
+     * before it campaigns: 4 s leaves it time while three JVMs start at once on a loaded machine.
+     */
+    @Override
+    protected Duration ttl() {
+        return Duration.ofSeconds(4);
+    }
+
+    @Override
+    protected void prepareStore() throws Exception {
         TestSearch.backend(node, index).close();
     }
 
-    @AfterEach
-    void stopAll() throws Exception {
-        for (ElectorJvm jvm : jvms.values()) {
-            jvm.close();
-        }
+    @Override
+    protected void cleanUpStore() throws Exception {
         new RawHttp(node).delete("/" + index);
     }
 
-    @Test
-    void takeoverAfterKillAndHandoverAfterStopWithOneLeaderAtATime() throws Exception {
-        Path dir = Path.of("target", "elector-processes", index);
-        for (String owner : List.of("node-a", "node-b", "node-c")) {
-            jvms.put(owner, ElectorJvm.start(owner, dir, lines, List.of(node.endpoint().toString(), index,
-                    "processes/leader", owner, Long.toString(TTL.toMillis()), Long.toString(POLL.toMillis()))));
-        }
-
-        Line first = await("a first leader; output in " + dir).atMost(PATIENCE)
-                .until(() -> firstLeads(l -> true), Optional::isPresent).orElseThrow();
-        String leader1 = first.owner();
-        List<String> followers = others(leader1);
-        await("both followers see " + leader1).atMost(PATIENCE)
-                .until(() -> followers.stream().allMatch(f -> observed(f, leader1)));
-
-        long killedNanos = System.nanoTime();
-        jvms.get(leader1).kill();
-        Line second = await("a leader after killing " + leader1).atMost(TTL.multipliedBy(3).plus(PATIENCE))
-                .until(() -> firstLeads(l -> !l.owner().equals(leader1)), Optional::isPresent).orElseThrow();
-        Duration takeover = Duration.ofNanos(second.number("first") - killedNanos);
-        assertThat(takeover).as("takeover after kill -9 of %s (TTL %s)", leader1, TTL)
-                .isLessThan(TTL.multipliedBy(3));
-
-        String leader2 = second.owner();
-        String last = others(leader1, leader2).get(0);
-        await(last + " sees " + leader2).atMost(PATIENCE).until(() -> observed(last, leader2));
-        long stoppedNanos = System.nanoTime();
-        jvms.get(leader2).stop();
-        Line third = await("a leader after stopping " + leader2).atMost(TTL.multipliedBy(3).plus(PATIENCE))
-                .until(() -> firstLeads(l -> l.owner().equals(last)), Optional::isPresent).orElseThrow();
-        Duration handover = Duration.ofNanos(third.number("first") - stoppedNanos);
-        assertThat(handover).as("handover after a graceful stop of %s", leader2).isLessThan(TTL.multipliedBy(3));
-        assertThat(jvms.get(leader2).awaitExit(PATIENCE.toMillis())).as(leader2 + " exits after SIGTERM").isTrue();
-        assertThat(lines.matching(l -> l.owner().equals(leader2) && l.is("LOST")))
-                .extracting(l -> l.fields().get("cause")).as("%s lost its lease by closing", leader2)
-                .containsExactly("STOPPED");
-        System.out.printf("elector processes on OpenSearch 2.19.6: takeover after kill -9 %d ms, handover after SIGTERM"
-                + " %d ms (TTL %d ms, poll %d ms)%n", takeover.toMillis(), handover.toMillis(), TTL.toMillis(),
-                POLL.toMillis());
-
-        // Every term but the live leader's has reported its end (or its process was killed).
-        await("every earlier term reported its end").atMost(PATIENCE).until(() -> terms(leader1, killedNanos)
-                .stream().filter(t -> t.end() == Long.MAX_VALUE).count() == 1);
-        List<Term> terms = terms(leader1, killedNanos);
-        assertThat(terms).extracting(Term::owner).as("terms in order of their first check; %s", lines)
-                .startsWith(leader1, leader2).endsWith(last);
-        for (int i = 1; i < terms.size(); i++) {
-            Term before = terms.get(i - 1);
-            Term after = terms.get(i);
-            assertThat(after.generation()).as("generation of %s above that of %s", after, before)
-                    .isGreaterThan(before.generation());
-            assertThat(after.start()).as("%s began after %s ended", after, before).isGreaterThan(before.end());
-        }
+    @Override
+    protected Class<?> electorMain() {
+        return SearchElectorMain.class;
     }
 
-    /** One term as its process's checks saw it; {@code end} is MAX_VALUE while it lasts. */
-    private record Term(String owner, long generation, long start, long end) {
+    @Override
+    protected List<String> storeArguments() {
+        return List.of(node.endpoint().toString(), index);
     }
 
-    /**
-     * The terms by their first check. A term ends at the reading before its last check that said "leader" (ENDED);
-     * a term of the killed process that reported no end ends, at the latest, at the kill.
-     */
-    private List<Term> terms(String killed, long killedNanos) {
-        List<Term> terms = new ArrayList<>();
-        for (Line leads : lines.matching(l -> l.is("LEADS"))) {
-            long generation = leads.number("generation");
-            Optional<Line> ended = lines.matching(l -> l.is("ENDED") && l.owner().equals(leads.owner())
-                    && l.number("generation") == generation).stream().findFirst();
-            long end = ended.map(l -> l.number("last"))
-                    .orElse(leads.owner().equals(killed) ? killedNanos : Long.MAX_VALUE);
-            terms.add(new Term(leads.owner(), generation, leads.number("first"), end));
-        }
-        terms.sort(Comparator.comparingLong(Term::start));
-        return terms;
+    @Override
+    protected String storeName() {
+        return "OpenSearch 2.19.6";
     }
 
-    private Optional<Line> firstLeads(java.util.function.Predicate<Line> which) {
-        return lines.matching(l -> l.is("LEADS") && which.test(l)).stream().findFirst();
-    }
-
-    private boolean observed(String observer, String holder) {
-        return !lines.matching(l -> l.owner().equals(observer) && l.is("OBSERVED")
-                && holder.equals(l.fields().get("holder"))).isEmpty();
-    }
-
-    private List<String> others(String... excluded) {
-        List<String> others = new ArrayList<>(jvms.keySet());
-        others.removeAll(List.of(excluded));
-        return others;
+    @Override
+    protected String runName() {
+        return index;
     }
 }

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.test.LockContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(OpenSearchExtension.class)
 class ElasticsearchLockContractTest extends LockContractTest {
 
-    private static ElasticsearchBackend shared;
+    private static final SharedBackend<ElasticsearchBackend> SHARED = new SharedBackend<>(ElasticsearchBackend::close);
 
     private final OpenSearchNode node;
 
@@ -24,19 +25,11 @@ class ElasticsearchLockContractTest extends LockContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        synchronized (ElasticsearchLockContractTest.class) {
-            if (shared == null) {
-                shared = TestSearch.backend(node, TestSearch.uniqueIndex("locks"));
-            }
-            return shared;
-        }
+        return SHARED.get(() -> TestSearch.backend(node, TestSearch.uniqueIndex("locks")));
     }
 
     @AfterAll
-    static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+    static void closeBackend() throws Exception {
+        SHARED.close();
     }
 }

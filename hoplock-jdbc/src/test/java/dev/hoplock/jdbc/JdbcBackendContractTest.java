@@ -1,6 +1,5 @@
 package dev.hoplock.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.test.BackendContractTest;
 import org.junit.jupiter.api.AfterAll;
@@ -18,22 +17,15 @@ class JdbcBackendContractTest {
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     abstract static class OnDatabase extends BackendContractTest {
 
-        private final TestDatabase database;
-        private final String table = TestDatabase.uniqueTable("hoplock_contract");
-        private HikariDataSource pool;
-        private JdbcBackend backend;
+        private final BackendTable table;
 
         OnDatabase(TestDatabase database) {
-            this.database = database;
+            this.table = new BackendTable(database, "hoplock_contract");
         }
 
         @Override
         protected Backend backend() throws Exception {
-            if (backend == null) {
-                pool = database.pool(raceWriters() + 2);
-                backend = JdbcBackend.builder(pool).table(table).initializeSchema(InitializeSchema.ALWAYS).build();
-            }
-            return backend;
+            return table.backend(raceWriters() + 2);
         }
 
         @Override
@@ -43,10 +35,7 @@ class JdbcBackendContractTest {
 
         @AfterAll
         void dropTable() throws Exception {
-            if (pool != null) {
-                database.dropTable(pool, table);
-                pool.close();
-            }
+            table.close();
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.hoplock.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.test.ElectorFuzzTest;
 import org.junit.jupiter.api.AfterAll;
@@ -17,18 +16,15 @@ class JdbcElectorFuzzTest {
 
     abstract static class OnDatabase extends ElectorFuzzTest {
 
-        private final TestDatabase database;
-        private final String table = TestDatabase.uniqueTable("hoplock_fuzz");
-        private HikariDataSource pool;
+        private final BackendTable table;
 
         OnDatabase(TestDatabase database) {
-            this.database = database;
+            this.table = new BackendTable(database, "hoplock_fuzz");
         }
 
         @Override
         protected Backend backend() throws Exception {
-            pool = database.pool(electors() * 3);
-            return JdbcBackend.builder(pool).table(table).initializeSchema(InitializeSchema.ALWAYS).build();
+            return table.backend(electors() * 3);
         }
 
         @Override
@@ -38,10 +34,7 @@ class JdbcElectorFuzzTest {
 
         @AfterAll
         void dropTable() throws Exception {
-            if (pool != null) {
-                database.dropTable(pool, table);
-                pool.close();
-            }
+            table.close();
         }
     }
 

@@ -2,33 +2,15 @@ package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LeaderScope;
-import dev.hoplock.core.Lease;
-
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import dev.hoplock.test.process.ElectorChildMain;
+import dev.hoplock.test.process.ElectorChildMain.OpenStore;
 
 /**
- * One elector in its own JVM, for {@link JdbcElectorProcessesTest}: an {@link Elector} over a {@link JdbcBackend} on
- * the real PostgreSQL server, and leader work that asks {@code isLeader()} every 20 ms and reports what it saw on
- * stdout, one line of {@code key=value} fields each:
- * <ul>
- *   <li>{@code type=LEADS generation=g first=<nanos>}: the first check of a term that said "leader" (the reading just
- *       after it);</li>
- *   <li>{@code type=TICK generation=g last=<nanos>} about every 100 ms while it leads, and
- *       {@code type=ENDED generation=g last=<nanos>} at the first check that no longer says so: the reading just
- *       before the term's latest check that said "leader";</li>
- *   <li>the elector's events ({@code ACQUIRED}, {@code LOST cause=...}, {@code OBSERVED holder=...}) and
- *       {@code STARTED} / {@code CLOSED}.</li>
- * </ul>
- * Readings are {@link System#nanoTime()}, CLOCK_MONOTONIC on Linux, one clock for every process of the machine. A JVM
- * shutdown hook (SIGTERM) closes the elector, which releases the lease, and waits for the work to report its end.
+ * One elector in its own JVM, for {@link JdbcElectorProcessesTest}: {@link ElectorChildMain} over a
+ * {@link JdbcBackend} on the real PostgreSQL server (a pool of two connections, closed when the child stops).
  *
- * <p>Arguments: JDBC URL, user, table, lease key, owner, TTL in ms, poll interval in ms.
+ * <p>Arguments: JDBC URL, user, table, then {@link ElectorChildMain}'s: lease key, owner, TTL in ms, poll interval
+ * in ms.
  */
 public final class JdbcElectorMain {
 
@@ -36,95 +18,17 @@ public final class JdbcElectorMain {
     }
 
     public static void main(String[] args) throws Exception {
-        String owner = args[4];
-        Duration ttl = Duration.ofMillis(Long.parseLong(args[5]));
-        Duration poll = Duration.ofMillis(Long.parseLong(args[6]));
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(args[0]);
-        config.setUsername(args[1]);
-        config.setPassword("");
-        config.setMaximumPoolSize(2);
-        config.setConnectionTimeout(ttl.toMillis());
-        HikariDataSource pool = new HikariDataSource(config);
-        JdbcBackend backend = JdbcBackend.builder(pool).table(args[2]).initializeSchema(InitializeSchema.NEVER)
-                .requestTimeout(ttl).build();
-        Elector elector = Elector.builder(backend, args[3]).owner(owner).ttl(ttl).pollInterval(poll).build();
-        elector.addListener(event -> print(describe(owner, event)));
-
-        Thread work = new Thread(() -> reportLeadership(elector, owner), owner + "-work");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            elector.close();
-            work.interrupt();
-            try {
-                work.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            print("type=CLOSED owner=" + owner + " nanos=" + System.nanoTime());
-            pool.close();
-        }, owner + "-stop"));
-        elector.start();
-        print("type=STARTED owner=" + owner + " nanos=" + System.nanoTime());
-        work.start();
-    }
-
-    /** Until interrupted: reports each term as this process's own isLeader() checks saw it. */
-    private static void reportLeadership(Elector elector, String owner) {
-        while (!Thread.currentThread().isInterrupted()) {
-            Optional<LeaderScope> entered = elector.enterLeaderScope(false);
-            if (entered.isEmpty()) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-                continue;
-            }
-            try (LeaderScope scope = entered.get()) {
-                long generation = scope.lease().generation();
-                long lastTrue = -1;
-                long lastPrinted = 0;
-                while (true) {
-                    long before = System.nanoTime();
-                    boolean leading = elector.isLeader()
-                            && elector.currentLease().map(Lease::generation).orElse(-1L) == generation;
-                    long after = System.nanoTime();
-                    if (!leading) {
-                        print("type=ENDED owner=" + owner + " generation=" + generation + " last=" + lastTrue);
-                        break;
-                    }
-                    if (lastTrue < 0) {
-                        print("type=LEADS owner=" + owner + " generation=" + generation + " first=" + after);
-                    }
-                    lastTrue = before;
-                    if (after - lastPrinted >= TimeUnit.MILLISECONDS.toNanos(100)) {
-                        print("type=TICK owner=" + owner + " generation=" + generation + " last=" + lastTrue);
-                        lastPrinted = after;
-                    }
-                    // Not interruptible on purpose: the term ends by the elector's verdict, reported as ENDED.
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-                }
-            }
-        }
-    }
-
-    private static String describe(String owner, ElectionEvent event) {
-        String tail = " owner=" + owner + " nanos=" + System.nanoTime();
-        if (event instanceof ElectionEvent.Acquired e) {
-            return "type=ACQUIRED generation=" + e.lease().generation() + tail;
-        }
-        if (event instanceof ElectionEvent.Lost e) {
-            return "type=LOST generation=" + (e.lease() == null ? -1 : e.lease().generation()) + " cause=" + e.cause()
-                    + tail;
-        }
-        if (event instanceof ElectionEvent.LeaderObserved e) {
-            return "type=OBSERVED holder=" + e.holder().map(h -> h.owner().isEmpty() ? "-" : h.owner()).orElse("-")
-                    + tail;
-        }
-        if (event instanceof ElectionEvent.Problem e) {
-            return "type=PROBLEM kind=" + e.kind() + tail;
-        }
-        return "type=RENEWED" + tail;
-    }
-
-    private static synchronized void print(String line) {
-        System.out.println(line);
-        System.out.flush();
+        ElectorChildMain.run(args, (store, ttl) -> {
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(store.get(0));
+            config.setUsername(store.get(1));
+            config.setPassword("");
+            config.setMaximumPoolSize(2);
+            config.setConnectionTimeout(ttl.toMillis());
+            HikariDataSource pool = new HikariDataSource(config);
+            JdbcBackend backend = JdbcBackend.builder(pool).table(store.get(2))
+                    .initializeSchema(InitializeSchema.NEVER).requestTimeout(ttl).build();
+            return new OpenStore(backend, pool);
+        });
     }
 }

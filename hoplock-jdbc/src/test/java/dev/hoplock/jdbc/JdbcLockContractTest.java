@@ -1,6 +1,5 @@
 package dev.hoplock.jdbc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.test.LockContractTest;
 import org.junit.jupiter.api.AfterAll;
@@ -16,30 +15,20 @@ class JdbcLockContractTest {
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     abstract static class OnDatabase extends LockContractTest {
 
-        private final TestDatabase database;
-        private final String table = TestDatabase.uniqueTable("hoplock_locks");
-        private HikariDataSource pool;
-        private JdbcBackend backend;
+        private final BackendTable table;
 
         OnDatabase(TestDatabase database) {
-            this.database = database;
+            this.table = new BackendTable(database, "hoplock_locks");
         }
 
         @Override
         protected Backend backend() throws Exception {
-            if (backend == null) {
-                pool = database.pool(8);
-                backend = JdbcBackend.builder(pool).table(table).initializeSchema(InitializeSchema.ALWAYS).build();
-            }
-            return backend;
+            return table.backend(8);
         }
 
         @AfterAll
         void dropTable() throws Exception {
-            if (pool != null) {
-                database.dropTable(pool, table);
-                pool.close();
-            }
+            table.close();
         }
     }
 

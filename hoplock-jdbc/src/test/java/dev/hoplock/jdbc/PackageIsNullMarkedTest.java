@@ -1,15 +1,19 @@
 package dev.hoplock.jdbc;
 
+import dev.hoplock.test.NullMarkedPackages;
 import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Nullness is stated: this module's package is {@link NullMarked} (what may be null says {@code @Nullable}). */
+/**
+ * Nullness is stated: every package of this module, {@code dev.hoplock.jdbc} among them, is {@link NullMarked} (what may be
+ * null says {@code @Nullable}).
+ */
 class PackageIsNullMarkedTest {
 
     @Test
     void thePackageIsNullMarked() {
-        assertThat(JdbcBackend.class.getPackage().isAnnotationPresent(NullMarked.class)).isTrue();
+        assertThat(NullMarkedPackages.assertEveryPackageOf(JdbcBackend.class)).contains("dev.hoplock.jdbc");
     }
 }

@@ -3,6 +3,7 @@ package dev.hoplock.s3;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.server.CephRgw;
 import dev.hoplock.test.BackendContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,7 +19,7 @@ import java.time.Duration;
 @ExtendWith(CephRgw.Extension.class)
 class CephRgwBackendContractTest extends BackendContractTest {
 
-    private static S3Backend shared;
+    private static final SharedBackend<S3Backend> SHARED = new SharedBackend<>(S3Backend::close);
 
     private final CephRgw rgw;
 
@@ -34,20 +35,12 @@ class CephRgwBackendContractTest extends BackendContractTest {
 
     @Override
     protected Backend backend() throws Exception {
-        synchronized (CephRgwBackendContractTest.class) {
-            if (shared == null) {
-                shared = builder(rgw, TestS3.uniquePrefix("contract")).build();
-            }
-            return shared;
-        }
+        return SHARED.get(() -> builder(rgw, TestS3.uniquePrefix("contract")).build());
     }
 
     @AfterAll
-    static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+    static void closeBackend() throws Exception {
+        SHARED.close();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.test.BackendContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,7 +18,7 @@ import java.time.Duration;
 @ExtendWith(S3MockExtension.class)
 class S3BackendContractTest extends BackendContractTest {
 
-    private static S3Backend shared;
+    private static final SharedBackend<S3Backend> SHARED = new SharedBackend<>(S3Backend::close);
 
     private final S3MockServer server;
 
@@ -26,21 +27,13 @@ class S3BackendContractTest extends BackendContractTest {
     }
 
     @Override
-    protected Backend backend() {
-        synchronized (S3BackendContractTest.class) {
-            if (shared == null) {
-                shared = TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("contract"));
-            }
-            return shared;
-        }
+    protected Backend backend() throws Exception {
+        return SHARED.get(() -> TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("contract")));
     }
 
     @AfterAll
-    static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+    static void closeBackend() throws Exception {
+        SHARED.close();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.test.LockContractTest;
+import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(S3MockExtension.class)
 class S3LockContractTest extends LockContractTest {
 
-    private static S3Backend shared;
+    private static final SharedBackend<S3Backend> SHARED = new SharedBackend<>(S3Backend::close);
 
     private final S3MockServer server;
 
@@ -23,20 +24,12 @@ class S3LockContractTest extends LockContractTest {
     }
 
     @Override
-    protected Backend backend() {
-        synchronized (S3LockContractTest.class) {
-            if (shared == null) {
-                shared = TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("locks"));
-            }
-            return shared;
-        }
+    protected Backend backend() throws Exception {
+        return SHARED.get(() -> TestS3.backend(server.endpoint(), server.bucket(), TestS3.uniquePrefix("locks")));
     }
 
     @AfterAll
-    static void closeBackend() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
+    static void closeBackend() throws Exception {
+        SHARED.close();
     }
 }

@@ -5,11 +5,14 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Nullness is stated: this module's package is {@link NullMarked} (what may be null says {@code @Nullable}). */
+/**
+ * Nullness is stated: every package of this module, {@code dev.hoplock.test} among them, is {@link NullMarked} (what may be
+ * null says {@code @Nullable}).
+ */
 class PackageIsNullMarkedTest {
 
     @Test
     void thePackageIsNullMarked() {
-        assertThat(BackendContractTest.class.getPackage().isAnnotationPresent(NullMarked.class)).isTrue();
+        assertThat(NullMarkedPackages.assertEveryPackageOf(BackendContractTest.class)).contains("dev.hoplock.test", "dev.hoplock.test.process");
     }
 }

@@ -2,6 +2,7 @@ package dev.hoplock.bench.rolling;
 
 import dev.hoplock.bench.common.Results;
 import dev.hoplock.bench.common.Stats;
+import dev.hoplock.spring.it.RollingChild;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -232,7 +233,8 @@ public final class RollingRestartBench {
         Instant at = Instant.now();
         Process process = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), RollingChild.class.getName(),
-                work.resolve("store").toString(), owner, Long.toString(ttlMs), Long.toString(warmupMs))
+                work.resolve("store").toString(), owner, Long.toString(ttlMs), Long.toString(warmupMs),
+                "logging.config=classpath:bench-logback.xml")
                 .redirectError(stderr.toFile())
                 .start();
         Instance instance = new Instance(owner, process, at);

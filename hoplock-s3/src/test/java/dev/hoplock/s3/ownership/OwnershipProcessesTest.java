@@ -3,13 +3,13 @@ package dev.hoplock.s3.ownership;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.s3.server.TestDirs;
+import dev.hoplock.test.process.ForkedJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,7 +38,7 @@ class OwnershipProcessesTest {
     private static final int KEYS = 12;
     private static final Duration PATIENCE = Duration.ofSeconds(90);
 
-    private final Map<String, Process> processes = new LinkedHashMap<>();
+    private final Map<String, ForkedJvm> processes = new LinkedHashMap<>();
 
     record Interval(String key, long token, long start, long end, String owner) {
     }
@@ -58,7 +58,7 @@ class OwnershipProcessesTest {
             awaitWorking(dir, List.of("m-a#1", "m-b#1", "m-c#1"));
 
             long killedAt = System.currentTimeMillis();
-            processes.get("m-b#1").toHandle().destroyForcibly();
+            processes.get("m-b#1").kill();
             long takeover = awaitKeysOfTakenOver(dir, "m-b#1", killedAt, "after kill -9 of m-b#1");
             awaitEveryKeyWorkedAfter(dir, killedAt + 1, "after kill -9 of m-b#1");
 
@@ -67,9 +67,9 @@ class OwnershipProcessesTest {
             awaitWorking(dir, List.of("m-a#1", "m-b#2", "m-d#1"));
 
             long stoppedAt = System.currentTimeMillis();
-            processes.get("m-a#1").toHandle().destroy();
+            processes.get("m-a#1").stop();
             long handover = awaitKeysOfTakenOver(dir, "m-a#1", stoppedAt, "after SIGTERM of m-a#1");
-            assertThat(processes.get("m-a#1").waitFor(30, TimeUnit.SECONDS)).as("m-a#1 exits").isTrue();
+            assertThat(processes.get("m-a#1").awaitExit(TimeUnit.SECONDS.toMillis(30))).as("m-a#1 exits").isTrue();
             awaitEveryKeyWorkedAfter(dir, stoppedAt + 1, "after SIGTERM of m-a#1");
 
             List<Interval> intervals = read(dir);
@@ -101,24 +101,18 @@ class OwnershipProcessesTest {
                     + " departed member worked on again %d ms after kill -9 (TTL %d ms), %d ms after SIGTERM%n",
                     intervals.size(), changes, takeover, TTL.toMillis(), handover);
         } finally {
-            for (Process process : processes.values()) {
-                process.toHandle().destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
+            for (ForkedJvm process : processes.values()) {
+                process.close();
             }
         }
     }
 
     private void start(S3MockServer server, String prefix, Path dir, String memberId, String owner)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx96m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), OwnershipProcessMain.class.getName(),
-                server.endpoint().toString(), server.bucket(), prefix, memberId, owner,
-                Long.toString(TTL.toMillis()), dir.toString(), Integer.toString(KEYS)));
-        Process process = new ProcessBuilder(command).redirectError(dir.resolve(owner + ".err").toFile())
-                .redirectOutput(dir.resolve(owner + ".out").toFile()).start();
-        processes.put(owner, process);
+        processes.put(owner, ForkedJvm.start(OwnershipProcessMain.class, owner, dir, Map.of(),
+                List.of(server.endpoint().toString(), server.bucket(), prefix, memberId, owner,
+                        Long.toString(TTL.toMillis()), dir.toString(), Integer.toString(KEYS)),
+                line -> { }));
     }
 
     private void awaitEveryKeyWorkedAfter(Path dir, long after, String what) {

@@ -1,8 +1,8 @@
 package dev.hoplock.s3.process;
 
 import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.test.process.KeyValueLine;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -34,15 +34,7 @@ record EventLine(Map<String, String> fields) {
 
     /** Parses a line; a line that is not {@code key=value} fields yields a record with only {@code raw}. */
     static EventLine parse(String line) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String token : line.strip().split(" ")) {
-            int eq = token.indexOf('=');
-            if (eq <= 0) {
-                return new EventLine(Map.of("raw", line));
-            }
-            fields.put(token.substring(0, eq), token.substring(eq + 1));
-        }
-        return new EventLine(Map.copyOf(fields));
+        return new EventLine(KeyValueLine.parse(line).fields());
     }
 
     String type() {

@@ -2,6 +2,7 @@ package dev.hoplock.s3.process;
 
 import dev.hoplock.s3.process.EventLog.Received;
 import dev.hoplock.s3.server.TestDirs;
+import dev.hoplock.test.process.ForkedJvm;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -31,14 +32,14 @@ final class FailoverScenario implements AutoCloseable {
     /** How long the test waits at most for an event, so that a too-slow takeover is measured rather than lost. */
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    private final Map<String, ElectorProcess> processes = new LinkedHashMap<>();
+    private final Map<String, ForkedJvm> processes = new LinkedHashMap<>();
     private final EventLog log = new EventLog();
 
     /** Stops every elector process still running. */
     @Override
     public void close() throws InterruptedException {
-        for (ElectorProcess process : processes.values()) {
-            process.close();
+        for (ForkedJvm process : processes.values()) {
+            process.stopWithin(Duration.ofSeconds(5));
         }
     }
 
@@ -51,9 +52,9 @@ final class FailoverScenario implements AutoCloseable {
         Path dir = TestDirs.target().resolve("elector-processes").resolve(run);
         String prefix = "t/processes-" + run + "/";
         for (String owner : List.of("node-a", "node-b", "node-c")) {
-            processes.put(owner, ElectorProcess.start(owner, dir, log, environment, List.of(endpoint.toString(),
-                    bucket, prefix, "election", owner, Long.toString(TTL.toMillis()),
-                    Long.toString(POLL.toMillis()))));
+            processes.put(owner, ForkedJvm.start(ElectorProcessMain.class, owner, dir, environment,
+                    List.of(endpoint.toString(), bucket, prefix, "election", owner, Long.toString(TTL.toMillis()),
+                            Long.toString(POLL.toMillis())), text -> log.add(EventLine.parse(text))));
         }
 
         // One leader, and both others following it.

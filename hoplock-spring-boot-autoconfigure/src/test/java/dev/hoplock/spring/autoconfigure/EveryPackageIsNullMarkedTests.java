@@ -1,32 +1,14 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.test.NullMarkedPackages;
 import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Nullness is stated: every package of this module is {@link NullMarked} (nullable things say {@code @Nullable}). */
 class EveryPackageIsNullMarkedTests {
 
     @Test
-    void everyPackageOfTheModuleIsNullMarked() throws IOException, ClassNotFoundException {
-        Path classes = Path.of(HoplockProperties.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        List<String> packages;
-        try (Stream<Path> walk = Files.walk(classes)) {
-            packages = walk.filter(p -> p.toString().endsWith(".class"))
-                    .map(p -> classes.relativize(p.getParent()).toString().replace('/', '.'))
-                    .distinct().toList();
-        }
-        assertThat(packages).isNotEmpty();
-        for (String name : packages) {
-            Class<?> info = Class.forName(name + ".package-info");
-            assertThat(info.isAnnotationPresent(NullMarked.class)).as("package %s is @NullMarked", name).isTrue();
-        }
+    void everyPackageOfTheModuleIsNullMarked() {
+        NullMarkedPackages.assertEveryPackageOf(HoplockProperties.class);
     }
 }

@@ -18,6 +18,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,8 +30,10 @@ import java.util.concurrent.TimeUnit;
  * {@code STARTED <instant>} (context started, warm-up begins), {@code READY <instant>}, {@code ACQUIRED <generation> <instant>}, {@code LOST <generation> <instant>},
  * {@code OBSERVED <holder>}, {@code RUN <generation> <startNanos> <endNanos>}.
  *
- * <p>Arguments: directory, owner, ttlMs, warmupMs. Stopped by SIGTERM (Boot's shutdown hook closes the context: the
- * elector releases the lease).
+ * <p>The child of {@link RollingRestartTests} and of the benchmarks' {@code RollingRestartBench} (which reaches it
+ * through this module's test-jar). Arguments: directory, owner, ttlMs, warmupMs, then any further Spring properties
+ * ({@code key=value}; how each caller wants the child's logs). Stopped by SIGTERM (Boot's shutdown hook closes the
+ * context: the elector releases the lease, and the shutdown waits up to a second for each term's {@code LOST} line).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -41,12 +44,68 @@ public class RollingChild {
         long ttlMs = Long.parseLong(args[2]);
         new SpringApplicationBuilder(RollingChild.class)
                 .web(WebApplicationType.NONE)
-                .properties("spring.main.banner-mode=off", "logging.level.root=WARN",
+                .properties("spring.main.banner-mode=off",
                         "hoplock.backend=filesystem", "hoplock.filesystem.directory=" + args[0],
                         "hoplock.owner=" + args[1], "hoplock.ttl=" + ttlMs + "ms", "hoplock.renew=" + ttlMs / 3 + "ms",
                         "hoplock.poll=" + ttlMs / 15 + "ms", "hoplock.release-timeout=1s",
                         "rolling.warmup-ms=" + args[3])
+                .properties(Arrays.copyOfRange(args, 4, args.length))
                 .run();
+    }
+
+    /** Terms acquired and not yet reported lost: the shutdown waits (briefly) until it is zero. */
+    private static int openTerms;
+
+    private static synchronized void termOpened() {
+        openTerms++;
+    }
+
+    private static synchronized void termClosed() {
+        openTerms--;
+        RollingChild.class.notifyAll();
+    }
+
+    private static synchronized void awaitTermsClosed(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (openTerms > 0 && System.nanoTime() < deadline) {
+            RollingChild.class.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+    }
+
+    /**
+     * Stops after hoplock's lifecycle (a lower phase stops later) and waits up to a second until the {@code LOST} line
+     * of every term has been printed: events are delivered on another thread, and the JVM would otherwise exit first.
+     */
+    @Bean
+    org.springframework.context.SmartLifecycle awaitLastLoss() {
+        return new org.springframework.context.SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                running = false;
+                try {
+                    awaitTermsClosed(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+
+            @Override
+            public int getPhase() {
+                return DEFAULT_PHASE - 1;
+            }
+        };
     }
 
     static synchronized void say(String line) {
@@ -61,9 +120,11 @@ public class RollingChild {
             say("STARTED " + Instant.now());
             elections.getDefault().addListener(event -> {
             if (event instanceof ElectionEvent.Acquired acquired) {
+                termOpened();
                 say("ACQUIRED " + acquired.lease().generation() + " " + acquired.at());
             } else if (event instanceof ElectionEvent.Lost lost) {
                 say("LOST " + lost.lease().generation() + " " + lost.at());
+                termClosed();
             } else if (event instanceof ElectionEvent.LeaderObserved observed) {
                 say("OBSERVED " + observed.holder().map(holder -> holder.owner()).orElse("-"));
             }

@@ -138,7 +138,8 @@ class RollingRestartTests {
         Path stderr = directory.resolve(owner + ".err");
         Process process = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-cp", System.getProperty("java.class.path"), RollingChild.class.getName(),
-                directory.resolve("store").toString(), owner, Long.toString(TTL_MS), Long.toString(WARMUP_MS))
+                directory.resolve("store").toString(), owner, Long.toString(TTL_MS), Long.toString(WARMUP_MS),
+                "logging.level.root=WARN")
                 .redirectError(stderr.toFile())
                 .start();
         Instance instance = new Instance(owner, process);
