@@ -4,7 +4,6 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
-import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import org.slf4j.Logger;
@@ -94,14 +93,13 @@ public final class StoreWriteWatch implements BackendDecorator {
     }
 
     /** The decorated backend of one election. */
-    private final class Watched implements Backend {
+    private final class Watched extends DelegatingBackend {
 
         private final String election;
-        private final Backend delegate;
 
         Watched(String election, Backend delegate) {
+            super(delegate);
             this.election = Objects.requireNonNull(election, "election");
-            this.delegate = Objects.requireNonNull(delegate, "delegate");
         }
 
         @Override
@@ -130,17 +128,6 @@ public final class StoreWriteWatch implements BackendDecorator {
                 failed(election, delegate, e);
                 throw e;
             }
-        }
-
-        /** Forwarded: the store's own verification (the S3 probe) must run through any wrapper. */
-        @Override
-        public StoreCapabilities verify() throws BackendException {
-            return delegate.verify();
-        }
-
-        @Override
-        public String describe() {
-            return delegate.describe();
         }
 
         @Override

@@ -1,10 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.Elector;
-import org.jspecify.annotations.Nullable;
-
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * One election as resolved from {@code hoplock.*}: its own {@link ElectionProperties} merged over the inherited ones,
@@ -21,22 +18,11 @@ record ElectionDefinition(String name, String key, ElectionProperties settings, 
 
     /** Applies these settings to {@code builder}; unset settings keep the builder's defaults. */
     Elector.Builder applyTo(Elector.Builder builder) {
-        // Not Boot's PropertyMapper: Boot 3 passes nulls on to the setter, Boot 4 does not.
-        ifSet(settings.getOwner(), builder::owner);
-        ifSet(settings.getTtl(), builder::ttl);
-        ifSet(settings.getRenew(), builder::renewInterval);
-        ifSet(settings.getPoll(), builder::pollInterval);
-        ifSet(settings.getRequestTimeout(), builder::requestTimeout);
-        ifSet(settings.getSafetyMargin(), builder::safetyMargin);
-        ifSet(settings.getReleaseTimeout(), builder::releaseTimeout);
-        ifSet(settings.getReleaseByDelete(), builder::releaseByDelete);
+        LeaseTimingProperties.ifSet(settings.getOwner(), builder::owner);
+        settings.applyTimingTo(builder::ttl, builder::renewInterval, builder::pollInterval, builder::requestTimeout,
+                builder::safetyMargin, builder::releaseTimeout);
+        LeaseTimingProperties.ifSet(settings.getReleaseByDelete(), builder::releaseByDelete);
         return builder;
-    }
-
-    private static <T> void ifSet(@Nullable T value, Consumer<T> setter) {
-        if (value != null) {
-            setter.accept(value);
-        }
     }
 
     /** The property behind builder setting {@code setting}, or a description of the election when unknown. */

@@ -1,13 +1,10 @@
 package dev.hoplock.spring.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.convert.DurationUnit;
-
-import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 
 /**
- * The settings of one election: the lease key, the owner id and the timing. One type serves both the defaults every
+ * The settings of one election: the lease key, the owner id and the timing (the {@link LeaseTimingProperties} this
+ * class extends, shared with the ownership membership). One type serves both the defaults every
  * election inherits ({@code hoplock.ttl}, ... : {@link HoplockProperties} extends this class) and each named election
  * ({@code hoplock.elections.NAME.ttl}, ...), so a setting is declared once and merged in one place
  * ({@link #over(ElectionProperties)}).
@@ -15,7 +12,7 @@ import java.time.temporal.ChronoUnit;
  * <p>Every field is nullable and null means "not set here": a named election inherits it from the defaults, and a
  * duration unset in both keeps the elector's default (derived from the TTL). A duration without a unit is in seconds.
  */
-public class ElectionProperties {
+public class ElectionProperties extends LeaseTimingProperties {
 
     /**
      * Lease key of the election. Segments of letters, digits, '.', '_' and '-' separated by '/'. Default: 'default'
@@ -31,42 +28,6 @@ public class ElectionProperties {
     private @Nullable String owner;
 
     /**
-     * How long a written lease lasts. Followers take over no earlier than one TTL after the leader's last renewal. At
-     * least 1s. Default: 30s. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private @Nullable Duration ttl;
-
-    /** How often the leader renews its lease. Default: ttl/3. Without a unit: seconds. */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private @Nullable Duration renew;
-
-    /**
-     * How often a follower reads the lease, and the retry delay after a failed request. A released lease is taken
-     * over within about one poll interval. Default: ttl/15. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private @Nullable Duration poll;
-
-    /** The longest wait for one request to the store. Default: the renew interval. Without a unit: seconds. */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private @Nullable Duration requestTimeout;
-
-    /**
-     * How long before the lease's end (on this process's monotonic clock) the leader stops leader work. Default:
-     * ttl/10. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private @Nullable Duration safetyMargin;
-
-    /**
-     * On shutdown, the longest wait for leader-only work to stop and then for the release of the lease. Negative:
-     * never release (the lease then expires after a TTL). Default: 2s. A value without a unit is in seconds.
-     */
-    @DurationUnit(ChronoUnit.SECONDS)
-    private @Nullable Duration releaseTimeout;
-
-    /**
      * Release by a conditional DELETE, as Go hoplock does, instead of writing an expired record. The generation then
      * restarts at 1 with the next leader. Default: false.
      */
@@ -80,18 +41,9 @@ public class ElectionProperties {
         ElectionProperties merged = new ElectionProperties();
         merged.key = firstSet(key, defaults.key);
         merged.owner = firstSet(owner, defaults.owner);
-        merged.ttl = firstSet(ttl, defaults.ttl);
-        merged.renew = firstSet(renew, defaults.renew);
-        merged.poll = firstSet(poll, defaults.poll);
-        merged.requestTimeout = firstSet(requestTimeout, defaults.requestTimeout);
-        merged.safetyMargin = firstSet(safetyMargin, defaults.safetyMargin);
-        merged.releaseTimeout = firstSet(releaseTimeout, defaults.releaseTimeout);
+        merged.inheritTiming(this, defaults);
         merged.releaseByDelete = firstSet(releaseByDelete, defaults.releaseByDelete);
         return merged;
-    }
-
-    private static <T> @Nullable T firstSet(@Nullable T own, @Nullable T inherited) {
-        return own != null ? own : inherited;
     }
 
     public @Nullable String getKey() {
@@ -110,54 +62,6 @@ public class ElectionProperties {
         this.owner = owner;
     }
 
-    public @Nullable Duration getTtl() {
-        return ttl;
-    }
-
-    public void setTtl(@Nullable Duration ttl) {
-        this.ttl = ttl;
-    }
-
-    public @Nullable Duration getRenew() {
-        return renew;
-    }
-
-    public void setRenew(@Nullable Duration renew) {
-        this.renew = renew;
-    }
-
-    public @Nullable Duration getPoll() {
-        return poll;
-    }
-
-    public void setPoll(@Nullable Duration poll) {
-        this.poll = poll;
-    }
-
-    public @Nullable Duration getRequestTimeout() {
-        return requestTimeout;
-    }
-
-    public void setRequestTimeout(@Nullable Duration requestTimeout) {
-        this.requestTimeout = requestTimeout;
-    }
-
-    public @Nullable Duration getSafetyMargin() {
-        return safetyMargin;
-    }
-
-    public void setSafetyMargin(@Nullable Duration safetyMargin) {
-        this.safetyMargin = safetyMargin;
-    }
-
-    public @Nullable Duration getReleaseTimeout() {
-        return releaseTimeout;
-    }
-
-    public void setReleaseTimeout(@Nullable Duration releaseTimeout) {
-        this.releaseTimeout = releaseTimeout;
-    }
-
     public @Nullable Boolean getReleaseByDelete() {
         return releaseByDelete;
     }
@@ -168,8 +72,8 @@ public class ElectionProperties {
 
     @Override
     public String toString() {
-        return "key=" + key + ", owner=" + owner + ", ttl=" + ttl + ", renew=" + renew + ", poll=" + poll
-                + ", requestTimeout=" + requestTimeout + ", safetyMargin=" + safetyMargin + ", releaseTimeout="
-                + releaseTimeout + ", releaseByDelete=" + releaseByDelete;
+        return "key=" + key + ", owner=" + owner + ", ttl=" + getTtl() + ", renew=" + getRenew() + ", poll="
+                + getPoll() + ", requestTimeout=" + getRequestTimeout() + ", safetyMargin=" + getSafetyMargin()
+                + ", releaseTimeout=" + getReleaseTimeout() + ", releaseByDelete=" + releaseByDelete;
     }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -30,15 +31,15 @@ import java.util.concurrent.TimeUnit;
  * elections decided.
  *
  * <h2>Stop: leader work first</h2>
- * The phase is {@link SmartLifecycle#DEFAULT_PHASE}, the highest, so this stops before the web server's graceful
- * shutdown ({@code DEFAULT_PHASE - 1024}) and before the task scheduler waits for running tasks
+ * The phase is {@link SmartLifecycle#DEFAULT_PHASE}, the highest ({@link ClosingLifecycle}), so this stops before the
+ * web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}) and before the task scheduler waits for running tasks
  * ({@code Integer.MAX_VALUE / 2}); Spring has already cancelled future {@code @Scheduled} runs at the context-closed
- * event, before any lifecycle stops. Stopping closes every elector at once: the term ends (a {@code @LeaderOnly}
- * call checked after that is skipped), open {@code @LeaderOnly} calls are interrupted and awaited up to the release
- * timeout, then the lease is released, so a follower takes over at its next poll. The stop callback runs when every
- * elector is closed. Electors cannot be restarted once stopped.
+ * event, before any lifecycle stops. Stopping closes every elector at once: the term ends (a {@code @LeaderOnly} call
+ * checked after that is skipped), open {@code @LeaderOnly} calls are interrupted and awaited up to the release timeout,
+ * then the lease is released, so a follower takes over at its next poll. The stop callback runs when every elector is
+ * closed. Electors cannot be restarted once stopped.
  */
-final class HoplockLifecycle implements SmartLifecycle {
+final class HoplockLifecycle extends ClosingLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(HoplockLifecycle.class);
 
@@ -47,7 +48,6 @@ final class HoplockLifecycle implements SmartLifecycle {
 
     private final HoplockElections elections;
     private final Backend backend;
-    private boolean running;
 
     /**
      * @param elections the electors
@@ -59,11 +59,7 @@ final class HoplockLifecycle implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
+    void begin() {
         if (!elections.candidacy().isCandidate()) {
             // hoplock.campaign-when=ready: ReadinessCandidacy starts the electors once the application is ready.
             return;
@@ -116,28 +112,12 @@ final class HoplockLifecycle implements SmartLifecycle {
     }
 
     @Override
-    public void stop(Runnable callback) {
-        synchronized (this) {
-            running = false;
-        }
-        elections.closeAllAsync().whenComplete((done, error) -> callback.run());
+    CompletableFuture<?> closeAsync() {
+        return elections.closeAllAsync();
     }
 
     @Override
-    public void stop() {
-        synchronized (this) {
-            running = false;
-        }
+    void close() {
         elections.close();
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return DEFAULT_PHASE;
     }
 }

@@ -80,24 +80,8 @@ public final class HoplockOwnershipAutoConfiguration {
             if (settings.getMemberId() != null) {
                 builder.memberId(settings.getMemberId());
             }
-            if (settings.getTtl() != null) {
-                builder.ttl(settings.getTtl());
-            }
-            if (settings.getRenew() != null) {
-                builder.renewInterval(settings.getRenew());
-            }
-            if (settings.getPoll() != null) {
-                builder.pollInterval(settings.getPoll());
-            }
-            if (settings.getRequestTimeout() != null) {
-                builder.requestTimeout(settings.getRequestTimeout());
-            }
-            if (settings.getSafetyMargin() != null) {
-                builder.safetyMargin(settings.getSafetyMargin());
-            }
-            if (settings.getReleaseTimeout() != null) {
-                builder.releaseTimeout(settings.getReleaseTimeout());
-            }
+            settings.applyTimingTo(builder::ttl, builder::renewInterval, builder::pollInterval,
+                    builder::requestTimeout, builder::safetyMargin, builder::releaseTimeout);
             return builder.build();
         } catch (InvalidSettingException e) {
             String property = "hoplock.ownership." + property(e.setting());

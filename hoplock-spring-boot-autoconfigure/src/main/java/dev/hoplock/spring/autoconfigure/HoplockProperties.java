@@ -463,8 +463,14 @@ public class HoplockProperties extends ElectionProperties {
         NEVER
     }
 
-    /** The JDBC store (needs {@code dev.hoplock:hoplock-jdbc} and a {@code DataSource}). */
-    public static class Jdbc {
+    /**
+     * A table hoplock keeps in an application database: which {@code DataSource} holds it, its name, and whether
+     * hoplock creates it at start-up. The lease table of the JDBC store ({@link Jdbc}, {@code hoplock.jdbc.*}) and
+     * the fence table ({@link Fencing}, {@code hoplock.fence.*}) are both one. The field comments below are the JDBC
+     * store's descriptions in the configuration metadata; the fence's own, and both tables' default names, are in
+     * {@code META-INF/additional-spring-configuration-metadata.json}.
+     */
+    public abstract static class DatabaseTable {
 
         /**
          * The name of the DataSource bean that holds the lease table. Default: the application's DataSource (the only
@@ -476,7 +482,7 @@ public class HoplockProperties extends ElectionProperties {
          * The lease table: an unquoted identifier, optionally schema-qualified (ops.hoplock_lease). Its DDL is in
          * META-INF/hoplock/jdbc/schema-postgresql.sql, schema-mariadb.sql and schema-h2.sql of hoplock-jdbc.
          */
-        private String table = "hoplock_lease";
+        private String table;
 
         /**
          * When to create the lease table at start-up: embedded (only in an embedded database such as H2, the
@@ -484,12 +490,10 @@ public class HoplockProperties extends ElectionProperties {
          */
         private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
 
-        /**
-         * The longest one statement of the store may take; the elector's own, usually shorter, budget applies within
-         * it. Without a unit: seconds.
-         */
-        @DurationUnit(ChronoUnit.SECONDS)
-        private Duration requestTimeout = Duration.ofSeconds(JdbcBackend.DEFAULT_REQUEST_TIMEOUT_SECONDS);
+        /** @param defaultTable the table's name unless set */
+        DatabaseTable(String defaultTable) {
+            this.table = defaultTable;
+        }
 
         public @Nullable String getDataSource() {
             return dataSource;
@@ -513,6 +517,21 @@ public class HoplockProperties extends ElectionProperties {
 
         public void setInitializeSchema(SchemaInitialization initializeSchema) {
             this.initializeSchema = initializeSchema;
+        }
+    }
+
+    /** The JDBC store (needs {@code dev.hoplock:hoplock-jdbc} and a {@code DataSource}). */
+    public static class Jdbc extends DatabaseTable {
+
+        /**
+         * The longest one statement of the store may take; the elector's own, usually shorter, budget applies within
+         * it. Without a unit: seconds.
+         */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration requestTimeout = Duration.ofSeconds(JdbcBackend.DEFAULT_REQUEST_TIMEOUT_SECONDS);
+
+        public Jdbc() {
+            super("hoplock_lease");
         }
 
         public Duration getRequestTimeout() {
@@ -525,48 +544,10 @@ public class HoplockProperties extends ElectionProperties {
     }
 
     /** The fence of {@code @Fenced} methods (the JDBC fence needs {@code dev.hoplock:hoplock-jdbc}). */
-    public static class Fencing {
+    public static class Fencing extends DatabaseTable {
 
-        /**
-         * The name of the DataSource bean whose database holds the fence table; it must be the one the fenced
-         * methods' transactions write to. Default: the application's DataSource (the only one, or the @Primary one).
-         */
-        private @Nullable String dataSource;
-
-        /**
-         * The fence table (highest token per resource): an unquoted identifier, optionally schema-qualified. Its DDL
-         * is in META-INF/hoplock/jdbc/fence-postgresql.sql, fence-mariadb.sql and fence-h2.sql of hoplock-jdbc.
-         */
-        private String table = "hoplock_fence";
-
-        /**
-         * When to create the fence table at start-up: embedded (only in an embedded database such as H2, the
-         * default), always, or never.
-         */
-        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
-
-        public @Nullable String getDataSource() {
-            return dataSource;
-        }
-
-        public void setDataSource(@Nullable String dataSource) {
-            this.dataSource = dataSource;
-        }
-
-        public String getTable() {
-            return table;
-        }
-
-        public void setTable(String table) {
-            this.table = table;
-        }
-
-        public SchemaInitialization getInitializeSchema() {
-            return initializeSchema;
-        }
-
-        public void setInitializeSchema(SchemaInitialization initializeSchema) {
-            this.initializeSchema = initializeSchema;
+        public Fencing() {
+            super("hoplock_fence");
         }
     }
 

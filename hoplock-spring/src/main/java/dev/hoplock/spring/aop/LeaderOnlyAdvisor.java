@@ -2,27 +2,22 @@ package dev.hoplock.spring.aop;
 
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
-import org.aopalliance.aop.Advice;
 import org.jspecify.annotations.Nullable;
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
 
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The Spring AOP advisor that applies the {@code @LeaderOnly} gate: a plain {@link org.springframework.aop.Advisor}
- * (like the one behind {@code @Transactional}), so it works with any auto-proxy creator and needs no AspectJ weaver.
+ * (like the one behind {@code @Transactional}: {@link AnnotationAdvisor}), so it works with any auto-proxy creator and
+ * needs no AspectJ weaver. It matches the methods that {@link LeaderOnlyAttributeSource} declares leader-only.
  * Its order ({@code hoplock.aspect-order}, default 0) places it among the other advisors of a bean: lower runs first
  * (outside). With the default it runs outside {@code @Transactional}, whose advisor has the lowest precedence, so
  * leadership is checked before a transaction opens.
  */
-public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
+public final class LeaderOnlyAdvisor extends AnnotationAdvisor {
 
     private static final long serialVersionUID = 1L;
-
-    private final transient LeaderOnlyPointcut pointcut;
-    private final transient LeaderOnlyInterceptor interceptor;
 
     /**
      * @param source    the gates
@@ -45,18 +40,8 @@ public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
      */
     public LeaderOnlyAdvisor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
             Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership, int order) {
-        this.pointcut = new LeaderOnlyPointcut(source);
-        this.interceptor = new LeaderOnlyInterceptor(source, elections, listeners, ownership);
-        setOrder(order);
-    }
-
-    @Override
-    public Pointcut getPointcut() {
-        return pointcut;
-    }
-
-    @Override
-    public Advice getAdvice() {
-        return interceptor;
+        super(methodsMatching(source::isCandidateClass,
+                (method, targetClass) -> source.find(method, targetClass) != null),
+                new LeaderOnlyInterceptor(source, elections, listeners, ownership), order);
     }
 }

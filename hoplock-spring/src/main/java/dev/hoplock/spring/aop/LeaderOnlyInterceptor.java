@@ -83,7 +83,17 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         if (scope == null) {
             return notRun(election, method, gate);
         }
-        GateInterrupts interrupts = GateInterrupts.enter(scope, gate.interruptOnLoss());
+        return proceedInScope(invocation, scope, gate.interruptOnLoss());
+    }
+
+    /**
+     * Runs the call inside {@code scope} (an election's or a key's): the scope is the current {@link LeaderContext}
+     * while the call runs; afterwards the scope is closed, the previous context restored and the interrupt cleared as
+     * {@link GateInterrupts} rules.
+     */
+    private static @Nullable Object proceedInScope(MethodInvocation invocation, LeaderScope scope,
+            boolean interruptOnLoss) throws Throwable {
+        GateInterrupts interrupts = GateInterrupts.enter(scope, interruptOnLoss);
         LeaderContext previous = LeaderContextHolder.enter(scope);
         try {
             return invocation.proceed();
@@ -116,16 +126,8 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             }
             return SkipValues.of(method.getReturnType());
         }
-        OwnershipScope scope = new OwnershipScope(owners.name(), owners.self().id(), claim);
-        GateInterrupts interrupts = GateInterrupts.enter(scope, gate.interruptOnLoss());
-        LeaderContext previous = LeaderContextHolder.enter(scope);
-        try {
-            return invocation.proceed();
-        } finally {
-            LeaderContextHolder.restore(previous);
-            scope.close();
-            interrupts.exit();
-        }
+        return proceedInScope(invocation, new OwnershipScope(owners.name(), owners.self().id(), claim),
+                gate.interruptOnLoss());
     }
 
     private HoplockOwnership ownership(LeaderOnlyAttribute gate) {

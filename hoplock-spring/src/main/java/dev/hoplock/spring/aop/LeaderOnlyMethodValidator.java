@@ -5,19 +5,14 @@ import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.jspecify.annotations.Nullable;
-import org.springframework.aop.Advisor;
-import org.springframework.aop.framework.Advised;
-import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.Ordered;
 import org.springframework.util.ReflectionUtils;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,23 +69,15 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
-        if (!source.isCandidateClass(targetClass)) {
-            return bean;
-        }
-        Map<Method, LeaderOnlyAttribute> gated = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<LeaderOnlyAttribute>) method -> source.find(method, targetClass));
+        Map<Method, LeaderOnlyAttribute> gated = GatedMethodChecks.annotatedMethods(bean, source::isCandidateClass,
+                source::find);
         if (gated.isEmpty()) {
             return bean;
         }
         List<String> problems = new ArrayList<>();
-        boolean advised = isAdvised(bean);
+        boolean advised = GatedMethodChecks.isAdvised(bean, LeaderOnlyAdvisor.class);
         gated.forEach((method, gate) -> problems.addAll(check(bean, method, gate, advised)));
-        if (!problems.isEmpty()) {
-            throw new HoplockConfigurationException(null,
-                    "@LeaderOnly cannot work on bean '" + beanName + "': " + String.join("; ", problems) + ".",
-                    actionFor(problems));
-        }
+        GatedMethodChecks.failIfAny("@LeaderOnly", beanName, problems, LeaderOnlyMethodValidator::actionFor);
         synchronized (this) {
             List<Found> found = gated.entrySet().stream()
                     .map(e -> new Found(beanName, e.getKey(), e.getValue())).toList();
@@ -145,10 +132,8 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
     private List<String> check(Object bean, Method method, LeaderOnlyAttribute gate, boolean advised) {
         List<String> problems = new ArrayList<>();
         String where = gate.origin();
-        int modifiers = method.getModifiers();
-        if (gate.onNonLeader() == OnNonLeader.SKIP && !SkipValues.canSkip(method.getReturnType())) {
-            problems.add(where + " returns " + method.getReturnType() + ", which has no value for a skipped call");
-        }
+        GatedMethodChecks.addIfAny(problems,
+                GatedMethodChecks.unskippable(gate.onNonLeader() == OnNonLeader.SKIP, method, where));
         if (gate.isKeyed()) {
             if (!gate.election().isEmpty()) {
                 problems.add(where + " names both an election ('" + gate.election() + "') and a key ('" + gate.key()
@@ -156,21 +141,12 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
             }
             problems.addAll(keys.problems(gate.key(), method, where));
         }
-        switch (CallStyle.of(method)) {
-            case DEFERRED_PUBLISHER -> problems.add(where + " returns " + method.getReturnType().getName()
-                    + ", a deferred reactive type: " + UNGATED_DEFERRED);
-            case KOTLIN_SUSPEND -> problems.add(where + " is a Kotlin suspend function: " + UNGATED_SUSPEND);
-            case DIRECT -> {
-            }
-        }
-        if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers)) {
-            problems.add(where + " is " + (Modifier.isPrivate(modifiers) ? "private" : "static")
-                    + ", so no Spring proxy can intercept it");
-        } else if (Modifier.isFinal(modifiers) && AopUtils.isCglibProxy(bean)) {
-            problems.add(where + " is final, so the class-based proxy cannot intercept it");
-        } else if (!advised) {
-            problems.add(where + " is on a bean that Spring AOP did not proxy with the @LeaderOnly advisor, so the"
-                    + " gate would silently not apply");
+        GatedMethodChecks.addIfAny(problems,
+                GatedMethodChecks.outsideTheCall(method, where, UNGATED_DEFERRED, UNGATED_SUSPEND));
+        String notInterceptable = GatedMethodChecks.notInterceptable(bean, method, where, advised,
+                "@LeaderOnly advisor, so the gate would silently not apply");
+        if (notInterceptable != null) {
+            problems.add(notInterceptable);
         } else if (AopUtils.isJdkDynamicProxy(bean) && !exposedByInterface(bean, method)) {
             problems.add(where + " is not declared by an interface of the bean's JDK proxy, so calls to it are not"
                     + " intercepted");
@@ -199,7 +175,7 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
             actions.add("remove the election from a @LeaderOnly that has a key");
         }
         if (all.contains("private") || all.contains("static") || all.contains("final")) {
-            actions.add("make the method public (or protected), non-static and non-final");
+            actions.add(GatedMethodChecks.MAKE_INTERCEPTABLE);
         }
         if (all.contains("did not proxy")) {
             actions.add("keep Spring AOP auto-proxying on (spring.aop.auto=true, the default) and make sure the bean is"
@@ -208,23 +184,7 @@ public final class LeaderOnlyMethodValidator implements BeanPostProcessor, Smart
         if (all.contains("JDK proxy")) {
             actions.add("set spring.aop.proxy-target-class=true, or declare the method on the interface");
         }
-        return actions.isEmpty() ? "Fix the annotated method." : capitalize(String.join("; ", actions)) + ".";
-    }
-
-    private static String capitalize(String text) {
-        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
-    }
-
-    private static boolean isAdvised(Object bean) {
-        if (!(bean instanceof Advised advised)) {
-            return false;
-        }
-        for (Advisor advisor : advised.getAdvisors()) {
-            if (advisor instanceof LeaderOnlyAdvisor) {
-                return true;
-            }
-        }
-        return false;
+        return GatedMethodChecks.sentence(actions, "fix the annotated method");
     }
 
     private static boolean exposedByInterface(Object proxy, Method method) {

@@ -1,17 +1,10 @@
 package dev.hoplock.spring.aop;
 
-import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.annotation.WhenLockHeld;
-import org.springframework.aop.Advisor;
-import org.springframework.aop.framework.Advised;
-import org.springframework.aop.framework.AopProxyUtils;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.Ordered;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,22 +27,15 @@ public final class WithLockMethodValidator implements BeanPostProcessor, Ordered
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
-        if (!source.isCandidateClass(targetClass)) {
-            return bean;
-        }
-        Map<Method, WithLockAttribute> gated = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<WithLockAttribute>) method -> source.find(method, targetClass));
+        Map<Method, WithLockAttribute> gated = GatedMethodChecks.annotatedMethods(bean, source::isCandidateClass,
+                source::find);
         if (gated.isEmpty()) {
             return bean;
         }
-        boolean advised = isAdvised(bean);
+        boolean advised = GatedMethodChecks.isAdvised(bean, WithLockAdvisor.class);
         List<String> problems = new ArrayList<>();
         gated.forEach((method, gate) -> problems.addAll(check(bean, method, gate, advised)));
-        if (!problems.isEmpty()) {
-            throw new HoplockConfigurationException(null, "@WithLock cannot work on bean '" + beanName + "': "
-                    + String.join("; ", problems) + ".", actionFor(problems));
-        }
+        GatedMethodChecks.failIfAny("@WithLock", beanName, problems, WithLockMethodValidator::actionFor);
         return bean;
     }
 
@@ -59,28 +45,13 @@ public final class WithLockMethodValidator implements BeanPostProcessor, Ordered
         if (gate.problem() != null) {
             problems.add(where + ": " + gate.problem());
         }
-        if (gate.whenHeld() == WhenLockHeld.SKIP && !SkipValues.canSkip(method.getReturnType())) {
-            problems.add(where + " returns " + method.getReturnType() + ", which has no value for a skipped call");
-        }
-        switch (CallStyle.of(method)) {
-            case DEFERRED_PUBLISHER -> problems.add(where + " returns " + method.getReturnType().getName()
-                    + ", a deferred reactive type: the lock would cover only assembling it and be released before"
-                    + " the work runs at subscription");
-            case KOTLIN_SUSPEND -> problems.add(where + " is a Kotlin suspend function: the lock would cover only"
-                    + " starting the coroutine and be released before it resumes");
-            case DIRECT -> {
-            }
-        }
-        int modifiers = method.getModifiers();
-        if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers)) {
-            problems.add(where + " is " + (Modifier.isPrivate(modifiers) ? "private" : "static")
-                    + ", so no Spring proxy can intercept it");
-        } else if (Modifier.isFinal(modifiers) && AopUtils.isCglibProxy(bean)) {
-            problems.add(where + " is final, so the class-based proxy cannot intercept it");
-        } else if (!advised) {
-            problems.add(where + " is on a bean that Spring AOP did not proxy with the @WithLock advisor, so the"
-                    + " lock would silently not be taken");
-        }
+        GatedMethodChecks.addIfAny(problems,
+                GatedMethodChecks.unskippable(gate.whenHeld() == WhenLockHeld.SKIP, method, where));
+        GatedMethodChecks.addIfAny(problems, GatedMethodChecks.outsideTheCall(method, where,
+                "the lock would cover only assembling it and be released before the work runs at subscription",
+                "the lock would cover only starting the coroutine and be released before it resumes"));
+        GatedMethodChecks.addIfAny(problems, GatedMethodChecks.notInterceptable(bean, method, where, advised,
+                "@WithLock advisor, so the lock would silently not be taken"));
         return problems;
     }
 
@@ -103,25 +74,12 @@ public final class WithLockMethodValidator implements BeanPostProcessor, Ordered
                     + " the Locks bean (tryAcquireAsync, releaseAsync)");
         }
         if (all.contains("private") || all.contains("static") || all.contains("final")) {
-            actions.add("make the method public (or protected), non-static and non-final");
+            actions.add(GatedMethodChecks.MAKE_INTERCEPTABLE);
         }
         if (all.contains("did not proxy")) {
             actions.add("keep Spring AOP auto-proxying on (spring.aop.auto=true, the default)");
         }
-        String joined = actions.isEmpty() ? "fix the annotated method" : String.join("; ", actions);
-        return Character.toUpperCase(joined.charAt(0)) + joined.substring(1) + ".";
-    }
-
-    private static boolean isAdvised(Object bean) {
-        if (!(bean instanceof Advised advised)) {
-            return false;
-        }
-        for (Advisor advisor : advised.getAdvisors()) {
-            if (advisor instanceof WithLockAdvisor) {
-                return true;
-            }
-        }
-        return false;
+        return GatedMethodChecks.sentence(actions, "fix the annotated method");
     }
 
     @Override

@@ -1,15 +1,11 @@
 package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.fencing.Fence;
-import org.aopalliance.aop.Advice;
-import org.springframework.aop.ClassFilter;
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import dev.hoplock.spring.annotation.Fenced;
+import dev.hoplock.spring.aop.AnnotationAdvisor;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotationUtils;
 
-import java.lang.reflect.Method;
 import java.util.function.Supplier;
 
 /**
@@ -30,50 +26,21 @@ import java.util.function.Supplier;
  * this one, or a token advisor after this one, fails the start. At call time the interceptor refuses to run without
  * an active transaction as a second line.
  */
-public final class FencedAdvisor extends AbstractPointcutAdvisor {
+public final class FencedAdvisor extends AnnotationAdvisor {
 
     private static final long serialVersionUID = 1L;
-
-    private final transient FencedMethods methods = new FencedMethods();
-    private final transient Pointcut pointcut = new FencedPointcut(methods);
-    private final transient FencedInterceptor interceptor;
 
     /**
      * @param fence  the fence, resolved at the first call
      * @param tokens where the token of a call comes from
      */
     public FencedAdvisor(Supplier<Fence> fence, FencingTokenSource tokens) {
-        this.interceptor = new FencedInterceptor(fence, tokens, methods);
-        setOrder(Ordered.LOWEST_PRECEDENCE);
+        this(new FencedMethods(), fence, tokens);
     }
 
-    @Override
-    public Pointcut getPointcut() {
-        return pointcut;
-    }
-
-    @Override
-    public Advice getAdvice() {
-        return interceptor;
-    }
-
-    private static final class FencedPointcut extends StaticMethodMatcherPointcut {
-
-        private final FencedMethods methods;
-
-        FencedPointcut(FencedMethods methods) {
-            this.methods = methods;
-            setClassFilter(new ClassFilter() {
-                @Override
-                public boolean matches(Class<?> clazz) {
-                    return AnnotationUtils.isCandidateClass(clazz, dev.hoplock.spring.annotation.Fenced.class);
-                }
-            });
-        }
-
-        @Override
-        public boolean matches(Method method, Class<?> targetClass) {
-            return methods.cachedResource(method, targetClass) != null;
-        }
+    private FencedAdvisor(FencedMethods methods, Supplier<Fence> fence, FencingTokenSource tokens) {
+        super(methodsMatching(clazz -> AnnotationUtils.isCandidateClass(clazz, Fenced.class),
+                (method, targetClass) -> methods.cachedResource(method, targetClass) != null),
+                new FencedInterceptor(fence, tokens, methods), Ordered.LOWEST_PRECEDENCE);
     }
 }

@@ -4,9 +4,9 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
-import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.spring.DelegatingBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -23,17 +23,16 @@ import java.util.Optional;
  * delegate threw). Guarantees: every call and its result or exception pass through unchanged; the timer never
  * changes an outcome. Composable: it wraps any backend, including another decorator.
  */
-public final class MeteredBackend implements Backend {
+public final class MeteredBackend extends DelegatingBackend {
 
     /** The timer's name. */
     public static final String METER = "hoplock.backend.requests";
 
-    private final Backend delegate;
     private final MeterRegistry registry;
     private final String election;
 
     public MeteredBackend(Backend delegate, MeterRegistry registry, String election) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
         this.registry = Objects.requireNonNull(registry, "registry");
         this.election = Objects.requireNonNull(election, "election");
     }
@@ -79,17 +78,6 @@ public final class MeteredBackend implements Backend {
         } finally {
             sample.stop(timer("delete", outcome));
         }
-    }
-
-    /** Forwarded: the store's own verification (the S3 probe) must run through any wrapper. */
-    @Override
-    public StoreCapabilities verify() throws BackendException {
-        return delegate.verify();
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
     }
 
     private static String refusal(WriteResult.Refusal reason) {
