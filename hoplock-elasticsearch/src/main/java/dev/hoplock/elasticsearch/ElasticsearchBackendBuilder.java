@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import org.jspecify.annotations.Nullable;
 
@@ -82,7 +83,7 @@ public final class ElasticsearchBackendBuilder {
         try {
             return endpoint(new URI(endpoint.strip()));
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(ENDPOINT_RULE + "; '" + withoutUserInfo(endpoint.strip())
+            throw new InvalidSettingException("endpoint", ENDPOINT_RULE + "; '" + withoutUserInfo(endpoint.strip())
                     + "' is not a URL");
         }
     }
@@ -170,8 +171,11 @@ public final class ElasticsearchBackendBuilder {
     /**
      * Creates the backend and, unless switched off, runs its start-up check.
      *
-     * @throws IllegalStateException    when a setting is missing or contradicts another
-     * @throws IllegalArgumentException when a setting is invalid
+     * @throws InvalidSettingException when a setting is missing, invalid or contradicts another; its
+     *                                 {@link InvalidSettingException#setting() setting} names the builder method at
+     *                                 fault ({@code endpoint}, {@code index}, {@code basicAuth}, {@code apiKey},
+     *                                 {@code requestTimeout}, {@code connectTimeout})
+     * @throws IllegalStateException   when a transport is given together with settings it already carries
      * @throws BackendException         when the start-up check fails; see {@link ElasticsearchBackend#verify()}
      */
     public ElasticsearchBackend build() throws BackendException {
@@ -208,22 +212,22 @@ public final class ElasticsearchBackendBuilder {
 
     private ElasticsearchBackend withOwnTransport() {
         if (endpoint == null) {
-            throw new IllegalStateException("no Elasticsearch / OpenSearch endpoint configured: call"
+            throw new InvalidSettingException("endpoint", "no Elasticsearch / OpenSearch endpoint configured: call"
                     + " endpoint(\"https://host:9200\") or transport(...)");
         }
         String scheme = endpoint.getScheme();
         if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
-            throw new IllegalArgumentException(ENDPOINT_RULE + "; got '" + withoutUserInfo(endpoint) + "'");
+            throw new InvalidSettingException("endpoint", ENDPOINT_RULE + "; got '" + withoutUserInfo(endpoint) + "'");
         }
         if (endpoint.getRawQuery() != null || endpoint.getRawFragment() != null) {
-            throw new IllegalArgumentException(ENDPOINT_RULE + ", without query or fragment; got '"
+            throw new InvalidSettingException("endpoint", ENDPOINT_RULE + ", without query or fragment; got '"
                     + withoutUserInfo(endpoint) + "'");
         }
         String user = username;
         String secret = password;
         if (endpoint.getRawUserInfo() != null) {
             if (username != null || apiKey != null) {
-                throw new IllegalStateException("credentials are given twice, in the endpoint URL and with"
+                throw new InvalidSettingException("basicAuth", "credentials are given twice, in the endpoint URL and with"
                         + " basicAuth/apiKey: keep one");
             }
             String info = endpoint.getRawUserInfo();
@@ -232,13 +236,14 @@ public final class ElasticsearchBackendBuilder {
             secret = colon < 0 ? "" : URLDecoder.decode(info.substring(colon + 1), StandardCharsets.UTF_8);
         }
         if (user != null && apiKey != null) {
-            throw new IllegalStateException("both basic authentication and an API key are configured: keep one");
+            throw new InvalidSettingException("apiKey",
+                    "both basic authentication and an API key are configured: keep one");
         }
         if (user != null && (user.isEmpty() || secret == null)) {
-            throw new IllegalArgumentException("basic authentication needs a user name and a password");
+            throw new InvalidSettingException("basicAuth", "basic authentication needs a user name and a password");
         }
         if (apiKey != null && apiKey.isBlank()) {
-            throw new IllegalArgumentException("the API key is blank");
+            throw new InvalidSettingException("apiKey", "the API key is blank");
         }
         List<String> secrets = new ArrayList<>();
         String authorization = null;
@@ -258,7 +263,9 @@ public final class ElasticsearchBackendBuilder {
 
     private static void validateIndex(@Nullable String index) {
         if (index == null || !INDEX_NAME.matcher(index).matches() || index.equals("..")) {
-            throw new IllegalArgumentException("index name '" + index + "' is invalid: use 1 to 255 lower case"
+            throw new InvalidSettingException("index", index, null, "is invalid: use 1 to 255 lower case letters,"
+                    + " digits and '.', '_', '+', '-', not starting with '_', '+' or '-', for example " + DEFAULT_INDEX,
+                    "index name '" + index + "' is invalid: use 1 to 255 lower case"
                     + " letters, digits and '.', '_', '+', '-', not starting with '_', '+' or '-', for example "
                     + DEFAULT_INDEX);
         }
@@ -277,7 +284,8 @@ public final class ElasticsearchBackendBuilder {
 
     private static void requirePositive(@Nullable Duration duration, String name) {
         if (duration == null || duration.isZero() || duration.isNegative()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + duration);
+            throw new InvalidSettingException(name, duration, Duration.ZERO, "must be positive",
+                    name + " must be positive, was " + duration);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import dev.hoplock.core.InvalidSettingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,7 +17,8 @@ class ElasticsearchBackendBuilderTest {
 
     @Test
     void withoutEndpointOrTransportBuildSaysWhatToSet() {
-        assertThatThrownBy(() -> ElasticsearchBackend.builder().build()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> ElasticsearchBackend.builder().build())
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("endpoint"))
                 .hasMessageContaining("no Elasticsearch / OpenSearch endpoint configured")
                 .hasMessageContaining("endpoint(\"https://host:9200\")");
     }
@@ -25,14 +27,14 @@ class ElasticsearchBackendBuilderTest {
     @ValueSource(strings = {"ftp://host:9200", "localhost:9200", "http:///nohost", "http://host:9200/?pretty"})
     void anEndpointThatIsNoHttpUrlIsRefused(String endpoint) {
         assertThatThrownBy(() -> ElasticsearchBackend.builder().endpoint(endpoint).build())
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("endpoint"))
                 .hasMessageContaining("must be an http:// or https:// URL with a host");
     }
 
     @Test
     void anUnparsableEndpointIsRefusedWithoutItsUserInfo() {
         assertThatThrownBy(() -> ElasticsearchBackend.builder().endpoint("http://u:" + SECRET + "@ho st:9200").build())
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("endpoint"))
                 .hasMessageContaining("is not a URL").hasMessageNotContaining(SECRET);
     }
 
@@ -40,7 +42,7 @@ class ElasticsearchBackendBuilderTest {
     @ValueSource(strings = {"", "Leases", "_leases", "-leases", "+leases", "a b", "a/b", "a*b", "a,b", "..", "."})
     void anInvalidIndexNameIsRefusedWithTheRule(String index) {
         assertThatThrownBy(() -> ElasticsearchBackend.builder().endpoint("http://127.0.0.1:9200").index(index).build())
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("index"))
                 .hasMessageContaining("index name '" + index + "' is invalid")
                 .hasMessageContaining("lower case");
     }
@@ -49,10 +51,12 @@ class ElasticsearchBackendBuilderTest {
     void credentialsTwiceAreRefused() {
         assertThatThrownBy(() -> ElasticsearchBackend.builder().endpoint("http://u:p@127.0.0.1:9200")
                 .basicAuth("u", "p").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("credentials are given twice");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("basicAuth"))
+                .hasMessageContaining("credentials are given twice");
         assertThatThrownBy(() -> ElasticsearchBackend.builder().endpoint("http://127.0.0.1:9200")
                 .basicAuth("u", "p").apiKey("a2V5").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("keep one");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("apiKey"))
+                .hasMessageContaining("keep one");
     }
 
     @Test
@@ -68,7 +72,11 @@ class ElasticsearchBackendBuilderTest {
     void timeoutsMustBePositive() {
         assertThatThrownBy(() -> ElasticsearchBackend.builder().endpoint("http://127.0.0.1:9200")
                 .requestTimeout(Duration.ZERO).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("requestTimeout must be positive");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("requestTimeout");
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ZERO);
+                })
+                .hasMessageContaining("requestTimeout must be positive");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hoplock.jdbc;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 
 import javax.sql.DataSource;
@@ -67,16 +68,24 @@ public final class JdbcBackendBuilder {
      * Creates the backend; unless both schema initialisation and verification are off, connects once to recognise
      * the database, create the table if asked, and verify it.
      *
-     * @throws IllegalArgumentException when a setting is invalid
+     * @throws InvalidSettingException when a setting is invalid; its {@link InvalidSettingException#setting()
+     *                                  setting} is {@code table} or {@code requestTimeout}
      * @throws BackendException         when the table is missing ({@link BackendException.Kind#MISSING_CONTAINER},
      *                                  naming the table and the DDL file), the DDL failed, or the database cannot be
      *                                  asked
      */
     public JdbcBackend build() throws BackendException {
-        TableName tableName = new TableName(Objects.requireNonNull(table, "table"));
+        TableName tableName;
+        try {
+            tableName = new TableName(Objects.requireNonNull(table, "table"));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException("table", table, null, "is not a table name hoplock can use unquoted",
+                    String.valueOf(e.getMessage()));
+        }
         Objects.requireNonNull(initializeSchema, "initializeSchema");
         if (requestTimeout == null || requestTimeout.isZero() || requestTimeout.isNegative()) {
-            throw new IllegalArgumentException("requestTimeout must be positive, was " + requestTimeout);
+            throw new InvalidSettingException("requestTimeout", requestTimeout, Duration.ZERO, "must be positive",
+                    "requestTimeout must be positive, was " + requestTimeout);
         }
         if (!verify && initializeSchema == InitializeSchema.NEVER) {
             return new JdbcBackend(dataSource, tableName, requestTimeout, Optional.empty());

@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.WriteResult;
 import org.h2.jdbcx.JdbcDataSource;
+import dev.hoplock.core.InvalidSettingException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,7 +118,8 @@ class JdbcBackendTest {
     @ValueSource(strings = {"", "1abc", "lease;DROP TABLE x", "a.b.c", "lease-table", "\"quoted\""})
     void invalidTableNamesAreRejectedBeforeAnySql(String table) {
         assertThatThrownBy(() -> JdbcBackend.builder(POOLS.get(TestDatabase.H2)).table(table).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("table name");
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("table"))
+                .hasMessageContaining("table name");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.elasticsearch.ElasticsearchBackend;
 import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
@@ -9,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -113,23 +114,31 @@ final class ElasticsearchBackends {
         }
     }
 
+    /** Builder setting (as {@link InvalidSettingException#setting()} names it) to the property that supplies it. */
+    private static final Map<String, String> PROPERTIES = Map.of(
+            "endpoint", ENDPOINT,
+            "index", "hoplock.elasticsearch.index",
+            "requestTimeout", "hoplock.elasticsearch.request-timeout",
+            "connectTimeout", "hoplock.elasticsearch.connect-timeout",
+            "apiKey", "hoplock.elasticsearch.api-key",
+            "basicAuth", "hoplock.elasticsearch.username");
+
+    /**
+     * Builds the store; a refused setting is reported under the property that supplies it, found from the
+     * exception's {@link InvalidSettingException#setting() setting} field (never from its message).
+     */
     private static ElasticsearchBackend build(Supplier<ElasticsearchBackendBuilder> configured) {
         try {
             return configured.get().build();
-        } catch (IllegalArgumentException | IllegalStateException | BackendException e) {
-            String message = String.valueOf(e.getMessage());
-            String lower = message.toLowerCase(Locale.ROOT);
-            String property = lower.contains("index name") ? "hoplock.elasticsearch.index"
-                    : lower.contains("requesttimeout") ? "hoplock.elasticsearch.request-timeout"
-                    : lower.contains("connecttimeout") ? "hoplock.elasticsearch.connect-timeout"
-                    : lower.contains("api key") ? "hoplock.elasticsearch.api-key"
-                    : lower.contains("basic authentication") || lower.contains("credentials")
-                    ? "hoplock.elasticsearch.username"
-                    : lower.contains("endpoint") ? ENDPOINT
-                    : "hoplock.elasticsearch";
+        } catch (InvalidSettingException e) {
+            String property = PROPERTIES.getOrDefault(e.setting(), "hoplock.elasticsearch");
             throw new HoplockConfigurationException(property,
-                    "Cannot configure the Elasticsearch / OpenSearch store (" + property + "): " + message + ".",
+                    "Cannot configure the Elasticsearch / OpenSearch store (" + property + "): " + e.getMessage() + ".",
                     "Fix " + property + ".", e);
+        } catch (IllegalArgumentException | IllegalStateException | BackendException e) {
+            throw new HoplockConfigurationException("hoplock.elasticsearch",
+                    "Cannot configure the Elasticsearch / OpenSearch store: " + e.getMessage() + ".",
+                    "Fix hoplock.elasticsearch.", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.jdbc.Database;
 import dev.hoplock.jdbc.InitializeSchema;
@@ -37,11 +38,15 @@ final class JdbcBackends {
             JdbcBackend backend = builder.build();
             log.info("hoplock: JDBC store {} through DataSource '{}'", backend.describe(), chosen.name());
             return backend;
-        } catch (IllegalArgumentException e) {
-            String property = String.valueOf(e.getMessage()).contains("requestTimeout")
-                    ? "hoplock.jdbc.request-timeout" : "hoplock.jdbc.table";
+        } catch (InvalidSettingException e) {
+            // The property from the exception's setting field, never from its message.
+            String property = e.setting().equals("requestTimeout") ? "hoplock.jdbc.request-timeout"
+                    : "hoplock.jdbc.table";
             throw new HoplockConfigurationException(property, "Cannot configure the JDBC store (" + property + "): "
                     + e.getMessage() + ".", "Fix " + property + ".", e);
+        } catch (IllegalArgumentException e) {
+            throw new HoplockConfigurationException("hoplock.jdbc", "Cannot configure the JDBC store: "
+                    + e.getMessage() + ".", "Fix hoplock.jdbc.", e);
         } catch (BackendException e) {
             return answer(e, settings, chosen, builder);
         }

@@ -255,6 +255,13 @@ class ElasticsearchAutoConfigurationTests {
                 assertThat(Failures.analyze(context.getStartupFailure()).getDescription())
                         .contains("hoplock.elasticsearch.index").contains("Upper_Case"));
         runner.withPropertyValues("hoplock.backend=elasticsearch", "hoplock.elasticsearch.endpoint=http://x:9200",
+                "hoplock.elasticsearch.connect-timeout=0s").run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).as("the property from the setting field, not the message")
+                            .contains("(hoplock.elasticsearch.connect-timeout)").contains("must be positive");
+                    assertThat(analysis.getAction()).isEqualTo("Fix hoplock.elasticsearch.connect-timeout.");
+                });
+        runner.withPropertyValues("hoplock.backend=elasticsearch", "hoplock.elasticsearch.endpoint=http://x:9200",
                 "hoplock.elasticsearch.password=" + PASSWORD).run(context -> {
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("hoplock.elasticsearch.username is missing")
