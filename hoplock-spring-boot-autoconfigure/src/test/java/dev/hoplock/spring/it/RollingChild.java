@@ -17,19 +17,24 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One instance of a rolling restart, in its own JVM: a whole Spring Boot application with the default
- * {@code hoplock.campaign-when=ready} over a shared filesystem store, a warm-up (an application runner that takes
- * {@code warmupMs}, during which the application is started but not ready) and a {@code @LeaderOnly} job every 20 ms.
+ * {@code hoplock.campaign-when=ready} over a shared filesystem store, a warm-up (an application runner that lasts
+ * until the parent writes a line, {@code WARMED}, to this process's standard input; meanwhile the application is
+ * started but not ready) and a {@code @LeaderOnly} job every 20 ms. The parent ends the warm-up, so a test can
+ * know that an instance is still warming up, rather than hope that its own steps are faster than a fixed warm-up.
  * It prints one line per fact, with wall-clock instants (one host, one clock) and monotonic times
  * ({@code System.nanoTime()}, CLOCK_MONOTONIC, comparable between the JVMs of one host):
  * {@code STARTED <instant>} (context started, warm-up begins), {@code READY <instant>}, {@code ACQUIRED <generation> <instant>}, {@code LOST <generation> <instant>},
  * {@code OBSERVED <holder>}, {@code RUN <generation> <startNanos> <endNanos>}.
  *
- * <p>Arguments: directory, owner, ttlMs, warmupMs. Stopped by SIGTERM (Boot's shutdown hook closes the context: the
+ * <p>Arguments: directory, owner, ttlMs. Stopped by SIGTERM (Boot's shutdown hook closes the context: the
  * elector releases the lease).
  */
 @Configuration(proxyBeanMethods = false)
@@ -44,8 +49,7 @@ public class RollingChild {
                 .properties("spring.main.banner-mode=off", "logging.level.root=WARN",
                         "hoplock.backend=filesystem", "hoplock.filesystem.directory=" + args[0],
                         "hoplock.owner=" + args[1], "hoplock.ttl=" + ttlMs + "ms", "hoplock.renew=" + ttlMs / 3 + "ms",
-                        "hoplock.poll=" + ttlMs / 15 + "ms", "hoplock.release-timeout=1s",
-                        "rolling.warmup-ms=" + args[3])
+                        "hoplock.poll=" + ttlMs / 15 + "ms", "hoplock.release-timeout=1s")
                 .run();
     }
 
@@ -80,11 +84,12 @@ public class RollingChild {
         };
     }
 
-    /** The application's warm-up: started, not ready, for warmupMs. */
+    /**
+     * The application's warm-up: started, not ready, until the parent writes a line to standard input (or closes it).
+     */
     @Bean
-    ApplicationRunner warmUp(org.springframework.core.env.Environment environment) {
-        long warmupMs = environment.getRequiredProperty("rolling.warmup-ms", Long.class);
-        return arguments -> TimeUnit.MILLISECONDS.sleep(warmupMs);
+    ApplicationRunner warmUp() {
+        return arguments -> new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }
 
     @Bean
