@@ -40,6 +40,12 @@ import static org.awaitility.Awaitility.await;
 class TwoApplicationsTests {
 
     private static final Duration POLL = Duration.ofMillis(100);
+    /**
+     * How long a closing leader waits for its leader work before it gives up the release. Well above what closing a
+     * context takes on a loaded 2-core machine, so that a close that did not interrupt the work (it then waits this
+     * long) is told apart from one that did, however slow the machine.
+     */
+    private static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(5);
 
     @TempDir
     Path directory;
@@ -111,7 +117,7 @@ class TwoApplicationsTests {
         a.close();
         Duration closeTook = Duration.ofNanos(System.nanoTime() - closing);
         assertThat(closeTook).as("leader work stopped at once, not after the release timeout")
-                .isLessThan(Duration.ofSeconds(1));
+                .isLessThan(RELEASE_TIMEOUT);
         assertThat(DemoJobApplication.of("app-a")).hasSize(1).allSatisfy(e -> assertThat(e.interrupted()).isTrue());
         handover.assertReleasedAndTakenOverBeforeExpiry();
         await().atMost(Duration.ofSeconds(10)).until(() -> DemoJobApplication.of("app-b").size() >= 3);
@@ -137,7 +143,8 @@ class TwoApplicationsTests {
                 .properties("spring.main.banner-mode=off",
                         "hoplock.backend=filesystem", "hoplock.filesystem.directory=" + directory,
                         "hoplock.owner=" + owner, "hoplock.ttl=1500ms", "hoplock.renew=500ms",
-                        "hoplock.poll=" + POLL.toMillis() + "ms", "hoplock.release-timeout=1s",
+                        "hoplock.poll=" + POLL.toMillis() + "ms",
+                        "hoplock.release-timeout=" + RELEASE_TIMEOUT.toMillis() + "ms",
                         "logging.level.root=WARN", "logging.level.dev.hoplock=INFO")
                 .run();
         started.add(context);
