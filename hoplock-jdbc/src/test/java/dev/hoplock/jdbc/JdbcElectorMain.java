@@ -9,6 +9,7 @@ import dev.hoplock.core.Lease;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -26,7 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code STARTED} / {@code CLOSED}.</li>
  * </ul>
  * Readings are {@link System#nanoTime()}, CLOCK_MONOTONIC on Linux, one clock for every process of the machine. A JVM
- * shutdown hook (SIGTERM) closes the elector, which releases the lease, and waits for the work to report its end.
+ * shutdown hook (SIGTERM) closes the elector, which releases the lease, and waits for the work to report its end and,
+ * if it was leading, for its {@code LOST} line (events reach listeners on the elector's event thread, which closing
+ * does not wait for; the JVM would otherwise exit before that line is printed).
  *
  * <p>Arguments: JDBC URL, user, table, lease key, owner, TTL in ms, poll interval in ms.
  */
@@ -49,14 +52,24 @@ public final class JdbcElectorMain {
         JdbcBackend backend = JdbcBackend.builder(pool).table(args[2]).initializeSchema(InitializeSchema.NEVER)
                 .requestTimeout(ttl).build();
         Elector elector = Elector.builder(backend, args[3]).owner(owner).ttl(ttl).pollInterval(poll).build();
-        elector.addListener(event -> print(describe(owner, event)));
+        CountDownLatch lostPrinted = new CountDownLatch(1);
+        elector.addListener(event -> {
+            print(describe(owner, event));
+            if (event instanceof ElectionEvent.Lost) {
+                lostPrinted.countDown();
+            }
+        });
 
         Thread work = new Thread(() -> reportLeadership(elector, owner), owner + "-work");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            boolean wasLeading = elector.isLeader();
             elector.close();
             work.interrupt();
             try {
                 work.join(TimeUnit.SECONDS.toMillis(5));
+                if (wasLeading) {
+                    lostPrinted.await(5, TimeUnit.SECONDS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
