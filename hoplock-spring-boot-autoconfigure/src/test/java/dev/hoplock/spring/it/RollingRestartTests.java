@@ -28,10 +28,11 @@ import static org.awaitility.Awaitility.await;
  * graceful close, a leader releases), end the replacement's warm-up, wait until it is ready and follows the election,
  * repeat for all three. The test itself ends each warm-up (a line on the child's standard input), so the replacement
  * is certainly still warming up when the leader is stopped and the handover is checked, however slow the machine: with
- * {@code campaign-when=started} the replacement could win the handover; with the default it cannot. Checked over the whole run: never two leaders
- * (leader work of different owners never overlaps on the host's monotonic clock, and the generation under which it
- * runs never goes down), no instance wins before it is ready (every acquisition comes after its instance's
- * readiness, although each replacement spends its warm-up started but not ready), and a leader exists at the end.
+ * {@code campaign-when=started} the replacement could win the handover; with the default it cannot. Checked over
+ * the whole run: never two leaders (leader work of different owners never overlaps on the host's monotonic clock, and
+ * the generation under which it runs never goes down), no instance wins before it is ready (every acquisition comes
+ * after its instance's readiness, although each replacement spends its warm-up started but not ready), and a leader
+ * exists at the end.
  * The handover gaps are measured by the rolling stage of the benchmarks, not asserted here.
  */
 class RollingRestartTests {
