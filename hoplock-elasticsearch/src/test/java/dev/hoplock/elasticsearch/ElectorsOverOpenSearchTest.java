@@ -103,6 +103,10 @@ class ElectorsOverOpenSearchTest {
         assertThat(acquired).hasSize(3);
         assertThat(acquired).extracting(a -> a.lease().generation()).containsExactly(1L, 2L, 3L);
 
+        // Events reach listeners on each elector's event thread, and close() does not wait for them: the last
+        // leader's Lost may still be on its way.
+        await("the Lost event of every term; events " + events).atMost(PATIENCE)
+                .until(() -> events.stream().filter(ElectionEvent.Lost.class::isInstance).count() >= 3);
         List<ElectionEvent.Lost> lost = events.stream().filter(ElectionEvent.Lost.class::isInstance)
                 .map(ElectionEvent.Lost.class::cast).sorted(Comparator.comparing(ElectionEvent::at)).toList();
         assertThat(lost).as("every term ends by the close").hasSize(3)

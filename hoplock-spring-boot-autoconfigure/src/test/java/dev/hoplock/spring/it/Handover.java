@@ -42,13 +42,13 @@ final class Handover {
         return new Handover(leader, follower);
     }
 
-    /** Waits (up to a few seconds) for the handover and checks it. */
-    void assertReleasedAndTakenOverBeforeExpiry() throws Exception {
-        assertReleasedAndTakenOverBeforeExpiry(LossCause.STOPPED);
+    /** Waits (up to a few seconds) for the handover and checks it; returns the follower's acquisition. */
+    ElectionEvent.Acquired assertReleasedAndTakenOverBeforeExpiry() throws Exception {
+        return assertReleasedAndTakenOverBeforeExpiry(LossCause.STOPPED);
     }
 
     /** As {@link #assertReleasedAndTakenOverBeforeExpiry()}, for a leader that ended its term for {@code cause}. */
-    void assertReleasedAndTakenOverBeforeExpiry(LossCause cause) throws Exception {
+    ElectionEvent.Acquired assertReleasedAndTakenOverBeforeExpiry(LossCause cause) throws Exception {
         ElectionEvent.Lost loss = lost.get(5, TimeUnit.SECONDS);
         assertThat(loss.cause()).isEqualTo(cause);
         ElectionEvent.Acquired acquisition = acquired.get(5, TimeUnit.SECONDS);
@@ -56,5 +56,6 @@ final class Handover {
                 + " release; follower: %s", loss.lease(), follower.status()).isBefore(loss.lease().expiresAt());
         assertThat(acquisition.lease().generation()).isGreaterThan(loss.lease().generation());
         assertThat(Duration.between(loss.at(), acquisition.at())).as("handover time").isLessThan(Duration.ofSeconds(3));
+        return acquisition;
     }
 }

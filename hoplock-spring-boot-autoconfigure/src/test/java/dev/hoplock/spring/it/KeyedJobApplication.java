@@ -52,13 +52,14 @@ public class KeyedJobApplication {
     /**
      * One run of the keyed method.
      *
-     * @param member     the member that ran it
-     * @param key        the key
-     * @param token      the key's fencing token, from {@link LeaderContextHolder}
-     * @param startNanos when it started
-     * @param endNanos   when it ended
+     * @param member          the member that ran it
+     * @param key             the key
+     * @param token           the key's fencing token, from {@link LeaderContextHolder}
+     * @param sweepStartNanos when the sweep that offered the key started: the gate decided after this
+     * @param startNanos      when it started
+     * @param endNanos        when it ended
      */
-    public record Run(String member, String key, long token, long startNanos, long endNanos) {
+    public record Run(String member, String key, long token, long sweepStartNanos, long startNanos, long endNanos) {
     }
 
     /** An ownership change event as one member received it. */
@@ -81,7 +82,8 @@ public class KeyedJobApplication {
             if (!lease.key().equals(orgId)) {
                 throw new IllegalStateException("the context names key " + lease.key() + " in the call for " + orgId);
             }
-            RUNS.add(new Run(member, orgId, lease.generation(), start, System.nanoTime()));
+            RUNS.add(new Run(member, orgId, lease.generation(), Sweep.startOfCurrent(start), start,
+                    System.nanoTime()));
         }
 
         @EventListener
@@ -90,8 +92,14 @@ public class KeyedJobApplication {
         }
     }
 
-    /** Offers every key to the keyed method; only the owner's call runs. */
+    /**
+     * Offers every key to the keyed method; only the owner's call runs. Each sweep notes when it started, on its
+     * thread, so a run can tell it: the gate of every call of a sweep decided after the sweep started, while a run's
+     * own start is taken only after the gate, however long the thread was held up in between.
+     */
     public static class Sweep {
+
+        private static final ThreadLocal<Long> STARTED = new ThreadLocal<>();
 
         private final Billing billing;
 
@@ -99,9 +107,20 @@ public class KeyedJobApplication {
             this.billing = billing;
         }
 
+        /** When the sweep running on this thread started; {@code otherwise} when no sweep runs on it. */
+        static long startOfCurrent(long otherwise) {
+            Long started = STARTED.get();
+            return started == null ? otherwise : started;
+        }
+
         @Scheduled(fixedDelay = 50)
         public void sweep() {
-            KEYS.forEach(billing::bill);
+            STARTED.set(System.nanoTime());
+            try {
+                KEYS.forEach(billing::bill);
+            } finally {
+                STARTED.remove();
+            }
         }
     }
 }

@@ -17,21 +17,28 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One instance of a rolling restart, in its own JVM: a whole Spring Boot application with the default
- * {@code hoplock.campaign-when=ready} over a shared filesystem store, a warm-up (an application runner that takes
- * {@code warmupMs}, during which the application is started but not ready) and a {@code @LeaderOnly} job every 20 ms.
+ * {@code hoplock.campaign-when=ready} over a shared filesystem store, a warm-up (an application runner during which
+ * the application is started but not ready) and a {@code @LeaderOnly} job every 20 ms. The warm-up lasts
+ * {@code warmupMs}, or, given {@code stdin}, until the parent writes a line to this process's standard input (or
+ * closes it): a test ends it itself, so it knows an instance is still warming up rather than hoping its own steps are
+ * faster than a fixed warm-up.
  * It prints one line per fact, with wall-clock instants (one host, one clock) and monotonic times
  * ({@code System.nanoTime()}, CLOCK_MONOTONIC, comparable between the JVMs of one host):
  * {@code STARTED <instant>} (context started, warm-up begins), {@code READY <instant>}, {@code ACQUIRED <generation> <instant>}, {@code LOST <generation> <instant>},
  * {@code OBSERVED <holder>}, {@code RUN <generation> <startNanos> <endNanos>}.
  *
  * <p>The child of {@link RollingRestartTests} and of the benchmarks' {@code RollingRestartBench} (which reaches it
- * through this module's test-jar). Arguments: directory, owner, ttlMs, warmupMs, then any further Spring properties
+ * through this module's test-jar). Arguments: directory, owner, ttlMs, warmupMs or {@code stdin}, then any further
+ * Spring properties
  * ({@code key=value}; how each caller wants the child's logs). Stopped by SIGTERM (Boot's shutdown hook closes the
  * context: the elector releases the lease, and the shutdown waits up to a second for each term's {@code LOST} line).
  */
@@ -48,7 +55,7 @@ public class RollingChild {
                         "hoplock.backend=filesystem", "hoplock.filesystem.directory=" + args[0],
                         "hoplock.owner=" + args[1], "hoplock.ttl=" + ttlMs + "ms", "hoplock.renew=" + ttlMs / 3 + "ms",
                         "hoplock.poll=" + ttlMs / 15 + "ms", "hoplock.release-timeout=1s",
-                        "rolling.warmup-ms=" + args[3])
+                        "rolling.warmup=" + args[3])
                 .properties(Arrays.copyOfRange(args, 4, args.length))
                 .run();
     }
@@ -141,10 +148,14 @@ public class RollingChild {
         };
     }
 
-    /** The application's warm-up: started, not ready, for warmupMs. */
+    /** The application's warm-up: started, not ready, for warmupMs or until a line arrives on standard input. */
     @Bean
     ApplicationRunner warmUp(org.springframework.core.env.Environment environment) {
-        long warmupMs = environment.getRequiredProperty("rolling.warmup-ms", Long.class);
+        String warmup = environment.getRequiredProperty("rolling.warmup");
+        if (warmup.equals("stdin")) {
+            return arguments -> new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        }
+        long warmupMs = Long.parseLong(warmup);
         return arguments -> TimeUnit.MILLISECONDS.sleep(warmupMs);
     }
 

@@ -25,18 +25,19 @@ import static org.awaitility.Awaitility.await;
 /**
  * A rolling restart of three whole applications, each in its own JVM ({@link RollingChild}) over one filesystem
  * store: start a replacement, and while it warms up (started, not ready) stop the oldest instance (SIGTERM: Boot's
- * graceful close, a leader releases), wait until the replacement is ready and follows the election, repeat for all
- * three. The leader is stopped while a replacement warms up, so with {@code campaign-when=started} the replacement
- * could win the handover; with the default it cannot. Checked over the whole run: never two leaders
- * (leader work of different owners never overlaps on the host's monotonic clock, and the generation under which it
- * runs never goes down), no instance wins before it is ready (every acquisition comes after its instance's
- * readiness, although each replacement spends its warm-up started but not ready), and a leader exists at the end.
+ * graceful close, a leader releases), end the replacement's warm-up, wait until it is ready and follows the election,
+ * repeat for all three. The test itself ends each warm-up (a line on the child's standard input), so the replacement
+ * is certainly still warming up when the leader is stopped and the handover is checked, however slow the machine: with
+ * {@code campaign-when=started} the replacement could win the handover; with the default it cannot. Checked over
+ * the whole run: never two leaders (leader work of different owners never overlaps on the host's monotonic clock, and
+ * the generation under which it runs never goes down), no instance wins before it is ready (every acquisition comes
+ * after its instance's readiness, although each replacement spends its warm-up started but not ready), and a leader
+ * exists at the end.
  * The handover gaps are measured by the rolling stage of the benchmarks, not asserted here.
  */
 class RollingRestartTests {
 
     private static final long TTL_MS = 1500;
-    private static final long WARMUP_MS = 1500;
     private static final Duration STEP = Duration.ofSeconds(60);
 
     @TempDir
@@ -60,6 +61,9 @@ class RollingRestartTests {
             live.add(spawn());
         }
         for (Instance instance : live) {
+            instance.endWarmUp();
+        }
+        for (Instance instance : live) {
             awaitReadyAndFollowing(instance);
         }
         await().atMost(STEP).until(() -> live.stream().anyMatch(Instance::leads));
@@ -76,6 +80,9 @@ class RollingRestartTests {
                 assertThat(replacement.leads()).as("the replacement, still warming up, did not win the handover: %s",
                         replacement).isFalse();
             }
+            // Its warm-up lasted until now (this test ends it), so it was not ready during the handover.
+            assertThat(replacement.ready).as("%s still warming up", replacement).isNull();
+            replacement.endWarmUp();
             live.add(replacement);
             awaitReadyAndFollowing(replacement);
         }
@@ -138,7 +145,7 @@ class RollingRestartTests {
         Path stderr = directory.resolve(owner + ".err");
         Process process = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-cp", System.getProperty("java.class.path"), RollingChild.class.getName(),
-                directory.resolve("store").toString(), owner, Long.toString(TTL_MS), Long.toString(WARMUP_MS),
+                directory.resolve("store").toString(), owner, Long.toString(TTL_MS), "stdin",
                 "logging.level.root=WARN")
                 .redirectError(stderr.toFile())
                 .start();
@@ -168,6 +175,12 @@ class RollingRestartTests {
 
         boolean leads() {
             return process.isAlive() && terms.containsValue(Boolean.TRUE);
+        }
+
+        /** Ends the child's warm-up: it becomes ready (and, by default, a candidate) after this. */
+        void endWarmUp() throws IOException {
+            process.getOutputStream().write("WARMED\n".getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
         }
 
         void pump() {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -28,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  * Every line carries {@code owner=}. Readings are {@link System#nanoTime()}, CLOCK_MONOTONIC on Linux, one clock for
  * every process of the machine. A JVM shutdown hook (SIGTERM) closes the elector, which releases the lease, waits up
- * to 5 s for the work to report its end, prints {@code CLOSED} and then closes the store.
+ * to 5 s for the work to report its end and, if it was leading, for its {@code LOST} line, prints {@code CLOSED} and
+ * then closes the store.
  *
  * <p>Arguments: the store's own arguments (any number, given to the {@link StoreOpener}), then lease key, owner, TTL
  * in ms, poll interval in ms.
@@ -73,14 +75,26 @@ public final class ElectorChildMain {
         Duration poll = Duration.ofMillis(Long.parseLong(args[n - 1]));
         OpenStore store = opener.open(List.of(args).subList(0, n - 4), ttl);
         Elector elector = Elector.builder(store.backend(), key).owner(owner).ttl(ttl).pollInterval(poll).build();
-        elector.addListener(event -> print(describe(owner, event)));
+        CountDownLatch lostPrinted = new CountDownLatch(1);
+        elector.addListener(event -> {
+            print(describe(owner, event));
+            if (event instanceof ElectionEvent.Lost) {
+                lostPrinted.countDown();
+            }
+        });
 
         Thread work = new Thread(() -> reportLeadership(elector, owner), owner + "-work");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            boolean wasLeading = elector.isLeader();
             elector.close();
             work.interrupt();
             try {
                 work.join(TimeUnit.SECONDS.toMillis(5));
+                if (wasLeading) {
+                    // Events reach listeners on the elector's event thread, which close() does not wait for: without
+                    // this, the JVM could exit before the LOST line the tests read is printed.
+                    lostPrinted.await(5, TimeUnit.SECONDS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
