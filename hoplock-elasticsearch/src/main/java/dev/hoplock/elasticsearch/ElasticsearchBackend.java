@@ -8,12 +8,12 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.json.Json;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -287,10 +287,11 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     }
 
     private SeqNoHandle version(Map<String, Object> fields, String action) throws BackendException {
-        if (fields.get("_seq_no") instanceof BigDecimal seqNo && fields.get("_primary_term") instanceof BigDecimal term
-                && seqNo.signum() >= 0 && term.signum() > 0) {
+        if (fields.get("_seq_no") instanceof Json.NumberLiteral seqNo
+                && fields.get("_primary_term") instanceof Json.NumberLiteral term
+                && seqNo.value().signum() >= 0 && term.value().signum() > 0) {
             try {
-                return new SeqNoHandle(seqNo.longValueExact(), term.longValueExact());
+                return new SeqNoHandle(seqNo.value().longValueExact(), term.value().longValueExact());
             } catch (ArithmeticException e) {
                 // falls through to the error below
             }
