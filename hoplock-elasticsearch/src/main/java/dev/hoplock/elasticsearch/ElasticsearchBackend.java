@@ -68,6 +68,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     private final Duration requestTimeout;
     private final boolean createIndex;
     private final SearchErrors errors;
+    private final VerifiedOnce verification;
     private volatile @Nullable String product;
 
     ElasticsearchBackend(HttpTransport transport, boolean ownsTransport, String index, Duration requestTimeout,
@@ -78,6 +79,10 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.createIndex = createIndex;
         this.errors = new SearchErrors(transport.endpoint(), index, redaction);
+        this.verification = new VerifiedOnce(() -> {
+            new StartupCheck(this, this.requestTimeout).run();
+            return StoreCapabilities.assumed(describe());
+        });
     }
 
     /** Starts the configuration of an Elasticsearch / OpenSearch backend. */
@@ -145,7 +150,9 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     /**
      * Checks that the cluster answers, that the index exists (creating it with the fixed mapping if that is
      * enabled and it is missing), and that the cluster refuses the writes a compare-and-swap store must refuse.
-     * {@link ElasticsearchBackendBuilder#build()} calls it unless switched off.
+     * {@link ElasticsearchBackendBuilder#build()} calls it unless switched off. The check runs once per backend: once
+     * it has passed, later calls (an elector's own check before it campaigns) return the same answer without a
+     * request; after a failure the next call runs it again.
      *
      * @throws BackendException naming the endpoint, the index and the fix: {@link BackendException.Kind#UNREACHABLE},
      *                          {@link BackendException.Kind#ACCESS_DENIED} (401, 403),
@@ -156,8 +163,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
      */
     @Override
     public StoreCapabilities verify() throws BackendException {
-        new StartupCheck(this, requestTimeout).run();
-        return StoreCapabilities.assumed(describe());
+        return verification.get();
     }
 
     /** The index that holds the lease documents. */
