@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -109,7 +110,7 @@ import java.util.function.Consumer;
  * This class is the public facade; the loop is the package-private state machine {@code LeaseLoop} (with
  * {@code LeaseWrites} for the transitions that write), each transition naming the rule above it implements. State
  * changes happen under the loop's lock, on the scheduler's thread or on the thread that completes a backend request.
- * Events are delivered on the event executor. The elector owns the threads it creates ({@code ElectorThreads}) and
+ * Events are delivered on the event executor. The elector owns the threads it creates ({@code EngineRuntime}) and
  * stops them when closed. {@link #isLeader()} takes no lock and makes no backend call.
  */
 public final class Elector implements AutoCloseable {
@@ -120,21 +121,25 @@ public final class Elector implements AutoCloseable {
     private final LeaseLoop loop;
     private final LeaseLifecycle lifecycle;
 
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
     private Elector(Builder builder, ElectorSettings settings) {
         this.settings = settings;
-        ElectorThreads threads = new ElectorThreads(builder, settings.key());
-        this.loop = new LeaseLoop(settings, builder.time, threads, builder.fallbackScheduler);
-        this.lifecycle = new LeaseLifecycle(loop, threads::close);
+        String suffix = settings.key() + "-" + INSTANCES.incrementAndGet();
+        EngineRuntime runtime = builder.runtime.start(new EngineRuntime.ThreadNames("hoplock-elector-" + suffix,
+                "hoplock-io-" + suffix, "hoplock-events-" + suffix, "hoplock-fallback-timer-" + suffix));
+        this.loop = new LeaseLoop(settings, runtime);
+        this.lifecycle = new LeaseLifecycle(loop, runtime::close);
     }
 
     /** Starts a builder for an elector over a blocking backend. */
     public static Builder builder(Backend backend, String key) {
-        return new Builder(Objects.requireNonNull(backend, "backend"), null, key);
+        return new Builder(EngineRuntime.over(backend), key);
     }
 
     /** Starts a builder for an elector over a non-blocking backend (simulations). */
     public static Builder builder(AsyncBackend backend, String key) {
-        return new Builder(null, Objects.requireNonNull(backend, "backend"), key);
+        return new Builder(EngineRuntime.over(backend), key);
     }
 
     // ------------------------------------------------------------------ public API
@@ -296,18 +301,11 @@ public final class Elector implements AutoCloseable {
      * never a value: leave a setting unset to get its default.
      */
     public static final class Builder {
-        final @Nullable Backend backend;
-        final @Nullable AsyncBackend asyncBackend;
+        private final EngineRuntime.Builder runtime;
         private final ElectorSettings.Builder settings;
-        TimeSource time = TimeSource.system();
-        @Nullable Scheduler scheduler;
-        @Nullable Scheduler fallbackScheduler;
-        java.util.concurrent.@Nullable Executor ioExecutor;
-        java.util.concurrent.@Nullable Executor eventExecutor;
 
-        private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend, String key) {
-            this.backend = backend;
-            this.asyncBackend = asyncBackend;
+        private Builder(EngineRuntime.Builder runtime, String key) {
+            this.runtime = runtime;
             this.settings = ElectorSettings.builder(key);
         }
 
@@ -366,31 +364,31 @@ public final class Elector implements AutoCloseable {
 
         /** The clocks; default the system's. */
         public Builder timeSource(TimeSource time) {
-            this.time = Objects.requireNonNull(time, "time");
+            runtime.time(time);
             return this;
         }
 
         /** Where the loop's timers run; default a daemon thread owned by the elector. */
         public Builder scheduler(Scheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            runtime.scheduler(scheduler);
             return this;
         }
 
         /** Where timers run when the scheduler throws; default a daemon thread created on first need. For tests. */
         Builder fallbackScheduler(Scheduler fallbackScheduler) {
-            this.fallbackScheduler = Objects.requireNonNull(fallbackScheduler, "fallbackScheduler");
+            runtime.fallbackScheduler(fallbackScheduler);
             return this;
         }
 
         /** Where blocking backend calls run; default a daemon thread pool owned by the elector. */
         public Builder ioExecutor(java.util.concurrent.Executor ioExecutor) {
-            this.ioExecutor = Objects.requireNonNull(ioExecutor, "ioExecutor");
+            runtime.ioExecutor(ioExecutor);
             return this;
         }
 
         /** Where events are delivered; default a daemon thread owned by the elector. */
         public Builder eventExecutor(java.util.concurrent.Executor eventExecutor) {
-            this.eventExecutor = Objects.requireNonNull(eventExecutor, "eventExecutor");
+            runtime.eventExecutor(eventExecutor);
             return this;
         }
 

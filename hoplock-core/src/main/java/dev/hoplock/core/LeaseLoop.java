@@ -68,13 +68,13 @@ final class LeaseLoop {
     private long campaignPausedUntil;
     private boolean campaignPaused;
 
-    LeaseLoop(ElectorSettings settings, TimeSource time, ElectorThreads threads, @Nullable Scheduler fallback) {
+    LeaseLoop(ElectorSettings settings, EngineRuntime runtime) {
         this.settings = settings;
-        this.time = time;
-        this.backend = threads.backend();
+        this.time = runtime.time();
+        this.backend = runtime.backend();
         this.times = new LeaseTimes(settings);
-        this.timers = new LoopTimers(threads.scheduler(), fallback, threads.fallbackThreadName(), this::schedulerFailed);
-        this.events = new EventHub(settings.key(), time::wallNow, threads.eventExecutor());
+        this.timers = runtime.timers(this::schedulerFailed);
+        this.events = new EventHub(settings.key(), time::wallNow, runtime.eventExecutor());
         this.leadership = new Leadership(this, settings, time, timers, events, this::lastError, () -> stopping,
                 this::onFence);
         this.problems = new ProblemReporter(settings.key(), time, leadership::publish);

@@ -10,7 +10,6 @@ import dev.hoplock.core.lock.LockTask;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -58,6 +58,7 @@ public final class NamedLocks implements Locks {
     public static final Duration MAX_TTL = ElectorSettings.MAX_DURATION;
     /** The owner id used by default: one per process. */
     private static final String PROCESS_OWNER = OwnerIds.generate();
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final TimeSource time;
     private final String owner;
@@ -66,7 +67,8 @@ public final class NamedLocks implements Locks {
     private final Duration pollInterval;
     private final double safetyFraction;
     private final LockTakeoverRule takeoverRule;
-    private final LockThreads threads;
+    private final EngineRuntime runtime;
+    private final LoopTimers timers;
     private final LockEvents events;
     private final LockStoreGate storeGate;
     private final LockWaits waits;
@@ -74,27 +76,31 @@ public final class NamedLocks implements Locks {
     private volatile boolean closed;
 
     private NamedLocks(Builder builder) {
-        this.time = builder.time;
+        int instance = INSTANCES.incrementAndGet();
+        this.runtime = builder.runtime.start(new EngineRuntime.ThreadNames("hoplock-locks-" + instance,
+                "hoplock-locks-io-" + instance, "hoplock-locks-events-" + instance,
+                "hoplock-locks-fallback-" + instance));
+        this.time = runtime.time();
         this.owner = builder.owner;
         this.keyPrefix = builder.keyPrefix;
         this.requestTimeout = builder.requestTimeout;
         this.pollInterval = builder.pollInterval;
         this.safetyFraction = builder.safetyFraction;
         this.takeoverRule = builder.takeoverRule;
-        this.threads = new LockThreads(builder);
-        this.events = new LockEvents(threads.eventExecutor());
-        this.storeGate = new LockStoreGate(threads.backend(), requestTimeout);
-        this.waits = new LockWaits(time, threads.timers(), pollInterval, () -> closed);
+        this.timers = runtime.timers(e -> log.error("hoplock: the lock scheduler failed; using a fallback timer", e));
+        this.events = new LockEvents(runtime.eventExecutor());
+        this.storeGate = new LockStoreGate(runtime.backend(), requestTimeout);
+        this.waits = new LockWaits(time, timers, pollInterval, () -> closed);
     }
 
     /** A builder over a blocking backend (the usual case). */
     public static Builder builder(Backend backend) {
-        return new Builder(Objects.requireNonNull(backend, "backend"), null);
+        return new Builder(EngineRuntime.over(backend));
     }
 
     /** A builder over a non-blocking backend (simulations deliver answers in virtual time through one). */
     public static Builder builder(AsyncBackend backend) {
-        return new Builder(null, Objects.requireNonNull(backend, "backend"));
+        return new Builder(EngineRuntime.over(backend));
     }
 
     /** The owner id used when none is set: one per process ({@code host:pid:random}). */
@@ -190,13 +196,14 @@ public final class NamedLocks implements Locks {
         } catch (ExecutionException | TimeoutException e) {
             log.warn("hoplock: not every lock was released at close ({}); they expire by themselves", e.toString());
         }
-        threads.close();
+        timers.close();
+        runtime.close();
     }
 
     // ------------------------------------------------------------------ for LockSlot and its parts
 
     AsyncBackend backend() {
-        return threads.backend();
+        return runtime.backend();
     }
 
     TimeSource time() {
@@ -204,7 +211,7 @@ public final class NamedLocks implements Locks {
     }
 
     LoopTimers timers() {
-        return threads.timers();
+        return timers;
     }
 
     LockEvents events() {
@@ -234,7 +241,7 @@ public final class NamedLocks implements Locks {
     }
 
     String describeStore() {
-        return threads.backend().describe();
+        return runtime.backend().describe();
     }
 
     void guard(String activity, Runnable body) {
@@ -277,23 +284,16 @@ public final class NamedLocks implements Locks {
      */
     public static final class Builder {
 
-        final @Nullable Backend backend;
-        final @Nullable AsyncBackend asyncBackend;
+        private final EngineRuntime.Builder runtime;
         private String owner = PROCESS_OWNER;
         private String keyPrefix = "locks/";
         private Duration requestTimeout = Duration.ofSeconds(5);
         private Duration pollInterval = Duration.ofSeconds(1);
         private double safetyFraction = 0.1;
-        private TimeSource time = TimeSource.system();
-        @Nullable Scheduler scheduler;
-        @Nullable Scheduler fallbackScheduler;
-        @Nullable Executor ioExecutor;
-        @Nullable Executor eventExecutor;
         private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
 
-        private Builder(@Nullable Backend backend, @Nullable AsyncBackend asyncBackend) {
-            this.backend = backend;
-            this.asyncBackend = asyncBackend;
+        private Builder(EngineRuntime.Builder runtime) {
+            this.runtime = runtime;
         }
 
         /** The owner id written into records; must be unique per instance that may hold locks at once. */
@@ -345,31 +345,31 @@ public final class NamedLocks implements Locks {
 
         /** The clocks (tests: {@link dev.hoplock.core.time.VirtualTime}). */
         public Builder time(TimeSource time) {
-            this.time = Objects.requireNonNull(time, "time");
+            runtime.time(time);
             return this;
         }
 
         /** The scheduler for every timer of every name (tests: {@link dev.hoplock.core.time.VirtualTime}). */
         public Builder scheduler(Scheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            runtime.scheduler(scheduler);
             return this;
         }
 
         /** The timer used when the scheduler throws (default: a thread started on first need). */
         public Builder fallbackScheduler(Scheduler fallbackScheduler) {
-            this.fallbackScheduler = Objects.requireNonNull(fallbackScheduler, "fallbackScheduler");
+            runtime.fallbackScheduler(fallbackScheduler);
             return this;
         }
 
         /** Where a blocking backend's calls run (default: a cached pool of daemon threads). */
         public Builder ioExecutor(Executor ioExecutor) {
-            this.ioExecutor = Objects.requireNonNull(ioExecutor, "ioExecutor");
+            runtime.ioExecutor(ioExecutor);
             return this;
         }
 
         /** Where events and loss listeners run (default: one daemon thread); {@code Runnable::run} runs them inline. */
         public Builder eventExecutor(Executor eventExecutor) {
-            this.eventExecutor = Objects.requireNonNull(eventExecutor, "eventExecutor");
+            runtime.eventExecutor(eventExecutor);
             return this;
         }
 

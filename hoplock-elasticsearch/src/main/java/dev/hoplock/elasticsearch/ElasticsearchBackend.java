@@ -8,12 +8,12 @@ import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.json.Json;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -68,6 +68,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     private final Duration requestTimeout;
     private final boolean createIndex;
     private final SearchErrors errors;
+    private final VerifiedOnce verification;
     private volatile @Nullable String product;
 
     ElasticsearchBackend(HttpTransport transport, boolean ownsTransport, String index, Duration requestTimeout,
@@ -78,6 +79,10 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.createIndex = createIndex;
         this.errors = new SearchErrors(transport.endpoint(), index, redaction);
+        this.verification = new VerifiedOnce(() -> {
+            new StartupCheck(this, this.requestTimeout).run();
+            return StoreCapabilities.assumed(describe());
+        });
     }
 
     /** Starts the configuration of an Elasticsearch / OpenSearch backend. */
@@ -145,7 +150,9 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     /**
      * Checks that the cluster answers, that the index exists (creating it with the fixed mapping if that is
      * enabled and it is missing), and that the cluster refuses the writes a compare-and-swap store must refuse.
-     * {@link ElasticsearchBackendBuilder#build()} calls it unless switched off.
+     * {@link ElasticsearchBackendBuilder#build()} calls it unless switched off. The check runs once per backend: once
+     * it has passed, later calls (an elector's own check before it campaigns) return the same answer without a
+     * request; after a failure the next call runs it again.
      *
      * @throws BackendException naming the endpoint, the index and the fix: {@link BackendException.Kind#UNREACHABLE},
      *                          {@link BackendException.Kind#ACCESS_DENIED} (401, 403),
@@ -156,8 +163,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
      */
     @Override
     public StoreCapabilities verify() throws BackendException {
-        new StartupCheck(this, requestTimeout).run();
-        return StoreCapabilities.assumed(describe());
+        return verification.get();
     }
 
     /** The index that holds the lease documents. */
@@ -287,10 +293,11 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     }
 
     private SeqNoHandle version(Map<String, Object> fields, String action) throws BackendException {
-        if (fields.get("_seq_no") instanceof BigDecimal seqNo && fields.get("_primary_term") instanceof BigDecimal term
-                && seqNo.signum() >= 0 && term.signum() > 0) {
+        if (fields.get("_seq_no") instanceof Json.NumberLiteral seqNo
+                && fields.get("_primary_term") instanceof Json.NumberLiteral term
+                && seqNo.value().signum() >= 0 && term.value().signum() > 0) {
             try {
-                return new SeqNoHandle(seqNo.longValueExact(), term.longValueExact());
+                return new SeqNoHandle(seqNo.value().longValueExact(), term.value().longValueExact());
             } catch (ArithmeticException e) {
                 // falls through to the error below
             }

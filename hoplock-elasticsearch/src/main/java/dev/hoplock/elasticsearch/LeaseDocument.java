@@ -1,5 +1,6 @@
 package dev.hoplock.elasticsearch;
 
+import dev.hoplock.core.json.Json;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;

@@ -2,6 +2,7 @@ package dev.hoplock.elasticsearch;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import dev.hoplock.core.json.Json;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;

@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.json.Json;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -57,7 +57,7 @@ class ElasticsearchBackendTest {
         assertThat(doc.get("_id")).as("the document id is the lease key").isEqualTo(key);
         assertThat(handle.value()).isEqualTo(doc.get("_seq_no") + ":" + doc.get("_primary_term"));
         assertThat(source(doc)).containsEntry("key", key)
-                .containsEntry("generation", new BigDecimal(7))
+                .containsEntry("generation", new Json.NumberLiteral("7"))
                 .containsEntry("expires_at", "2026-09-08T20:37:00.123456789Z")
                 .containsEntry("owner", "node-1")
                 .containsEntry("nonce", "n-1")

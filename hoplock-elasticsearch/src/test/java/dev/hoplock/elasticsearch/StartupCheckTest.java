@@ -2,6 +2,7 @@ package dev.hoplock.elasticsearch;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.elasticsearch.node.Gateway;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,6 +65,39 @@ class StartupCheckTest {
         raw.get("/" + index + "/_refresh");
         assertThat(raw.get("/" + index + "/_count").body()).as("the probe document is removed")
                 .contains("\"count\":0");
+    }
+
+    @Test
+    void theCheckRunsOncePerBackendSoVerifyAfterBuildSendsNothing() throws Exception {
+        try (ElasticsearchBackend backend = builder().build()) {
+            List<String> atBuild = gateway.requests();
+
+            StoreCapabilities first = backend.verify();
+            StoreCapabilities second = backend.verify();
+
+            assertThat(atBuild).as("the check at build").contains("GET /", "HEAD /" + index);
+            assertThat(gateway.requests()).as("no request after build").isEqualTo(atBuild);
+            assertThat(second).isSameAs(first);
+            assertThat(first.store()).contains("OpenSearch 2.19.6");
+        }
+    }
+
+    @Test
+    void aFailedCheckIsNotRememberedAndRunsAgainOnTheNextVerify() throws Exception {
+        gateway.notSearch();
+        try (ElasticsearchBackend backend = builder().verify(false).build()) {
+            assertThat(gateway.requests()).as("verify(false): nothing at build").isEmpty();
+            BackendException e = catchThrowableOfType(BackendException.class, backend::verify);
+            assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+
+            gateway.searchAgain();
+            StoreCapabilities passed = backend.verify();
+            int afterPassing = gateway.requests().size();
+
+            assertThat(backend.verify()).isSameAs(passed);
+            assertThat(gateway.requests()).hasSize(afterPassing);
+            assertThat(gateway.requests()).filteredOn("GET /"::equals).as("one failed run, one that passed").hasSize(2);
+        }
     }
 
     @Test

@@ -1,8 +1,9 @@
 package dev.hoplock.core.ownership;
 
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.EngineRuntime;
 
-import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * The member's liveness lease, whose term rule M1 requires: an {@link Elector} on {@code <group>/members/<id>} with the
@@ -17,16 +18,17 @@ final class LivenessElector {
     private LivenessElector() {
     }
 
-    static Elector build(OwnershipGroup.Builder b, GroupConfig config, GroupThreads threads) {
+    static Elector build(OwnershipGroup.Builder b, GroupConfig config, EngineRuntime runtime) {
         String leaseKey = MemberKeys.memberKey(config.group(), config.memberId());
-        Elector.Builder eb = b.backend != null ? Elector.builder(b.backend, leaseKey)
-                : Elector.builder(Objects.requireNonNull(b.asyncBackend, "backend"), leaseKey);
+        Elector.Builder eb = b.runtime.onBackend(backend -> Elector.builder(backend, leaseKey),
+                backend -> Elector.builder(backend, leaseKey));
         eb.owner(config.owner()).ttl(config.ttl()).renewInterval(config.renewInterval())
                 .pollInterval(config.pollInterval()).requestTimeout(config.requestTimeout())
-                .safetyMargin(config.safetyMargin()).releaseTimeout(config.releaseTimeout()).timeSource(b.time)
-                .scheduler(threads.scheduler()).eventExecutor(threads.eventExecutor());
-        if (b.ioExecutor != null) {
-            eb.ioExecutor(b.ioExecutor);
+                .safetyMargin(config.safetyMargin()).releaseTimeout(config.releaseTimeout()).timeSource(runtime.time())
+                .scheduler(runtime.scheduler()).eventExecutor(runtime.eventExecutor());
+        Executor io = b.runtime.ioExecutor();
+        if (io != null) {
+            eb.ioExecutor(io);
         }
         if (b.electorCustomizer != null) {
             b.electorCustomizer.accept(eb);

@@ -2,6 +2,7 @@ package dev.hoplock.core.ownership;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
+import dev.hoplock.core.EngineRuntime;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
@@ -103,7 +104,7 @@ import java.util.function.Consumer;
  * and M8 through {@code EpochView}), {@code MembershipLoop} (the registry protocol, one request at a time),
  * {@code ViewAdoption} (M2, M3), {@code SelfRegistration} (the entry M1 needs, M5, the store part of M7),
  * {@code LeaseWatch} (M6, over the elector's rule 4 in {@code ExpiryWitness}), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
- * {@code GroupConfig} (validated settings), {@code LivenessElector} (the lease of M1), {@code GroupThreads},
+ * {@code GroupConfig} (validated settings), {@code LivenessElector} (the lease of M1), {@code EngineRuntime} (its threads, shared with the elector and named locks),
  * {@code GroupEvents}, {@code MemberKeys} and {@code OwnershipProblems} (every message text).
  *
  * <h2>Limits</h2>
@@ -134,25 +135,28 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     private OwnershipGroup(Builder b, GroupConfig config) {
         this.config = config;
         this.self = new Member(config.memberId(), config.address());
-        GroupThreads threads = new GroupThreads(b, config.group());
-        this.events = new GroupEvents(threads.eventExecutor());
-        this.elector = LivenessElector.build(b, config, threads);
+        String group = config.group();
+        EngineRuntime runtime = b.runtime.start(new EngineRuntime.ThreadNames("hoplock-membership-" + group,
+                "hoplock-membership-io-" + group, "hoplock-membership-events-" + group,
+                "hoplock-membership-fallback-" + group));
+        this.events = new GroupEvents(runtime.eventExecutor());
+        this.elector = LivenessElector.build(b, config, runtime);
         this.claims = new ClaimBook(() -> {
         });
-        this.loop = new MembershipLoop(config, threads.backend(), b.time, threads.scheduler(), elector, claims,
+        this.loop = new MembershipLoop(config, runtime.backend(), runtime.time(), runtime.scheduler(), elector, claims,
                 events);
-        this.gate = new ActingGate(config, loop, elector, b.time);
-        this.departure = new Departure(config, gate, claims, threads.scheduler(), loop, elector, threads::close);
+        this.gate = new ActingGate(config, loop, elector, runtime.time());
+        this.departure = new Departure(config, gate, claims, runtime.scheduler(), loop, elector, runtime::close);
     }
 
     /** A builder for a group over a blocking backend. */
     public static Builder builder(Backend backend, String group) {
-        return new Builder(Objects.requireNonNull(backend, "backend"), null, group);
+        return new Builder(EngineRuntime.over(backend), group);
     }
 
     /** A builder for a group over a non-blocking backend (simulations). */
     public static Builder builder(AsyncBackend backend, String group) {
-        return new Builder(null, Objects.requireNonNull(backend, "backend"), group);
+        return new Builder(EngineRuntime.over(backend), group);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -300,9 +304,8 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     /** Builds an {@link OwnershipGroup}; defaults are the elector's (TTL 30 s, renew TTL/3, poll TTL/15). */
     public static final class Builder {
-        // package-private: read by GroupConfig, GroupThreads and LivenessElector
-        final Backend backend;
-        final AsyncBackend asyncBackend;
+        // package-private: read by GroupConfig and LivenessElector
+        final EngineRuntime.Builder runtime;
         final String group;
         String memberId;
         String address = "";
@@ -313,18 +316,13 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         Duration requestTimeout;
         Duration safetyMargin;
         Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
-        TimeSource time = TimeSource.system();
-        Scheduler scheduler;
-        Executor ioExecutor;
-        Executor eventExecutor;
         /** Test seam (set by OwnershipSeams): further settings of the liveness elector. */
         Consumer<Elector.Builder> electorCustomizer;
         /** Test seam (set by OwnershipSeams): rule-breaking defects the simulation plants. */
         final Set<GroupConfig.Defect> defects = EnumSet.noneOf(GroupConfig.Defect.class);
 
-        private Builder(Backend backend, AsyncBackend asyncBackend, String group) {
-            this.backend = backend;
-            this.asyncBackend = asyncBackend;
+        private Builder(EngineRuntime.Builder runtime, String group) {
+            this.runtime = runtime;
             this.group = group;
         }
 
@@ -377,22 +375,22 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         }
 
         public Builder timeSource(TimeSource time) {
-            this.time = Objects.requireNonNull(time, "time");
+            runtime.time(time);
             return this;
         }
 
         public Builder scheduler(Scheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            runtime.scheduler(scheduler);
             return this;
         }
 
         public Builder ioExecutor(Executor ioExecutor) {
-            this.ioExecutor = Objects.requireNonNull(ioExecutor, "ioExecutor");
+            runtime.ioExecutor(ioExecutor);
             return this;
         }
 
         public Builder eventExecutor(Executor eventExecutor) {
-            this.eventExecutor = Objects.requireNonNull(eventExecutor, "eventExecutor");
+            runtime.eventExecutor(eventExecutor);
             return this;
         }
 

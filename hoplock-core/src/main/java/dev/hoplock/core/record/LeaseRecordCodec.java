@@ -1,5 +1,7 @@
 package dev.hoplock.core.record;
 
+import dev.hoplock.core.json.Json;
+import dev.hoplock.core.json.JsonSyntaxException;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
@@ -14,6 +16,9 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -54,11 +59,11 @@ public final class LeaseRecordCodec {
         json.append(",\"expires_at\":\"").append(DateTimeFormatter.ISO_INSTANT.format(record.expiresAt())).append('"');
         if (!record.owner().isEmpty()) {
             json.append(",\"owner\":");
-            appendString(json, record.owner());
+            Json.quoteAsGo(json, record.owner());
         }
         if (!record.nonce().isEmpty()) {
             json.append(",\"nonce\":");
-            appendString(json, record.nonce());
+            Json.quoteAsGo(json, record.nonce());
         }
         json.append('}');
         return json.toString().getBytes(StandardCharsets.UTF_8);
@@ -79,7 +84,7 @@ public final class LeaseRecordCodec {
         } catch (CharacterCodingException e) {
             throw new MalformedLeaseRecordException("the object is not UTF-8 text");
         }
-        Map<String, JsonReader.Value> members = JsonReader.readObject(text);
+        Map<String, @Nullable Object> members = members(text);
         long generation = generation(members.get("generation"));
         Instant expiresAt = expiresAt(members.get("expires_at"));
         String owner = optionalString(members.get("owner"), "owner");
@@ -140,19 +145,50 @@ public final class LeaseRecordCodec {
                 + " seconds and a zone (Z or ±hh:mm up to ±23:59; for example 2026-09-08T20:37:00.123Z)");
     }
 
-    private static long generation(JsonReader.Value value) throws MalformedLeaseRecordException {
-        if (value == null || value.kind() == JsonReader.Kind.NULL) {
+    /**
+     * The members of the JSON object in {@code text}, names folded to lower case (Go matches them case-insensitively),
+     * the last one in the text winning.
+     */
+    private static Map<String, @Nullable Object> members(String text) throws MalformedLeaseRecordException {
+        Map<String, @Nullable Object> parsed;
+        try {
+            parsed = Json.parseObject(text);
+        } catch (JsonSyntaxException e) {
+            if (!startsAsObject(text)) {
+                throw new MalformedLeaseRecordException("not a JSON object");
+            }
+            throw new MalformedLeaseRecordException("not valid JSON: " + e.reason() + " at offset " + e.position());
+        } catch (IllegalArgumentException e) {
+            throw new MalformedLeaseRecordException("not a JSON object");
+        }
+        Map<String, @Nullable Object> members = new HashMap<>();
+        // In the order of each name's last appearance, so that a name met again in another case replaces it.
+        parsed.forEach((name, value) -> members.put(name.toLowerCase(Locale.ROOT), value));
+        return members;
+    }
+
+    /** True when the first character after JSON white space opens an object. */
+    private static boolean startsAsObject(String text) {
+        int at = 0;
+        while (at < text.length() && " \t\n\r".indexOf(text.charAt(at)) >= 0) {
+            at++;
+        }
+        return at < text.length() && text.charAt(at) == '{';
+    }
+
+    private static long generation(@Nullable Object value) throws MalformedLeaseRecordException {
+        if (value == null) {
             return 0;
         }
-        if (value.kind() != JsonReader.Kind.NUMBER || !value.text().matches("-?[0-9]+")) {
+        if (!(value instanceof Json.NumberLiteral number) || !number.isIntegerLiteral()) {
             throw new MalformedLeaseRecordException("generation must be a JSON integer, found "
                     + describe(value));
         }
         long generation;
         try {
-            generation = Long.parseLong(value.text());
+            generation = Long.parseLong(number.text());
         } catch (NumberFormatException e) {
-            throw new MalformedLeaseRecordException("generation " + abbreviate(value.text()) + " does not fit in 64 bits");
+            throw new MalformedLeaseRecordException("generation " + abbreviate(number.text()) + " does not fit in 64 bits");
         }
         if (generation < 0) {
             throw new MalformedLeaseRecordException("generation " + generation + " is negative; fencing tokens start at 1");
@@ -160,59 +196,40 @@ public final class LeaseRecordCodec {
         return generation;
     }
 
-    private static Instant expiresAt(JsonReader.Value value) throws MalformedLeaseRecordException {
-        if (value == null || value.kind() == JsonReader.Kind.NULL) {
+    private static Instant expiresAt(@Nullable Object value) throws MalformedLeaseRecordException {
+        if (value == null) {
             return LeaseRecord.ZERO_TIME;
         }
-        if (value.kind() != JsonReader.Kind.STRING) {
+        if (!(value instanceof String text)) {
             throw new MalformedLeaseRecordException("expires_at must be an RFC 3339 string, found " + describe(value));
         }
-        return parseTime(value.text());
+        return parseTime(text);
     }
 
-    private static String optionalString(JsonReader.Value value, String name) throws MalformedLeaseRecordException {
-        if (value == null || value.kind() == JsonReader.Kind.NULL) {
+    private static String optionalString(@Nullable Object value, String name) throws MalformedLeaseRecordException {
+        if (value == null) {
             return "";
         }
-        if (value.kind() != JsonReader.Kind.STRING) {
+        if (!(value instanceof String text)) {
             throw new MalformedLeaseRecordException(name + " must be a string, found " + describe(value));
         }
-        return value.text();
+        return text;
     }
 
-    private static String describe(JsonReader.Value value) {
-        return switch (value.kind()) {
-            case STRING -> "the string \"" + abbreviate(value.text()) + "\"";
-            case NUMBER -> "the number " + abbreviate(value.text());
-            case OBJECT -> "an object";
-            case ARRAY -> "an array";
-            default -> value.text();
-        };
+    private static String describe(Object value) {
+        if (value instanceof String text) {
+            return "the string \"" + abbreviate(text) + "\"";
+        }
+        if (value instanceof Json.NumberLiteral number) {
+            return "the number " + abbreviate(number.text());
+        }
+        if (value instanceof Map) {
+            return "an object";
+        }
+        return value instanceof List ? "an array" : value.toString();
     }
 
     private static String abbreviate(String text) {
         return text.length() <= 40 ? text : text.substring(0, 40) + "...";
-    }
-
-    private static void appendString(StringBuilder json, String value) {
-        json.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        json.append('"');
     }
 }

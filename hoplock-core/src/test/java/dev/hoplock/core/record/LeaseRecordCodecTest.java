@@ -18,6 +18,18 @@ class LeaseRecordCodecTest {
     }
 
     @Test
+    void keysMatchInAnyCaseAndTheLastInTheTextWins() throws Exception {
+        assertThat(decode("{\"generation\":1,\"Generation\":2,\"generation\":3,\"OWNER\":\"a\"}"))
+                .extracting(LeaseRecord::generation, LeaseRecord::owner).containsExactly(3L, "a");
+        assertThat(decode("{\"generation\":3,\"GENERATION\":2}").generation()).isEqualTo(2);
+    }
+
+    @Test
+    void anIntegerWithAnExponentIsNoGeneration() {
+        assertThatThrownBy(() -> decode("{\"generation\":1e0}")).hasMessageContaining("the number 1e0");
+    }
+
+    @Test
     void readsWhatGoWritesInItsLocalZoneWithNanoseconds() throws Exception {
         LeaseRecord record = decode("{\"generation\":7,\"expires_at\":\"2026-09-08T16:13:20.123456789+02:00\",\"owner\":\"node-1\"}");
         assertThat(record.generation()).isEqualTo(7);

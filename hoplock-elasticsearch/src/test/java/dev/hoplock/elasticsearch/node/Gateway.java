@@ -41,6 +41,7 @@ public final class Gateway implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
 
     private volatile String requiredAuthorization;
     private volatile String forbiddenMethod;
@@ -106,10 +107,21 @@ public final class Gateway implements AutoCloseable {
         return this;
     }
 
+    /** Stops {@link #notSearch()}: requests go to the node again. */
+    public Gateway searchAgain() {
+        notSearch = false;
+        return this;
+    }
+
     /** Never answers (until closed). */
     public Gateway hang() {
         hang = true;
         return this;
+    }
+
+    /** Every request received, as {@code METHOD /raw/path}, in order. */
+    public List<String> requests() {
+        return List.copyOf(requests);
     }
 
     /** Every Authorization header received, in order. */
@@ -126,6 +138,7 @@ public final class Gateway implements AutoCloseable {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getRawPath();
+            requests.add(method + " " + path);
             if (hang) {
                 closed.await(60, TimeUnit.SECONDS);
                 return;

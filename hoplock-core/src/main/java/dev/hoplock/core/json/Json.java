@@ -1,4 +1,4 @@
-package dev.hoplock.elasticsearch;
+package dev.hoplock.core.json;
 
 import org.jspecify.annotations.Nullable;
 import java.math.BigDecimal;
@@ -8,18 +8,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The small part of JSON this module needs, without a JSON library: a strict parser of whole answers into
- * {@link Map} (objects, member order kept), {@link List}, {@link String}, {@link BigDecimal}, {@link Boolean} and
- * {@code null}, and a writer of JSON strings.
+ * The small part of JSON hoplock needs, without a JSON library: a strict parser of whole documents into {@link Map}
+ * (objects), {@link List}, {@link String}, {@link NumberLiteral}, {@link Boolean} and {@code null}, and a writer of
+ * such values and of JSON strings.
  *
- * <p>Guarantees: {@link #parse} accepts only one complete JSON value (RFC 8259) and throws
- * {@link IllegalArgumentException} naming the position otherwise; nesting deeper than {@value #MAX_DEPTH} is refused.
- * {@link #write} writes such values back; {@link #quote} writes any Java string (all code points, lone surrogates as {@code \\u} escapes) so that
- * {@link #parse} returns it unchanged.
+ * <p>Guarantees: {@link #parse} accepts only one complete JSON value (RFC 8259) and throws a
+ * {@link JsonSyntaxException} naming the position otherwise; nesting deeper than {@value #MAX_DEPTH} is refused.
+ * Objects keep their members in the order they appear; a member name that appears twice keeps its last value, at the
+ * place of its last appearance. Numbers keep their text as written. {@link #write} writes parsed values back;
+ * {@link #quote} writes any Java string (all code points, lone surrogates as {@code \\u} escapes) so that
+ * {@link #parse} returns it unchanged; {@link #quoteAsGo} writes a string as Go's {@code encoding/json} does.
+ * Stateless and thread-safe.
  */
-final class Json {
+public final class Json {
 
-    static final int MAX_DEPTH = 64;
+    /** The deepest nesting of objects and arrays {@link #parse} accepts. */
+    public static final int MAX_DEPTH = 64;
 
     private final String in;
     private int pos;
@@ -28,8 +32,31 @@ final class Json {
         this.in = in;
     }
 
+    /**
+     * A JSON number, its text exactly as written (valid RFC 8259 number syntax).
+     *
+     * @param text the number's text, such as {@code 7}, {@code -0.5} or {@code 1e3}
+     */
+    public record NumberLiteral(String text) {
+
+        /** The number's value. */
+        public BigDecimal value() {
+            return new BigDecimal(text);
+        }
+
+        /** True when the number is written as an integer (digits with an optional minus, no fraction or exponent). */
+        public boolean isIntegerLiteral() {
+            return text.matches("-?[0-9]+");
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
     /** Parses one JSON value. */
-    static @Nullable Object parse(String text) {
+    public static @Nullable Object parse(String text) {
         Json json = new Json(text);
         json.whitespace();
         Object value = json.value(0);
@@ -40,9 +67,13 @@ final class Json {
         return value;
     }
 
-    /** Parses one JSON object. */
+    /**
+     * Parses one JSON object.
+     *
+     * @throws IllegalArgumentException when the text is not JSON ({@link JsonSyntaxException}) or not an object
+     */
     @SuppressWarnings("unchecked")
-    static Map<String, @Nullable Object> parseObject(String text) {
+    public static Map<String, @Nullable Object> parseObject(String text) {
         Object value = parse(text);
         if (!(value instanceof Map)) {
             throw new IllegalArgumentException("not a JSON object");
@@ -50,31 +81,21 @@ final class Json {
         return (Map<String, Object>) value;
     }
 
-    /** Appends {@code value} as a JSON string literal. */
-    static StringBuilder quote(StringBuilder out, String value) {
-        out.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || Character.isSurrogate(c) && !isPairedSurrogate(value, i)) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"');
+    /** Appends {@code value} as a JSON string literal that {@link #parse} reads back unchanged. */
+    public static StringBuilder quote(StringBuilder out, String value) {
+        return quote(out, value, false);
+    }
+
+    /**
+     * Appends {@code value} as a JSON string literal the way Go's {@code encoding/json} writes it: {@code <}, {@code >}
+     * and {@code &} as {@code \\u} escapes too (lease records are byte-compatible with Go hoplock's).
+     */
+    public static StringBuilder quoteAsGo(StringBuilder out, String value) {
+        return quote(out, value, true);
     }
 
     /** Writes a value of the types {@link #parse} returns as JSON text. */
-    static String write(@Nullable Object value) {
+    public static String write(@Nullable Object value) {
         StringBuilder out = new StringBuilder();
         write(out, value);
         return out.toString();
@@ -106,11 +127,37 @@ final class Json {
                 write(out, list.get(i));
             }
             out.append(']');
-        } else if (value instanceof BigDecimal || value instanceof Boolean) {
+        } else if (value instanceof NumberLiteral number) {
+            out.append(number.text());
+        } else if (value instanceof Boolean) {
             out.append(value);
         } else {
             throw new IllegalArgumentException("not a JSON value: " + value.getClass().getName());
         }
+    }
+
+    private static StringBuilder quote(StringBuilder out, String value, boolean asGo) {
+        out.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    boolean escaped = asGo ? c == '<' || c == '>' || c == '&'
+                            : Character.isSurrogate(c) && !isPairedSurrogate(value, i);
+                    if (c < 0x20 || escaped) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"');
     }
 
     private static boolean isPairedSurrogate(String s, int i) {
@@ -167,7 +214,9 @@ final class Json {
             whitespace();
             expect(':');
             whitespace();
-            members.put(name, value(depth + 1));
+            Object value = value(depth + 1);
+            members.remove(name);
+            members.put(name, value);
             whitespace();
             char c = next();
             if (c == '}') {
@@ -240,7 +289,7 @@ final class Json {
         }
     }
 
-    private BigDecimal number() {
+    private NumberLiteral number() {
         int start = pos;
         if (peek() == '-') {
             pos++;
@@ -261,7 +310,7 @@ final class Json {
             }
             digits();
         }
-        return new BigDecimal(in.substring(start, pos));
+        return new NumberLiteral(in.substring(start, pos));
     }
 
     private void digits() {
@@ -310,7 +359,7 @@ final class Json {
         return c;
     }
 
-    private IllegalArgumentException error(String what) {
-        return new IllegalArgumentException("invalid JSON at character " + pos + ": " + what);
+    private JsonSyntaxException error(String what) {
+        return new JsonSyntaxException(what, pos);
     }
 }
