@@ -158,7 +158,9 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
      *                          {@link BackendException.Kind#ACCESS_DENIED} (401, 403),
      *                          {@link BackendException.Kind#MISSING_CONTAINER} (no index, creation off),
      *                          {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} (the probe failed),
-     *                          {@link BackendException.Kind#MISCONFIGURED} (not a search cluster, a foreign mapping)
+     *                          {@link BackendException.Kind#MISCONFIGURED} (not a search cluster, a foreign mapping);
+     *                          a {@link SearchAnswerException} when the cluster answered with a status the request
+     *                          does not expect, saying which refusal it was
      * @return every capability assumed: the check above throws unless the cluster refuses what it must refuse
      */
     @Override

@@ -3,6 +3,7 @@ package dev.hoplock.elasticsearch;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
 import dev.hoplock.core.json.Json;
+import dev.hoplock.elasticsearch.SearchAnswerException.Refusal;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -69,33 +70,38 @@ final class SearchErrors {
     }
 
     /** An answer with a status the request does not expect. */
-    BackendException unexpected(String action, HttpTransport.Response response) {
+    SearchAnswerException unexpected(String action, HttpTransport.Response response) {
         int status = response.status();
         String prefix = "cannot " + action + " (" + where() + "): HTTP " + status + summary(response);
         if (status == 401) {
-            return new BackendException(Kind.ACCESS_DENIED, prefix + "; the cluster refused the credentials: check"
-                    + " the user name and password, or the API key, configured for hoplock");
+            return new SearchAnswerException(Kind.ACCESS_DENIED, Refusal.CREDENTIALS_REFUSED, status, prefix
+                    + "; the cluster refused the credentials: check the user name and password, or the API key,"
+                    + " configured for hoplock");
         }
         if (status == 403) {
-            return new BackendException(Kind.ACCESS_DENIED, prefix + "; the credentials lack a permission: grant the"
-                    + " index privileges " + PRIVILEGES + " on " + index);
+            return new SearchAnswerException(Kind.ACCESS_DENIED, Refusal.PRIVILEGE_MISSING, status, prefix
+                    + "; the credentials lack a permission: grant the index privileges " + PRIVILEGES + " on "
+                    + index);
         }
         if (isIndexMissing(response)) {
-            return new BackendException(Kind.MISSING_CONTAINER, prefix + "; the index does not exist: let hoplock"
-                    + " create it at start (createIndex(true), the default) or create it with the mapping in the"
-                    + " hoplock README");
+            return new SearchAnswerException(Kind.MISSING_CONTAINER, Refusal.INDEX_MISSING, status, prefix
+                    + "; the index does not exist: let hoplock create it at start (createIndex(true), the default)"
+                    + " or create it with the mapping in the hoplock README");
         }
         if (status == 429 || status >= 500) {
-            return new BackendException(Kind.TRANSIENT, prefix + "; the cluster is overloaded or failing, try again;"
-                    + " for a write nothing is known about the outcome");
+            return new SearchAnswerException(Kind.TRANSIENT, Refusal.OVERLOADED, status, prefix
+                    + "; the cluster is overloaded or failing, try again; for a write nothing is known about the"
+                    + " outcome");
         }
         if (status == 400 && errorType(response).contains("mapping")) {
-            return new BackendException(Kind.MISCONFIGURED, prefix + "; the index has a mapping hoplock did not"
-                    + " create: point hoplock at a new index name (it creates the index with its own mapping) or"
-                    + " re-create " + index + " with the mapping in the hoplock README");
+            return new SearchAnswerException(Kind.MISCONFIGURED, Refusal.FOREIGN_MAPPING, status, prefix
+                    + "; the index has a mapping hoplock did not create: point hoplock at a new index name (it"
+                    + " creates the index with its own mapping) or re-create " + index + " with the mapping in the"
+                    + " hoplock README");
         }
-        return new BackendException(Kind.MISCONFIGURED, prefix + "; this is not an answer hoplock expects from"
-                + " Elasticsearch or OpenSearch: check the endpoint (port 9200 by default, and any path prefix)");
+        return new SearchAnswerException(Kind.MISCONFIGURED, Refusal.NOT_A_SEARCH_ANSWER, status, prefix
+                + "; this is not an answer hoplock expects from Elasticsearch or OpenSearch: check the endpoint (port"
+                + " 9200 by default, and any path prefix)");
     }
 
     /** True for the answer to a request on an index that does not exist. */

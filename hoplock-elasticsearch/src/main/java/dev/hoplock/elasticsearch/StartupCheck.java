@@ -94,9 +94,10 @@ final class StartupCheck {
             info = Map.of();
         }
         if (!(info.get("version") instanceof Map<?, ?> version) || !(version.get("number") instanceof String number)) {
-            throw new BackendException(Kind.MISCONFIGURED, "cannot " + action + " (" + errors.where() + "): the"
-                    + " answer has no version number, so this is not Elasticsearch or OpenSearch; check the endpoint"
-                    + " (port 9200 by default, and any path prefix)");
+            throw new SearchAnswerException(Kind.MISCONFIGURED, SearchAnswerException.Refusal.NOT_A_SEARCH_ANSWER,
+                    answer.status(), "cannot " + action + " (" + errors.where() + "): the answer has no version"
+                    + " number, so this is not Elasticsearch or OpenSearch; check the endpoint (port 9200 by default,"
+                    + " and any path prefix)");
         }
         boolean openSearch = "opensearch".equalsIgnoreCase(String.valueOf(version.get("distribution")));
         if (!openSearch && !supportsSeqNoConditions(number)) {
@@ -140,9 +141,10 @@ final class StartupCheck {
             return;
         }
         if (created.status() == 403) {
-            throw new BackendException(Kind.ACCESS_DENIED, "cannot " + create + " (" + errors.where() + "): HTTP 403;"
-                    + " the credentials may not create indices: create the index with the mapping in the hoplock"
-                    + " README, or grant the index privilege create_index on " + backend.index());
+            throw new SearchAnswerException(Kind.ACCESS_DENIED, SearchAnswerException.Refusal.PRIVILEGE_MISSING,
+                    403, "cannot " + create + " (" + errors.where() + "): HTTP 403; the credentials may not create"
+                    + " indices: create the index with the mapping in the hoplock README, or grant the index privilege"
+                    + " create_index on " + backend.index());
         }
         throw errors.unexpected(create, created);
     }

@@ -122,6 +122,7 @@ class StartupCheckTest {
         BackendException e = failure(builder().basicAuth(USER, "wrong-" + PASSWORD));
 
         assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.CREDENTIALS_REFUSED);
         assertThat(e.getMessage()).contains("HTTP 401").contains(gateway.endpoint().toString())
                 .contains("index " + index).contains("check the user name and password");
         assertThat(e.getMessage()).as("the gateway echoed the header; the message keeps the reason, not the header")
@@ -154,6 +155,7 @@ class StartupCheckTest {
         BackendException e = failure(builder());
 
         assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.PRIVILEGE_MISSING);
         assertThat(e.getMessage()).contains("HTTP 403").contains("index " + index).contains("create_index")
                 .contains("mapping in the hoplock README");
     }
@@ -165,6 +167,7 @@ class StartupCheckTest {
         BackendException e = failure(builder());
 
         assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.PRIVILEGE_MISSING);
         assertThat(e.getMessage()).contains("HTTP 403").contains("security_exception").contains("index " + index)
                 .contains("grant the index privileges read, index, delete");
     }
@@ -195,6 +198,7 @@ class StartupCheckTest {
         BackendException e = failure(builder());
 
         assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.FOREIGN_MAPPING);
         assertThat(e.getMessage()).contains("HTTP 400").contains("strict_dynamic_mapping_exception")
                 .contains("index " + index).contains("point hoplock at a new index name");
     }
@@ -217,6 +221,7 @@ class StartupCheckTest {
         BackendException e = failure(builder());
 
         assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.NOT_A_SEARCH_ANSWER);
         assertThat(e.getMessage()).contains(gateway.endpoint().toString()).contains("not Elasticsearch or OpenSearch")
                 .contains("check the endpoint");
     }
@@ -246,6 +251,12 @@ class StartupCheckTest {
         }
         assertThat(raw.get("/" + index + "/_mapping").body()).as("the index was created")
                 .contains("\"dynamic\":\"strict\"");
+    }
+
+    /** Which refusal the exception carries as a field (what a configuration layer reads instead of the message). */
+    private static SearchAnswerException.Refusal refusal(BackendException e) {
+        assertThat(e).isInstanceOf(SearchAnswerException.class);
+        return ((SearchAnswerException) e).refusal();
     }
 
     private ElasticsearchBackendBuilder builder() {

@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.elasticsearch.ElasticsearchBackend;
 import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
 import dev.hoplock.elasticsearch.HttpTransport;
+import dev.hoplock.elasticsearch.SearchAnswerException;
 import dev.hoplock.spring.HoplockConfigurationException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -154,7 +155,7 @@ final class ElasticsearchBackends {
         return switch (kind) {
             case UNREACHABLE, TRANSIENT -> new HoplockConfigurationException(reuse ? null : ENDPOINT, description,
                     "Start the cluster, or point " + where + " at it (host, port, http or https)." + SKIP_CHECK, e);
-            case ACCESS_DENIED -> message.contains("HTTP 401")
+            case ACCESS_DENIED -> refusal(e) == SearchAnswerException.Refusal.CREDENTIALS_REFUSED
                     ? new HoplockConfigurationException(reuse ? null : credentialProperty(settings), description,
                             "Set " + (reuse ? "spring.elasticsearch.username and password (or api-key)"
                                     : "hoplock.elasticsearch.username and password, or api-key,")
@@ -171,7 +172,7 @@ final class ElasticsearchBackends {
                     description, "Point " + where + " at the cluster itself, not at a proxy that rewrites query"
                             + " parameters (op_type, if_seq_no, if_primary_term); Elasticsearch must be 6.7 or later.",
                     e);
-            case MISCONFIGURED -> message.contains("mapping")
+            case MISCONFIGURED -> refusal(e) == SearchAnswerException.Refusal.FOREIGN_MAPPING
                     ? new HoplockConfigurationException("hoplock.elasticsearch.index", description,
                             "Set hoplock.elasticsearch.index to a new index name (hoplock creates it with its"
                                     + " mapping), or re-create " + settings.getIndex() + " with the mapping in the"
@@ -180,6 +181,11 @@ final class ElasticsearchBackends {
                             "Point " + where + " at the HTTP port of an Elasticsearch or OpenSearch cluster (9200"
                                     + " by default, with any path prefix), over https only if it serves TLS.", e);
         };
+    }
+
+    /** Which refusal of the cluster the check met, from the exception's field (never from its message); or null. */
+    private static SearchAnswerException.@Nullable Refusal refusal(Exception e) {
+        return e instanceof SearchAnswerException answer ? answer.refusal() : null;
     }
 
     private static String credentialProperty(HoplockProperties.Elasticsearch settings) {
