@@ -95,6 +95,7 @@ run_stage() {
   set_prop "$STAGES_FILE" "$name.seconds" "$((end - start))"
   set_prop "$STAGES_FILE" "$name.load" "$load_before to $(cut -d' ' -f1 /proc/loadavg)"
   set_prop "$STAGES_FILE" "$name.finished" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  set_prop "$STAGES_FILE" "$name.cpu" "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
   if [[ $rc -eq 0 ]]; then
     set_prop "$STAGES_FILE" "$name.status" "ok"
   elif [[ $rc -eq 124 || $rc -eq 137 ]]; then

@@ -194,6 +194,11 @@ public final class Report {
     private void machineSection() {
         line("## Machine");
         line("");
+        line("The machine of the latest run of `run.sh`. Stages ran at the times their command lines show, each on a"
+                + " machine of this kind (2 cores, the same Java and Maven), not necessarily this one: a stage that"
+                + " recorded its CPU names it beside its command (from 2026-12-01T05:07Z on); for the earlier stages"
+                + " the CPU model was not recorded.");
+        line("");
         line("| | |");
         line("|---|---|");
         line("| `nproc` | " + m("nproc") + " |");
@@ -1038,7 +1043,9 @@ public final class Report {
         String status = stages.getProperty(stage + ".status");
         line(label + "Command: `STAGES=" + stage.replaceAll("-.*", "") + " benchmarks/run.sh`, which runs `"
                 + stages.getProperty(stage + ".command", "(not run)") + "`" + (status == null ? ""
-                : " (status: " + status + ", " + stages.getProperty(stage + ".finished", "?") + ")") + ".");
+                : " (status: " + status + ", " + stages.getProperty(stage + ".finished", "?")
+                + (stages.getProperty(stage + ".cpu") == null ? "" : ", on " + stages.getProperty(stage + ".cpu"))
+                + ")") + ".");
         line("");
     }
 
