@@ -195,7 +195,8 @@ set_prop "$MACHINE_FILE" kernel "$(uname -srm)"
 set_prop "$MACHINE_FILE" java_version "$(java -version 2>&1)"
 set_prop "$MACHINE_FILE" mvn_version "$(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
 set_prop "$MACHINE_FILE" git_commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-set_prop "$MACHINE_FILE" git_dirty "$([[ -n "$(git status --porcelain 2>/dev/null)" ]] && echo true || echo false)"
+# Uncommitted changes to the code measured; the results and the report this script writes itself do not count.
+set_prop "$MACHINE_FILE" git_dirty "$([[ -n "$(git status --porcelain -- . ':!benchmarks/results' ':!docs/BENCHMARKS.md' 2>/dev/null)" ]] && echo true || echo false)"
 # record_env STAGE VARIABLE...: the settings the stage ran with (the report shows them with their defaults).
 record_env() {
   local stage="$1" name
