@@ -36,35 +36,40 @@ class LeadTest {
         electors.forEach(Elector::close);
     }
 
+    /**
+     * Under load a renewal can stall past the 900 ms TTL: that legitimately ends a term (the task is interrupted) and
+     * starts another, so the test asserts the guarantee (each end of leadership interrupts the task, which then runs
+     * again in a later term at a higher generation) rather than the exact list of generations of an idle machine.
+     */
     @Test
     void theTaskRunsWithTheLeaseAndIsInterruptedWhenLeadershipEnds() throws Exception {
         Elector elector = elector("a");
         List<Long> generations = new CopyOnWriteArrayList<>();
-        CountDownLatch secondTerm = new CountDownLatch(2);
-        AtomicReference<Boolean> interrupted = new AtomicReference<>();
+        List<Boolean> leadingWhenInterrupted = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> leading = CompletableFuture.runAsync(() -> {
             try {
                 elector.lead(context -> {
                     generations.add(context.lease().generation());
-                    secondTerm.countDown();
                     try {
                         new CountDownLatch(1).await();
                     } catch (InterruptedException e) {
-                        interrupted.set(true);
-                        assertThat(context.isLeading()).isFalse();
+                        leadingWhenInterrupted.add(context.isLeading());
                     }
                 });
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         });
-        await().atMost(Duration.ofSeconds(5)).until(() -> generations.size() == 1);
-        assertThat(elector.stepDown()).isTrue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> Boolean.TRUE.equals(interrupted.get()));
-        assertThat(secondTerm.await(10, TimeUnit.SECONDS)).as("elected again after the pause").isTrue();
-        assertThat(generations).containsExactly(1L, 2L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !generations.isEmpty());
+        await("a step-down while leading").atMost(Duration.ofSeconds(5)).until(elector::stepDown);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !leadingWhenInterrupted.isEmpty());
+        await("elected again after the pause").atMost(Duration.ofSeconds(10)).until(() -> generations.size() >= 2);
+        assertThat(generations).as("one generation per term, strictly rising").startsWith(1L).isSorted()
+                .doesNotHaveDuplicates();
         elector.close();
         leading.get(5, TimeUnit.SECONDS);
+        assertThat(leadingWhenInterrupted).as("every interrupted task saw its leadership ended")
+                .isNotEmpty().containsOnly(false);
         assertThat(LeaseRecordCodec.decode(store.read("lead-test", Duration.ofSeconds(1)).orElseThrow().content()).isReleased())
                 .isTrue();
     }

@@ -47,7 +47,12 @@ public final class ElectorProcessMain {
         S3Backend backend = S3Backend.builder()
                 .endpoint(endpoint).pathStyle(true).region("us-east-1").credentials(env(ACCESS_KEY_VARIABLE), env(SECRET_KEY_VARIABLE))
                 .bucket(bucket).prefix(prefix)
-                .requestTimeout(ttl)
+                // The backend's request timeout is left at its default (10 s): it bounds each request of the store
+                // probe that verify() runs, while the elector's own budget for lease requests (a third of the TTL)
+                // applies within it, so the failover behaves as with a 2 s cap. The elector's 666 ms budget for a
+                // whole verify() is shorter than a probe (about ten sequential requests) on a loaded machine; the
+                // elector retries after a poll and the backend remembers the probe that completed meanwhile. A 2 s cap
+                // per probe request failed every probe while S3Mock took 3-4 s to answer, so no child verified.
                 // The elector verifies the store before it campaigns (and retries a probe that timed out, as a loaded
                 // CI machine makes it do); a probe at build would end this JVM on the first slow answer instead.
                 .verifyOnBuild(false)

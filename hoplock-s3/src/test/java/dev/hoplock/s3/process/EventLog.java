@@ -31,6 +31,12 @@ final class EventLog {
         return received.stream().filter(r -> r.line().is("ACQUIRED")).skip(n).findFirst();
     }
 
+    /** The first ACQUIRED line from index {@code from} on (counting ACQUIRED lines from 0) not from {@code excluded}. */
+    Optional<Received> acquired(int from, String excluded) {
+        return received.stream().filter(r -> r.line().is("ACQUIRED")).skip(from)
+                .filter(r -> !r.line().owner().equals(excluded)).findFirst();
+    }
+
     /** The last value of {@code field} in lines of {@code type} from {@code owner}, if any. */
     Optional<Long> last(String owner, String type, String field) {
         return lines(l -> l.owner().equals(owner) && l.is(type)).stream()

@@ -26,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -71,7 +72,10 @@ class StoreVerificationTests {
             assertThat(context).hasNotFailed();
             Elector elector = context.getBean(HoplockElections.class).getDefault();
             await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
-            assertThat(context.getBean(ScriptedStore.class).attempts).hasValue(3);
+            // The script passes from the third attempt on, so leading proves the two failures were asked again. More
+            // attempts are legitimate: a verification thread stalled past the request timeout is abandoned and asked
+            // again, though the store answered it.
+            assertThat(context.getBean(ScriptedStore.class).attempts.get()).isGreaterThanOrEqualTo(3);
             assertThat(elector.status().verification()).isEqualTo(StoreVerification.VERIFIED);
             assertThat(health(context).getStatus()).isEqualTo(Status.UP);
         });
@@ -82,13 +86,19 @@ class StoreVerificationTests {
         runner.withUserConfiguration(ChangingStore.class).run(context -> {
             Elector elector = context.getBean(HoplockElections.class).getDefault();
             await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
-            assertThat(context.getBean(ScriptedStore.class).attempts).hasValue(9);
-            String log = output.getOut();
-            assertThat(log.lines().filter(line -> line.contains("verify failed")).toList())
-                    .as("one line for the 5 unreachable attempts, one for the 3 access-denied ones")
-                    .hasSize(2);
-            assertThat(log).contains("connection refused (attempt 1)").doesNotContain("(attempt 2)")
-                    .contains("access denied (attempt 6)").doesNotContain("(attempt 7)");
+            assertThat(context.getBean(ScriptedStore.class).attempts.get())
+                    .as("the script passes from the ninth attempt on").isGreaterThanOrEqualTo(9);
+            // A verification stalled past the request timeout (a loaded machine) is a failure of its own kind, "no
+            // answer", logged once, and the script's answer to that attempt is never seen: which attempt number is
+            // logged first depends on the scheduler, but each kind the store answered is logged exactly once.
+            List<String> failures = output.getOut().lines().filter(line -> line.contains("verify failed"))
+                    .filter(line -> !line.contains("no answer from")).toList();
+            assertThat(failures).as("one line for the 5 unreachable attempts, one for the 3 access-denied ones")
+                    .hasSize(2)
+                    .satisfiesExactly(
+                            unreachable -> assertThat(unreachable)
+                                    .containsPattern("connection refused \\(attempt [1-5]\\)"),
+                            denied -> assertThat(denied).containsPattern("access denied \\(attempt [6-8]\\)"));
         });
     }
 
