@@ -6,8 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -23,32 +21,18 @@ final class LockEvents {
 
     private static final Logger log = LoggerFactory.getLogger(NamedLocks.class);
 
-    private final Executor executor;
-    private final List<Consumer<? super LockEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final ListenerFanOut<LockEvent> listeners;
 
     LockEvents(Executor executor) {
-        this.executor = executor;
+        this.listeners = new ListenerFanOut<>(executor, log, "lock");
     }
 
     AutoCloseable addListener(Consumer<? super LockEvent> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return listeners.add(listener);
     }
 
     void publish(LockEvent event) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        deliver(() -> {
-            for (Consumer<? super LockEvent> listener : listeners) {
-                try {
-                    listener.accept(event);
-                } catch (RuntimeException e) {
-                    log.warn("hoplock: a lock listener failed on {}", event, e);
-                }
-            }
-        });
+        listeners.publish(event);
     }
 
     void publishLoss(LockEvent.Lost event, List<Consumer<? super LockEvent.Lost>> handleListeners) {
@@ -59,24 +43,6 @@ final class LockEvents {
                     event.detail());
         }
         publish(event);
-        if (!handleListeners.isEmpty()) {
-            deliver(() -> {
-                for (Consumer<? super LockEvent.Lost> listener : handleListeners) {
-                    try {
-                        listener.accept(event);
-                    } catch (RuntimeException e) {
-                        log.warn("hoplock: a lock-loss listener failed on {}", event, e);
-                    }
-                }
-            });
-        }
-    }
-
-    private void deliver(Runnable delivery) {
-        try {
-            executor.execute(delivery);
-        } catch (RuntimeException e) {
-            log.warn("hoplock: a lock event could not be delivered ({})", e.toString());
-        }
+        listeners.deliver(handleListeners, event);
     }
 }

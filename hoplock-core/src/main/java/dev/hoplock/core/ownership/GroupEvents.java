@@ -1,11 +1,8 @@
 package dev.hoplock.core.ownership;
 
-import org.slf4j.Logger;
+import dev.hoplock.core.ListenerFanOut;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -18,39 +15,20 @@ import java.util.function.Consumer;
  */
 final class GroupEvents implements Consumer<OwnershipEvent> {
 
-    private static final Logger log = LoggerFactory.getLogger(OwnershipGroup.class);
-
-    private final Executor eventExecutor;
-    private final List<Consumer<? super OwnershipEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final ListenerFanOut<OwnershipEvent> listeners;
 
     GroupEvents(Executor eventExecutor) {
-        this.eventExecutor = eventExecutor;
+        this.listeners = new ListenerFanOut<>(eventExecutor, LoggerFactory.getLogger(OwnershipGroup.class),
+                "ownership");
     }
 
     AutoCloseable add(Consumer<? super OwnershipEvent> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return listeners.add(listener);
     }
 
     /** Publishes {@code event} to the listeners. */
     @Override
     public void accept(OwnershipEvent event) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        try {
-            eventExecutor.execute(() -> {
-                for (Consumer<? super OwnershipEvent> listener : listeners) {
-                    try {
-                        listener.accept(event);
-                    } catch (RuntimeException e) {
-                        log.warn("hoplock: an ownership listener failed on {}", event, e);
-                    }
-                }
-            });
-        } catch (RuntimeException rejected) {
-            log.debug("hoplock: ownership event not delivered (executor closed): {}", event);
-        }
+        listeners.publish(event);
     }
 }
