@@ -228,8 +228,8 @@ final class Simulation {
         long recovery = awaitLeader(healAt, recoveryBound(), "after the faults healed");
         // Once every message sent before the heal has landed or been answered, and every request sent before it has
         // been answered or timed out, the leader must be stable.
-        // A machine woken from a suspend at the heal may still end the term it had (by the wall clock, before its
-        // monotonic renewal timer fires) and begin a new one: that settles within a TTL.
+        // A machine woken from a suspend at the heal, or less than a TTL before it, may still end the term it had (by
+        // the wall clock, before its monotonic renewal timer fires) and begin a new one: that settles within a TTL.
         long settled = healAt + maxRequestTimeout() + (suspendedAtHeal ? config.ttl().toNanos() : 0);
         advanceTo(Math.max(time.nanoTime(), Math.max(lastNetworkDue, settled)) + 100 * MS);
         awaitLeader(time.nanoTime(), failoverBound(), "after the messages sent before the heal were delivered");
@@ -656,7 +656,11 @@ final class Simulation {
             m.syncEpoch = -1;
             m.schedulerFailure = 0;
             m.schedulerEpoch = -1;
-            suspendedAtHeal |= m.suspended();
+            // A machine that woke less than a TTL before the heal is still in the suspend's after-effect: its
+            // monotonic timers ran late by the suspension, so its term may end by the wall clock before its renewal
+            // timer fires (seed 100050141: woke 8 ms before the heal, stepped down 1.45 s after it). It counts as
+            // suspended at the heal.
+            suspendedAtHeal |= m.suspended() || time.nanoTime() - m.wokeAt() < config.ttl().toNanos();
             wakeMachine(m);
             if (m.process != null) {
                 m.process.stepDownAtRenewal = null;
