@@ -76,6 +76,17 @@ import java.util.UUID;
  * reached is {@link BackendException.Kind#UNREACHABLE}; see {@link SqlErrors}. No message or {@link #describe()}
  * contains the JDBC URL or a password.
  *
+ * <h2>Only its own transactions</h2>
+ * The store never commits or rolls back work that is not its own. A connection borrowed in manual-commit mode is
+ * used only when the database proves that no transaction is open on it ({@link OpenTransaction}: pgjdbc's
+ * transaction state, MariaDB's {@code @@in_transaction}, H2's session table); then switching it to auto-commit for
+ * the call and back commits nothing but the store's own statements. A connection in the middle of another
+ * transaction (Spring's {@code TransactionAwareDataSourceProxy} inside {@code @Transactional}, a pool connection
+ * returned with uncommitted work), or one whose database cannot tell (MySQL, other databases), is refused with
+ * {@link BackendException.Kind#MISCONFIGURED} before anything is sent, naming the fix: give hoplock a DataSource of
+ * its own. We chose refusing over running the store's statements inside the application's transaction: a lease
+ * write must be durable when the call returns, whatever the application later does with its transaction.
+ *
  * <p>Thread-safe; it holds no connection between calls. The DataSource should be a pool; every call borrows one
  * connection and returns it (restoring auto-commit, isolation and network timeout as it found them).
  */
@@ -93,6 +104,7 @@ public final class JdbcBackend implements Backend {
     private final TableName table;
     private final Duration requestTimeout;
     private final String description;
+    private final @Nullable Database database;
     private final SqlErrors errors;
     private final String selectSql;
     private final String existsSql;
@@ -106,6 +118,7 @@ public final class JdbcBackend implements Backend {
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.description = "jdbc:" + database.map(d -> d.name().toLowerCase(java.util.Locale.ROOT)).orElse("database")
                 + " table " + table;
+        this.database = database.orElse(null);
         this.errors = new SqlErrors(table, database.map(Database::leaseSchemaResource)
                 .orElse(Database.allLeaseSchemaResources()));
         this.selectSql = "SELECT content, version FROM " + table + " WHERE lease_key = ?";
@@ -282,6 +295,11 @@ public final class JdbcBackend implements Backend {
             if (!deadline.hasTimeLeft()) {
                 throw noTimeLeft(operation, key, timeout);
             }
+            OpenTransaction.Answer open = OpenTransaction.on(connection, database, deadline);
+            if (open != OpenTransaction.Answer.NONE_OPEN) {
+                throw new BackendException(BackendException.Kind.MISCONFIGURED, OpenTransaction.refusal(open,
+                        SqlErrors.target(operation, key, table), "nothing was sent"));
+            }
             ConnectionState saved = ConnectionState.prepare(connection, deadline);
             try {
                 while (true) {
@@ -314,7 +332,10 @@ public final class JdbcBackend implements Backend {
                 + SqlErrors.target(operation, key, table) + " (timeout " + timeout.toMillis() + " ms); nothing was sent");
     }
 
-    /** What a call changes on a borrowed connection, to put back before returning it. */
+    /**
+     * What a call changes on a borrowed connection, to put back before returning it. Only for a connection on which
+     * {@link OpenTransaction} found no transaction open: the switch to auto-commit and back then commits nothing.
+     */
     private record ConnectionState(boolean autoCommit, int isolation, int networkTimeout) {
 
         static ConnectionState prepare(Connection connection, CallDeadline deadline) throws SQLException {

@@ -17,22 +17,26 @@ import java.util.Objects;
  *
  * <h2>How it refuses a stale write</h2>
  * {@link #check} runs one upsert on the fence table ({@value JdbcSchema#DEFAULT_FENCE_TABLE} by default) that creates
- * the resource's row the first time and otherwise raises its token only if the stored one is not higher:
+ * the resource's row the first time and otherwise records the token (with the holder, the lease's owner id, when the
+ * caller names one) only if the stored one is lower, or equal with a compatible holder (the same one, or either side
+ * without a holder):
  * <pre>
- *   PostgreSQL  INSERT INTO t AS f (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)
- *               ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = EXCLUDED.updated_at
- *               WHERE f.token &lt;= EXCLUDED.token                         -- 1 row: recorded, 0 rows: refused
- *   MariaDB     INSERT INTO t (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP(3))
- *               ON DUPLICATE KEY UPDATE updated_at = IF(token &lt;= VALUES(token), VALUES(updated_at), updated_at),
- *                                       token = IF(token &lt;= VALUES(token), VALUES(token), token)
- *               then SELECT token FROM t WHERE resource = ? FOR UPDATE  -- stored &gt; ours: refused
- *   H2          MERGE INTO t ... WHEN MATCHED AND f.token &lt;= s.token THEN UPDATE ... WHEN NOT MATCHED THEN INSERT
+ *   PostgreSQL  INSERT INTO t AS f (resource, token, holder, updated_at) VALUES (?, ?, ?, CURRENT_TIMESTAMP)
+ *               ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, holder = ..., updated_at = ...
+ *               WHERE f.token &lt; EXCLUDED.token OR (f.token = EXCLUDED.token AND (f.holder IS NULL
+ *                     OR EXCLUDED.holder IS NULL OR f.holder = EXCLUDED.holder))   -- 1 row: recorded, 0: refused
+ *   MariaDB     INSERT ... ON DUPLICATE KEY UPDATE updated_at = IF(accepts, ...), holder = IF(...), token = IF(accepts,
+ *               VALUES(token), token)                    -- the token last: each assignment sees the ones before
+ *               then SELECT token, holder FROM t WHERE resource = ? FOR UPDATE   -- decides
+ *   H2          MERGE INTO t ... WHEN MATCHED AND (the same condition) THEN UPDATE ... WHEN NOT MATCHED THEN INSERT
  * </pre>
- * On a refusal it reads the stored token and throws {@link StaleTokenException}, naming the resource, the stale token
- * and the stored one; the caller's transaction must then roll back (Spring's {@code @Transactional} does so for this
- * unchecked exception). MariaDB/MySQL reports "rows affected" differently depending on the driver's
- * {@code useAffectedRows} setting, and an equal token leaves the row unchanged, so there the stored token is always
- * read back with a locking read instead of trusting the row count.
+ * On a refusal it reads the stored row and throws {@link StaleTokenException}, naming the resource, the stale token
+ * and the stored one (and, for an equal token of another holder, both holders: the lease record was deleted and
+ * re-created, see {@link Fence}); the caller's transaction must then roll back (Spring's {@code @Transactional} does
+ * so for this unchecked exception). MariaDB/MySQL reports "rows affected" differently depending on the driver's
+ * {@code useAffectedRows} setting, and an equal token leaves the row unchanged, so there the stored row is always
+ * read back with a locking read instead of trusting the row count. A fence table created before the {@code holder}
+ * column existed is reported with the {@code ALTER TABLE} that adds it.
  *
  * <h2>Why a stale transaction cannot interleave with a newer one</h2>
  * The upsert takes the resource row's exclusive lock (PostgreSQL locks the row even when the {@code WHERE} of
@@ -101,7 +105,17 @@ public final class JdbcFence implements Fence {
 
     @Override
     public void check(String resource, long token) {
+        check(resource, token, "");
+    }
+
+    /**
+     * As {@link Fence#check(String, long, String)}: records {@code token} with {@code holder}, and refuses an equal
+     * token that another holder recorded (an empty holder, on either side, is compatible with every holder).
+     */
+    @Override
+    public void check(String resource, long token, String holder) {
         Fence.validateResource(resource);
+        Fence.validateHolder(holder);
         Connection connection;
         try {
             connection = Objects.requireNonNull(connections.current(), "the connection source returned null");
@@ -113,73 +127,115 @@ public final class JdbcFence implements Fence {
         } catch (SQLException e) {
             throw failure(resource, e);
         }
+        @Nullable String named = holder.isEmpty() ? null : holder;
         try {
             Database db = database(connection, resource);
-            long stored = switch (db) {
-                case POSTGRESQL -> recordByRowCount(connection, resource, token, postgresqlUpsert());
-                case MARIADB -> recordAndReadBack(connection, resource, token);
-                case H2 -> recordH2(connection, resource, token);
+            boolean recorded = switch (db) {
+                case POSTGRESQL -> recordByRowCount(connection, resource, token, named, postgresqlUpsert());
+                case MARIADB -> recordMariadb(connection, resource, token, named);
+                case H2 -> recordH2(connection, resource, token, named);
             };
-            if (stored > token) {
-                throw new StaleTokenException(resource, token, stored);
+            if (!recorded) {
+                refuse(connection, resource, token, named);
             }
         } catch (SQLException e) {
             throw failure(resource, e);
         }
     }
 
-    /** Runs an upsert whose row count is 1 when it recorded the token; otherwise returns the stored token. */
-    private long recordByRowCount(Connection connection, String resource, long token, String sql) throws SQLException {
+    /** Runs an upsert whose row count is 1 when it recorded the token (0: refused, the row unchanged). */
+    private static boolean recordByRowCount(Connection connection, String resource, long token,
+            @Nullable String holder, String sql) throws SQLException {
         try (PreparedStatement upsert = connection.prepareStatement(sql)) {
             upsert.setString(1, resource);
             upsert.setLong(2, token);
-            if (upsert.executeUpdate() == 1) {
-                return token;
-            }
+            upsert.setString(3, holder);
+            return upsert.executeUpdate() == 1;
         }
-        return storedToken(connection, resource, "");
     }
 
-    private long recordAndReadBack(Connection connection, String resource, long token) throws SQLException {
+    /**
+     * MariaDB's {@code ON DUPLICATE KEY UPDATE} assigns left to right, each assignment seeing the ones before, so the
+     * token comes last and every condition reads the stored row; the outcome is read back with a locking read.
+     */
+    private boolean recordMariadb(Connection connection, String resource, long token, @Nullable String holder)
+            throws SQLException {
+        String accepts = "(token < VALUES(token) OR (token = VALUES(token) AND (holder IS NULL"
+                + " OR VALUES(holder) IS NULL OR holder = VALUES(holder))))";
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
-                + " (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP(3)) ON DUPLICATE KEY UPDATE"
-                + " updated_at = IF(token <= VALUES(token), VALUES(updated_at), updated_at),"
-                + " token = IF(token <= VALUES(token), VALUES(token), token)")) {
+                + " (resource, token, holder, updated_at) VALUES (?, ?, ?, CURRENT_TIMESTAMP(3)) ON DUPLICATE KEY"
+                + " UPDATE updated_at = IF(" + accepts + ", VALUES(updated_at), updated_at),"
+                + " holder = IF(token < VALUES(token), VALUES(holder), IF(" + accepts + ", COALESCE(holder,"
+                + " VALUES(holder)), holder)),"
+                + " token = IF(" + accepts + ", VALUES(token), token)")) {
             upsert.setString(1, resource);
             upsert.setLong(2, token);
+            upsert.setString(3, holder);
             upsert.executeUpdate();
         }
-        return storedToken(connection, resource, " FOR UPDATE");
+        Stored stored = stored(connection, resource, " FOR UPDATE");
+        return stored.token == token && compatible(stored.holder, holder) || stored.token < token;
     }
 
     /**
      * H2's MERGE inserts when no row matched; two transactions creating the row at once meet a unique-key violation,
      * after which the row exists and the second attempt takes the update path.
      */
-    private long recordH2(Connection connection, String resource, long token) throws SQLException {
-        String merge = "MERGE INTO " + table + " AS f USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS BIGINT)))"
-                + " AS s(resource, token) ON f.resource = s.resource"
-                + " WHEN MATCHED AND f.token <= s.token THEN UPDATE SET token = s.token, updated_at = CURRENT_TIMESTAMP"
-                + " WHEN NOT MATCHED THEN INSERT (resource, token, updated_at)"
-                + " VALUES (s.resource, s.token, CURRENT_TIMESTAMP)";
+    private boolean recordH2(Connection connection, String resource, long token, @Nullable String holder)
+            throws SQLException {
+        String merge = "MERGE INTO " + table + " AS f USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS BIGINT),"
+                + " CAST(? AS VARCHAR(255)))) AS s(resource, token, holder) ON f.resource = s.resource"
+                + " WHEN MATCHED AND (f.token < s.token OR (f.token = s.token AND (f.holder IS NULL"
+                + " OR s.holder IS NULL OR f.holder = s.holder)))"
+                + " THEN UPDATE SET holder = CASE WHEN f.token < s.token THEN s.holder"
+                + " ELSE COALESCE(f.holder, s.holder) END, token = s.token, updated_at = CURRENT_TIMESTAMP"
+                + " WHEN NOT MATCHED THEN INSERT (resource, token, holder, updated_at)"
+                + " VALUES (s.resource, s.token, s.holder, CURRENT_TIMESTAMP)";
         try {
-            return recordByRowCount(connection, resource, token, merge);
+            return recordByRowCount(connection, resource, token, holder, merge);
         } catch (SQLException e) {
             if (!SqlErrors.isDuplicateKey(e)) {
                 throw e;
             }
-            return recordByRowCount(connection, resource, token, merge);
+            return recordByRowCount(connection, resource, token, holder, merge);
         }
     }
 
     private String postgresqlUpsert() {
-        return "INSERT INTO " + table + " AS f (resource, token, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)"
-                + " ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token, updated_at = EXCLUDED.updated_at"
-                + " WHERE f.token <= EXCLUDED.token";
+        return "INSERT INTO " + table + " AS f (resource, token, holder, updated_at)"
+                + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)"
+                + " ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token,"
+                + " holder = CASE WHEN f.token < EXCLUDED.token THEN EXCLUDED.holder"
+                + " ELSE COALESCE(f.holder, EXCLUDED.holder) END, updated_at = EXCLUDED.updated_at"
+                + " WHERE f.token < EXCLUDED.token OR (f.token = EXCLUDED.token AND (f.holder IS NULL"
+                + " OR EXCLUDED.holder IS NULL OR f.holder = EXCLUDED.holder))";
     }
 
-    private long storedToken(Connection connection, String resource, String lockClause) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT token FROM " + table
+    /** Throws the refusal for a check that recorded nothing, from the stored row (locked by the upsert). */
+    private void refuse(Connection connection, String resource, long token, @Nullable String holder)
+            throws SQLException {
+        Stored stored = stored(connection, resource, "");
+        if (stored.token > token) {
+            throw new StaleTokenException(resource, token, stored.token);
+        }
+        if (stored.token == token && stored.holder != null && holder != null && !stored.holder.equals(holder)) {
+            throw new StaleTokenException(resource, token, holder, stored.holder);
+        }
+        throw new FencingException(resource, "the fence check for '" + resource + "' in table " + table
+                + " recorded nothing although the stored token " + stored.token + " (holder " + stored.holder
+                + ") admits token " + token + "; the write must not proceed", null);
+    }
+
+    private static boolean compatible(@Nullable String recorded, @Nullable String holder) {
+        return recorded == null || holder == null || recorded.equals(holder);
+    }
+
+    /** The fence row as stored. */
+    private record Stored(long token, @Nullable String holder) {
+    }
+
+    private Stored stored(Connection connection, String resource, String lockClause) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT token, holder FROM " + table
                 + " WHERE resource = ?" + lockClause)) {
             select.setString(1, resource);
             try (ResultSet row = select.executeQuery()) {
@@ -187,7 +243,7 @@ public final class JdbcFence implements Fence {
                     throw new FencingException(resource, "the fence row of '" + resource + "' in table " + table
                             + " vanished inside the transaction; was it deleted by hand?", null);
                 }
-                return row.getLong(1);
+                return new Stored(row.getLong(1), row.getString(2));
             }
         }
     }
@@ -208,6 +264,13 @@ public final class JdbcFence implements Fence {
 
     private FencingException failure(String resource, SQLException e) {
         String state = e.getSQLState() == null ? "none" : e.getSQLState();
+        if (state.equals("42703") || state.equals("42S22") || state.equals("42122")) {
+            return new FencingException(resource, "hoplock fence table " + table + " lacks a column (SQLState "
+                    + state + "): " + SqlErrors.clean(e) + "; tables created before the holder column was added need"
+                    + " ALTER TABLE " + table + " ADD COLUMN holder VARCHAR(255) (see the DDL in "
+                    + Database.RESOURCE_DIRECTORY + "fence-<database>.sql); the write to '" + resource
+                    + "' was not checked", e);
+        }
         if (state.equals("42P01") || state.equals("42S02")) {
             Database db = database;
             String ddl = db != null ? db.fenceSchemaResource() : Database.RESOURCE_DIRECTORY + "fence-<database>.sql";

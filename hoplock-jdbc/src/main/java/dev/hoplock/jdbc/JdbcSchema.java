@@ -21,6 +21,8 @@ import java.util.Objects;
  * <p>Guarantees: creation runs only the shipped {@code CREATE TABLE IF NOT EXISTS} statements, with the default table
  * name ({@value #DEFAULT_LEASE_TABLE} or {@value #DEFAULT_FENCE_TABLE}) replaced by the configured one, so an existing
  * table is never changed or dropped. An unsupported database is refused with a message listing the supported ones.
+ * A connection in the middle of someone else's transaction is refused before any DDL (DDL and the switch to
+ * auto-commit would commit that transaction), see {@link OpenTransaction}.
  */
 public final class JdbcSchema {
 
@@ -40,7 +42,8 @@ public final class JdbcSchema {
      * @return true when the DDL ran
      * @throws SQLException             when the database refused the DDL
      * @throws IllegalArgumentException for an invalid table name
-     * @throws IllegalStateException    for a database hoplock has no DDL for
+     * @throws IllegalStateException    for a database hoplock has no DDL for, or when the DataSource hands out a
+     *                                  connection in the middle of another transaction (nothing is run then)
      */
     public static boolean initializeLeaseTable(DataSource dataSource, String table, InitializeSchema mode)
             throws SQLException {
@@ -75,6 +78,12 @@ public final class JdbcSchema {
                 return false;
             }
             Database database = supported(connection);
+            OpenTransaction.Answer open = OpenTransaction.on(connection, database,
+                    CallDeadline.after(JdbcBackend.DEFAULT_REQUEST_TIMEOUT));
+            if (open != OpenTransaction.Answer.NONE_OPEN) {
+                throw new IllegalStateException(OpenTransaction.refusal(open, "creation of table " + table,
+                        "no DDL was run"));
+            }
             String ddl = lease ? leaseTableDdl(database, table.value()) : fenceTableDdl(database, table.value());
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(true);

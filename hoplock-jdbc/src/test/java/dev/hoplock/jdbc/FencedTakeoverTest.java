@@ -2,7 +2,9 @@ package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.Elector;
+import dev.hoplock.core.Lease;
 import dev.hoplock.core.fencing.StaleTokenException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -19,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,7 +30,8 @@ import static org.awaitility.Awaitility.await;
  * End to end: a leader reads its fencing token and is then paused past its deadline (its worker held, its elector
  * cut off from the store); a new leader takes over and writes; when the old worker resumes, its fenced write is
  * refused by the database, and the data keeps the new leader's write. Real electors over the JDBC backend, real
- * transactions, on PostgreSQL and MariaDB.
+ * transactions, on PostgreSQL and MariaDB. Also the case of a token repeated across an outside delete of the lease
+ * record: the stale holder's write with the new holder's equal token is refused.
  */
 class FencedTakeoverTest {
 
@@ -68,7 +72,11 @@ class FencedTakeoverTest {
         }
 
         private Elector elector(dev.hoplock.core.backend.Backend store, String owner) {
-            return Elector.builder(store, KEY).owner(owner)
+            return elector(store, owner, KEY);
+        }
+
+        private Elector elector(dev.hoplock.core.backend.Backend store, String owner, String key) {
+            return Elector.builder(store, key).owner(owner)
                     .ttl(Duration.ofMillis(1500)).renewInterval(Duration.ofMillis(500))
                     .pollInterval(Duration.ofMillis(100)).requestTimeout(Duration.ofMillis(500))
                     .safetyMargin(Duration.ofMillis(150)).build();
@@ -76,17 +84,32 @@ class FencedTakeoverTest {
 
         /** The leader's work: one write of the export state, fenced, in one transaction. */
         private void fencedWrite(String owner, long token) throws SQLException {
+            fencedWrite(RESOURCE, owner, token, null);
+        }
+
+        /** The same for {@code resource}, fenced with the lease's token and its owner as the holder. */
+        private void fencedWrite(String resource, String owner, Lease lease) throws SQLException {
+            fencedWrite(resource, owner, lease.generation(), lease);
+        }
+
+        private void fencedWrite(String resource, String owner, long token, @Nullable Lease lease)
+                throws SQLException {
             try (Connection connection = pool.getConnection()) {
                 connection.setAutoCommit(false);
                 try {
-                    JdbcFence.forConnection(connection).table(fenceTable).check(RESOURCE, token);
+                    JdbcFence fence = JdbcFence.forConnection(connection).table(fenceTable);
+                    if (lease == null) {
+                        fence.check(resource, token);
+                    } else {
+                        fence.check(resource, lease);
+                    }
                     try (PreparedStatement delete = connection.prepareStatement(
                             "DELETE FROM " + dataTable + " WHERE resource = ?");
                          PreparedStatement insert = connection.prepareStatement(
                                  "INSERT INTO " + dataTable + " VALUES (?, ?, ?)")) {
-                        delete.setString(1, RESOURCE);
+                        delete.setString(1, resource);
                         delete.executeUpdate();
-                        insert.setString(1, RESOURCE);
+                        insert.setString(1, resource);
                         insert.setString(2, owner);
                         insert.setLong(3, token);
                         insert.executeUpdate();
@@ -168,10 +191,98 @@ class FencedTakeoverTest {
             }
         }
 
+        /**
+         * Issue 19: an outside delete of the lease record lets a process that never saw it create it again at
+         * generation 1, the token the paused leader still carries. The new leader writes first; the old leader's
+         * fenced write with the same token must be refused (before the fix the fence accepted an equal token).
+         */
+        @Test
+        void aStaleLeaderWithTheSameTokenAfterAnOutsideDeleteIsRefused() throws Exception {
+            String key = "fenced/recreated";
+            String resource = "recreated-export";
+            PausableBackend oldLeadersStore = new PausableBackend(backend);
+            Elector old = elector(oldLeadersStore, "old-leader", key);
+            CountDownLatch leading = new CountDownLatch(1);
+            CountDownLatch resume = new CountDownLatch(1);
+            AtomicReference<Lease> oldLease = new AtomicReference<>();
+            CompletableFuture<Throwable> staleWrite = new CompletableFuture<>();
+            CompletableFuture<Void> oldLoop = CompletableFuture.runAsync(() -> {
+                try {
+                    old.lead(context -> {
+                        oldLease.set(context.lease());
+                        leading.countDown();
+                        awaitIgnoringInterrupts(resume);   // the pause: a frozen thread notices nothing
+                        try {
+                            fencedWrite(resource, "old-leader", context.lease());
+                            staleWrite.complete(null);
+                        } catch (Throwable e) {
+                            staleWrite.complete(e);
+                        }
+                    });
+                } catch (Exception e) {
+                    staleWrite.completeExceptionally(e);
+                }
+            });
+            Elector successor = elector(backend, "new-leader", key);
+            CompletableFuture<Void> newLoop = null;
+            try {
+                assertThat(leading.await(15, TimeUnit.SECONDS)).as("the first leader began its term").isTrue();
+                oldLeadersStore.pause();
+                deleteLeaseRow(key);   // from outside: an operator, a restore, a dropped and re-created table
+                AtomicReference<Lease> newLease = new AtomicReference<>();
+                CountDownLatch newLeaderWrote = new CountDownLatch(1);
+                newLoop = CompletableFuture.runAsync(() -> {
+                    try {
+                        successor.lead(context -> {
+                            newLease.set(context.lease());
+                            fencedWrite(resource, "new-leader", context.lease());
+                            newLeaderWrote.countDown();
+                            new CountDownLatch(1).await();
+                        });
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                assertThat(newLeaderWrote.await(20, TimeUnit.SECONDS)).as("the new leader created the record and"
+                        + " wrote").isTrue();
+                assertThat(newLease.get().generation()).as("the token repeats across the re-creation")
+                        .isEqualTo(oldLease.get().generation());
+                resume.countDown();
+
+                Throwable refused = staleWrite.get(15, TimeUnit.SECONDS);
+                assertThat(refused).as("the stale leader's fenced write with the repeated token %d was refused",
+                        oldLease.get().generation()).isInstanceOfSatisfying(StaleTokenException.class, e -> {
+                            assertThat(e.resource()).isEqualTo(resource);
+                            assertThat(e.recordedHolder()).isEqualTo(newLease.get().owner());
+                        });
+                assertThat(storedWrite(resource)).isEqualTo("new-leader@" + newLease.get().generation());
+            } finally {
+                resume.countDown();
+                old.close();
+                successor.close();
+                oldLoop.get(10, TimeUnit.SECONDS);
+                if (newLoop != null) {
+                    newLoop.get(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+
+        private void deleteLeaseRow(String key) throws SQLException {
+            try (Connection connection = pool.getConnection(); PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM " + leaseTable + " WHERE lease_key = ?")) {
+                delete.setString(1, key);
+                assertThat(delete.executeUpdate()).isEqualTo(1);
+            }
+        }
+
         private String storedWrite() throws SQLException {
+            return storedWrite(RESOURCE);
+        }
+
+        private String storedWrite(String resource) throws SQLException {
             try (Connection connection = pool.getConnection(); PreparedStatement select = connection.prepareStatement(
                     "SELECT written_by, token FROM " + dataTable + " WHERE resource = ?")) {
-                select.setString(1, RESOURCE);
+                select.setString(1, resource);
                 try (ResultSet row = select.executeQuery()) {
                     assertThat(row.next()).isTrue();
                     return row.getString(1) + "@" + row.getLong(2);

@@ -115,6 +115,74 @@ class JdbcFenceTest {
             assertThat(storedToken(resource)).isEqualTo(5);
         }
 
+        /**
+         * Issue 19: after an outside delete of the lease record two holders can carry one token; the fence records
+         * the holder with the token and refuses the same token from another holder, in either order of the checks.
+         */
+        @Test
+        void anEqualTokenFromAnotherHolderIsRefusedNamingBothHolders() throws SQLException {
+            String resource = newResource();
+            try (Connection first = begin()) {
+                fence(first).check(resource, 1, "node-b");
+                first.commit();
+            }
+            try (Connection same = begin()) {
+                fence(same).check(resource, 1, "node-b");
+                same.commit();
+            }
+            try (Connection other = begin()) {
+                assertThatThrownBy(() -> fence(other).check(resource, 1, "node-a"))
+                        .isInstanceOfSatisfying(StaleTokenException.class, e -> {
+                            assertThat(e.staleToken()).isEqualTo(1);
+                            assertThat(e.currentToken()).isEqualTo(1);
+                            assertThat(e.recordedHolder()).isEqualTo("node-b");
+                            assertThat(e.getMessage()).contains("'node-b'").contains("'node-a'")
+                                    .contains("deleted and re-created");
+                        });
+                other.rollback();
+            }
+            try (Connection higher = begin()) {
+                fence(higher).check(resource, 2, "node-a");
+                higher.commit();
+            }
+            assertThat(storedToken(resource)).isEqualTo(2);
+        }
+
+        /** A check without a holder keeps the older rule (an equal token passes) and does not erase the holder. */
+        @Test
+        void aCheckWithoutAHolderIsCompatibleWithEveryHolder() throws SQLException {
+            String resource = newResource();
+            for (String holder : new String[] {"", "node-a", "", "node-a"}) {
+                try (Connection connection = begin()) {
+                    fence(connection).check(resource, 3, holder);
+                    connection.commit();
+                }
+            }
+            try (Connection other = begin()) {
+                assertThatThrownBy(() -> fence(other).check(resource, 3, "node-b"))
+                        .as("the holder recorded after a holder-less check").isInstanceOf(StaleTokenException.class);
+                other.rollback();
+            }
+        }
+
+        /** A fence table from before the holder column is reported with the statement that adds the column. */
+        @Test
+        void aFenceTableWithoutTheHolderColumnIsReportedWithTheAlterStatement() throws SQLException {
+            String old = TestDatabase.uniqueTable("hoplock_fence_old");
+            try (Connection connection = pool.getConnection(); Statement create = connection.createStatement()) {
+                create.execute("CREATE TABLE " + old + " (resource VARCHAR(255) NOT NULL PRIMARY KEY,"
+                        + " token BIGINT NOT NULL, updated_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)");
+            }
+            try (Connection connection = begin()) {
+                assertThatThrownBy(() -> JdbcFence.forConnection(connection).table(old).check("r", 1, "node-a"))
+                        .isInstanceOf(FencingException.class)
+                        .hasMessageContaining("ALTER TABLE " + old + " ADD COLUMN holder VARCHAR(255)");
+                connection.rollback();
+            } finally {
+                database.dropTable(pool, old);
+            }
+        }
+
         @Test
         void aRolledBackCheckRecordsNothing() throws SQLException {
             String resource = newResource();

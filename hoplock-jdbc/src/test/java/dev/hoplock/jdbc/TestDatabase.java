@@ -87,6 +87,11 @@ enum TestDatabase {
 
     /** A pool of at most {@code size} connections; fails with the start command when the server is down. */
     HikariDataSource pool(int size) {
+        return pool(size, true);
+    }
+
+    /** Like {@link #pool(int)}, handing out connections in {@code autoCommit} mode (HikariCP's setting). */
+    HikariDataSource pool(int size, boolean autoCommit) {
         requireRunning();
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
@@ -95,6 +100,7 @@ enum TestDatabase {
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(10_000);
+        config.setAutoCommit(autoCommit);
         config.setPoolName("hoplock-test-" + name().toLowerCase());
         return new HikariDataSource(config);
     }

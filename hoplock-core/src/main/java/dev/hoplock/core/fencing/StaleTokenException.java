@@ -4,7 +4,10 @@ package dev.hoplock.core.fencing;
  * A write refused because its fencing token is lower than one already recorded for the resource: the writer was
  * deposed and a newer leader has written since. Not retryable: the writer must stop, its lease is gone.
  *
- * <p>Guarantees: {@link #staleToken()} &lt; {@link #currentToken()}; the message names the resource and both tokens.
+ * <p>Guarantees: {@link #staleToken()} &le; {@link #currentToken()}; the message names the resource and both tokens.
+ * The two are equal when the token was recorded by another holder ({@link #recordedHolder()}): the lease record was
+ * deleted and re-created, so two holders carry the same token, and the one that checked later is refused (see
+ * {@link Fence}).
  */
 public class StaleTokenException extends FencingException {
 
@@ -12,6 +15,7 @@ public class StaleTokenException extends FencingException {
 
     private final long staleToken;
     private final long currentToken;
+    private final String recordedHolder;
 
     public StaleTokenException(String resource, long staleToken, long currentToken) {
         super(resource, "fenced write to '" + resource + "' refused: token " + staleToken
@@ -23,6 +27,31 @@ public class StaleTokenException extends FencingException {
         }
         this.staleToken = staleToken;
         this.currentToken = currentToken;
+        this.recordedHolder = "";
+    }
+
+    /**
+     * A write refused because {@code token} was recorded for {@code resource} by {@code recordedHolder}, not by
+     * {@code holder}.
+     */
+    public StaleTokenException(String resource, long token, String holder, String recordedHolder) {
+        super(resource, "fenced write to '" + resource + "' refused: token " + token + " was already recorded by"
+                + " holder '" + recordedHolder + "', and this process is holder '" + holder + "'; two holders with one"
+                + " token mean the lease record was deleted and re-created outside hoplock. Only the first holder to"
+                + " write with a token keeps the resource; this process must stop writing (its writes pass again once"
+                + " it holds a higher token)", null);
+        if (recordedHolder.isEmpty() || recordedHolder.equals(holder)) {
+            throw new IllegalArgumentException("the recorded holder must be another, named holder: '"
+                    + recordedHolder + "'");
+        }
+        this.staleToken = token;
+        this.currentToken = token;
+        this.recordedHolder = recordedHolder;
+    }
+
+    /** The holder recorded with {@link #currentToken()} when it refused an equal token; empty otherwise. */
+    public String recordedHolder() {
+        return recordedHolder;
     }
 
     /** The token the refused write carried. */

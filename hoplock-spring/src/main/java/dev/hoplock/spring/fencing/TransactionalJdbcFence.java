@@ -81,7 +81,14 @@ public final class TransactionalJdbcFence implements Fence {
 
     @Override
     public void check(String resource, long token) {
+        check(resource, token, "");
+    }
+
+    /** As {@link JdbcFence#check(String, long, String)}: an equal token recorded by another holder is refused. */
+    @Override
+    public void check(String resource, long token, String holder) {
         Fence.validateResource(resource);
+        Fence.validateHolder(holder);
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new FencingException(resource, "the fence check for '" + resource + "' must run inside a Spring"
                     + " transaction (@Transactional or TransactionTemplate), so that the fence row stays locked until"
@@ -99,7 +106,7 @@ public final class TransactionalJdbcFence implements Fence {
         Connection outer = borrowed.get();
         borrowed.set(connection);
         try {
-            delegate.check(resource, token);
+            delegate.check(resource, token, holder);
         } finally {
             if (outer == null) {
                 borrowed.remove();
