@@ -67,6 +67,7 @@ public final class NamedLocks implements Locks {
     private final Duration pollInterval;
     private final double safetyFraction;
     private final LockTakeoverRule takeoverRule;
+    private final LockExtensionRule extensionRule;
     private final EngineRuntime runtime;
     private final LoopTimers timers;
     private final LockEvents events;
@@ -87,6 +88,7 @@ public final class NamedLocks implements Locks {
         this.pollInterval = builder.pollInterval;
         this.safetyFraction = builder.safetyFraction;
         this.takeoverRule = builder.takeoverRule;
+        this.extensionRule = builder.extensionRule;
         this.timers = runtime.timers(e -> log.error("hoplock: the lock scheduler failed; using a fallback timer", e));
         this.events = new LockEvents(runtime.eventExecutor());
         this.storeGate = new LockStoreGate(runtime.backend(), requestTimeout);
@@ -240,6 +242,10 @@ public final class NamedLocks implements Locks {
         return takeoverRule;
     }
 
+    LockExtensionRule extensionRule() {
+        return extensionRule;
+    }
+
     String describeStore() {
         return runtime.backend().describe();
     }
@@ -291,6 +297,7 @@ public final class NamedLocks implements Locks {
         private Duration pollInterval = Duration.ofSeconds(1);
         private double safetyFraction = 0.1;
         private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
+        private LockExtensionRule extensionRule = LockExtensionRule.EXACT;
 
         private Builder(EngineRuntime.Builder runtime) {
             this.runtime = runtime;
@@ -376,6 +383,12 @@ public final class NamedLocks implements Locks {
         /** Test seam (package-private): the simulation plants a broken takeover rule through it. */
         Builder takeoverRule(LockTakeoverRule rule) {
             this.takeoverRule = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /** Test seam (package-private): the simulation plants a broken extension rule through it. */
+        Builder extensionRule(LockExtensionRule rule) {
+            this.extensionRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
 
