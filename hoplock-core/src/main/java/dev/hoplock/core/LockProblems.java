@@ -34,6 +34,16 @@ final class LockProblems {
                 + " execution may hold the lock without renewing it, for example 30s";
     }
 
+    static String minimumTtl(Duration minimum, Duration requestTimeout, double safetyFraction) {
+        return HumanDurations.format(minimum) + ": the time a write is given to land (the request timeout, "
+                + HumanDurations.format(requestTimeout) + ", at most " + HumanDurations.format(NamedLocks.MIN_WRITE_TIME)
+                + ") plus the safety margin (" + Math.round(safetyFraction * 100) + "%)";
+    }
+
+    static String minimumTtlFix() {
+        return "a lock with a shorter ttl could never be acquired; choose a longer ttl";
+    }
+
     static String negativeMaxWait(String name, Duration maxWait) {
         return "maxWait for the lock '" + name + "' must not be negative: " + HumanDurations.format(maxWait)
                 + "; use zero to try once";

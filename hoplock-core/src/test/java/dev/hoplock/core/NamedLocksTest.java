@@ -517,6 +517,34 @@ class NamedLocksTest {
         assertThat(calls.calls).as("nothing was read or written").isEmpty();
     }
 
+    /**
+     * Issue 19: a TTL whose usable validity (TTL minus the safety margin) cannot outlast a write (1 ms and below never
+     * succeeded on OpenSearch) is refused at the call, naming the setting, the value, the minimum and the fix.
+     */
+    @Test
+    void aTtlThatCannotOutlastAWriteIsRefusedNamingTheMinimum() {
+        NamedLocks a = locks("a"); // request timeout 5 s, safety margin 10 %: a write gets at most 50 ms to land
+        assertThatThrownBy(() -> a.tryAcquire("n", Duration.ofMillis(1))).isInstanceOfSatisfying(
+                InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("ttl");
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ofMillis(1));
+                    assertThat(e.limit()).isEqualTo(Duration.ofMillis(56));
+                    assertThat(e.getMessage()).contains("ttl must be at least 56ms", "was 1ms",
+                            "the safety margin (10%)", "choose a longer ttl");
+                });
+        assertThatThrownBy(() -> a.acquireAsync("n", Duration.ofMillis(55), Duration.ZERO))
+                .isInstanceOf(InvalidSettingException.class);
+        assertThatThrownBy(() -> a.withLock("n", Duration.ofNanos(1), lock -> "ran"))
+                .isInstanceOf(InvalidSettingException.class);
+        assertThat(a.minimumTtl()).isEqualTo(Duration.ofMillis(56));
+        assertThat(a.tryAcquire("n", Duration.ofMillis(56)).acquired()).isTrue();
+        NamedLocks quick = NamedLocks.builder(store).owner("q").time(time).scheduler(time)
+                .requestTimeout(Duration.ofMillis(9)).build();
+        opened.add(quick);
+        assertThat(quick.minimumTtl()).as("the request timeout, when shorter, plus the margin").isEqualTo(
+                Duration.ofMillis(10));
+    }
+
     @Test
     void badInputIsRefusedNamingTheFix() {
         NamedLocks a = locks("a");

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.aop;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.core.lock.LockInterruptedException;
@@ -158,7 +159,7 @@ final class WithLockInterceptor implements MethodInterceptor {
             keepUntil(lock.name(), start + gate.atLeastFor().toNanos());
             AcquireResult kept;
             try {
-                kept = all.tryAcquire(lock.name(), Duration.ofNanos(remaining));
+                kept = keep(all, lock.name(), Duration.ofNanos(remaining));
             } catch (LockInterruptedException e) {
                 return gate.atLeastFor();
             }
@@ -172,6 +173,24 @@ final class WithLockInterceptor implements MethodInterceptor {
         lastHeld.remove(lock.name(), lock);
         release(lock);
         return Duration.ofNanos(elapsed);
+    }
+
+    /**
+     * Renews {@code name} for {@code remaining}; when that is below the shortest TTL the locks accept (a call that
+     * ended just before its minimum hold), for that shortest TTL instead: the record then expires up to that much
+     * after acquisition + {@code lockAtLeastFor} (later, never earlier), and this instance skips the name until the
+     * renewed lock's local validity ends.
+     */
+    private static AcquireResult keep(Locks all, String name, Duration remaining) {
+        try {
+            return all.tryAcquire(name, remaining);
+        } catch (InvalidSettingException e) {
+            if ("ttl".equals(e.setting()) && e.limit() instanceof Duration minimum
+                    && remaining.compareTo(minimum) < 0) {
+                return all.tryAcquire(name, minimum);
+            }
+            throw e;
+        }
     }
 
     /** Whether a call here ended within its minimum hold, which has not ended yet (dropping one that has). */

@@ -89,6 +89,26 @@ class WithLockMinimumHoldTest {
         assertThat(b.hourly()).as("b observes a's newest record for its own lockAtMostFor first").isNull();
     }
 
+    /**
+     * A call that ends less than the locks' shortest TTL (56 ms here) before its minimum hold ends: the record is
+     * renewed for that shortest TTL instead (it used to be renewed for what remained, a TTL now refused), so the hold
+     * lasts until the renewal's local validity ends: 29.99 s + 56 ms - 5.6 ms, by the wall deadline in whole
+     * milliseconds 30.040 s.
+     */
+    @Test
+    void aCallEndingJustBeforeTheMinimumKeepsTheLockForTheShortestTtlTheLocksAccept() {
+        Hourly a = instance("a", time);
+        runsFor[0] = Duration.ofMillis(29_990);
+        assertThat(a.hourly()).isEqualTo(1L);
+        time.advance(Duration.ofMillis(10)); // 30 s
+        assertThat(a.hourly()).as("30 s: kept for 56 ms from 29.99 s, valid here until 30.040 s").isNull();
+        time.advance(Duration.ofNanos(40_000_000 - 1));
+        assertThat(a.hourly()).isNull();
+        time.advance(Duration.ofNanos(1));
+        runsFor[0] = Duration.ZERO;
+        assertThat(a.hourly()).isEqualTo(2L);
+    }
+
     @Test
     void aCallLongerThanTheMinimumReleasesTheLockAtItsEnd() {
         Hourly a = instance("a", time);
