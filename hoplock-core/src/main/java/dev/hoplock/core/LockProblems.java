@@ -2,6 +2,7 @@ package dev.hoplock.core;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.time.HumanDurations;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,11 @@ final class LockProblems {
 
     static String minimumTtlFix() {
         return "a lock with a shorter ttl could never be acquired; choose a longer ttl";
+    }
+
+    static String lostDuringTask(String name, long token, LockEvent.Lost loss, Exception failure) {
+        return "the lock '" + name + "' (token " + token + ") was lost while the task ran: " + loss.cause() + " ("
+                + loss.detail() + "); the task then ended with " + failure;
     }
 
     static String negativeMaxWait(String name, Duration maxWait) {

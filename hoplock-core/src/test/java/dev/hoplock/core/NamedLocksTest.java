@@ -8,6 +8,7 @@ import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.core.lock.LockLossCause;
+import dev.hoplock.core.lock.LockLostException;
 import dev.hoplock.core.lock.LockNotAcquiredException;
 import dev.hoplock.core.lock.LockNotHeldException;
 import dev.hoplock.core.lock.LockScope;
@@ -457,6 +458,36 @@ class NamedLocksTest {
                 .hasMessageContaining("held by 'b'");
         a.withLock("other", TTL, lock -> assertThatThrownBy(() -> a.withLock("other", TTL, inner -> "nested"))
                 .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("already held by this instance"));
+    }
+
+    /**
+     * Issue 19: a lock lost while {@code withLock}'s task runs (elector rule 2, E2: the scope is told and its thread
+     * interrupted) reaches the caller as a {@link LockLostException} naming the loss, with the task's own exception
+     * (here the interruption) as its cause, not as a bare InterruptedException; the interrupt it delivered does not
+     * leak out.
+     */
+    @Test
+    void rule2_aLockLostInsideWithLockReachesTheCallerAsLockLostExceptionWithTheInterruptionAsCause() {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> a.withLock("n", TTL, lock -> {
+            faulty.mode = FaultyBackend.Mode.FAIL;
+            time.advance(Duration.ofSeconds(9)); // the keep-alive fails; at the deadline the scope interrupts us
+            new java.util.concurrent.CountDownLatch(1).await(); // work blocked in an interruptible call
+            return "finished";
+        }));
+        assertThat(thrown).isInstanceOf(LockLostException.class)
+                .hasMessageContaining("the lock 'n' (token 1) was lost while the task ran: KEEP_ALIVE_FAILED")
+                .hasCauseInstanceOf(InterruptedException.class);
+        assertThat(((LockLostException) thrown).loss()).isNotNull()
+                .extracting(LockEvent.Lost::cause).isEqualTo(LockLossCause.KEEP_ALIVE_FAILED);
+        assertThat(Thread.currentThread().isInterrupted()).as("the loss's interrupt does not leak").isFalse();
+        // A task that fails while the lock is still held fails with its own exception, as before.
+        faulty.mode = FaultyBackend.Mode.NORMAL;
+        time.advance(Duration.ofSeconds(20));
+        assertThatThrownBy(() -> a.withLock("n", TTL, lock -> {
+            throw new IllegalStateException("task failed");
+        })).isExactlyInstanceOf(IllegalStateException.class);
     }
 
     @Test
