@@ -129,6 +129,18 @@ public record ElectorSettings(
         }
     }
 
+    /**
+     * The one check that a duration setting reaches its lower bound, shared with the named locks' TTL ({@link
+     * NamedLocks#minimumTtl()}): an {@link InvalidSettingException} with the setting, the value and the bound as
+     * fields, and a message naming all three and the fix ({@code hint}).
+     */
+    static void atLeast(String name, Duration value, Duration limit, String limitText, String hint) {
+        if (value.compareTo(limit) < 0) {
+            throw new InvalidSettingException(name, value, limit, "must be at least " + limitText, name + " must be"
+                    + " at least " + limitText + ", was " + format(value) + " (" + hint + ")");
+        }
+    }
+
     private static void atMost(String name, Duration value, Duration limit, String limitText, String hint) {
         if (value.compareTo(limit) > 0) {
             throw new InvalidSettingException(name, value, limit, "must be at most " + limitText, name + " must be"

@@ -83,6 +83,22 @@ final class LockHold implements LockHandle {
         return true;
     }
 
+    /**
+     * The loss of this acquisition, read under {@code slot}'s monitor, so that a scope told of the loss (and its
+     * thread interrupted) inside {@link LockHolding#end} sees the event recorded by the same call.
+     */
+    LockEvent.Lost loss(LockSlot slot) {
+        synchronized (slot) {
+            LockEvent.Lost known = lost;
+            if (known != null) {
+                return known;
+            }
+        }
+        // Only reached when the scope was told of a loss not (yet) recorded: say so rather than fail.
+        return new LockEvent.Lost(name(), generation, slot.locks().time().wallNow(), Duration.ZERO,
+                LockLossCause.EXPIRED, "the lock ended");
+    }
+
     /** Records the loss and returns the listeners to tell (once). */
     List<Consumer<? super LockEvent.Lost>> lost(LockEvent.Lost event) {
         this.lost = event;

@@ -12,12 +12,14 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The acquisition one {@link LockSlot} holds: its beginning, its extensions and its end, by the elector's rules 1 and
- * 2.
+ * 2 (E1, E2).
  * <ul>
  *   <li>rule 1 (validity anchored before the write): {@link #begin} and {@link #extend} count the {@link Term} from
  *       the {@code t0} taken before the write, for the TTL written, minus the safety margin (by the monotonic clock and,
  *       as a second bound, by the written expiry on the wall clock); an answer that came after that validity begins
- *       nothing;</li>
+ *       nothing. An extension gives exactly its own write's validity, never the later deadline of an earlier, longer
+ *       write, and bounds the acquisition by that validity already when it is sent ({@link #renewing}): a write
+ *       without an answer may have landed (issue 19, defect 8);</li>
  *   <li>rule 2 (self-fencing): a timer ends the acquisition at its deadline, and {@link #checkDeadline()} ends it
  *       before any answer is handled, so nothing runs on a lock after it could have expired here.</li>
  * </ul>
@@ -70,12 +72,41 @@ final class LockHolding {
         return new Term(locks.time(), lease, deadline, wallDeadline);
     }
 
-    /** Rule 1: extends {@code current} to the validity of {@code record}, written at {@code t0} for {@code ttl}. */
-    void extend(LockHold current, LeaseRecord record, long t0, Duration ttl) {
+    /**
+     * Rule 1 (E1) for a renewal about to be written at {@code t0} for {@code ttl} as {@code record}: it
+     * may land even if no answer comes, so {@code current} ends no later than that write's validity from now on. A
+     * renewal for a shorter TTL than the last one thus shortens the acquisition before it is sent; one for the same
+     * TTL changes nothing. The deadline timer is re-armed if the deadline came closer.
+     */
+    void renewing(LockHold current, LeaseRecord record, long t0, Duration ttl) {
         long margin = locks.safetyMargin(ttl).toNanos();
+        long written = LeaseTimes.deadlineNanos(t0, ttl.toNanos(), margin);
+        long before = current.term().timeLeft().toNanos();
+        current.term().boundBy(locks.extensionRule().deadlineNanos(heldDeadline(current), written),
+                LeaseTimes.wallDeadlineMillis(record, margin));
+        if (current.term().timeLeft().toNanos() < before) {
+            armDeadline(current);
+        }
+    }
+
+    /**
+     * Rule 1 (E1): extends {@code current} to the validity of {@code record}, written at {@code t0} for {@code ttl}:
+     * exactly that write's deadlines, never the later deadline of an earlier, longer write ({@link LockExtensionRule}).
+     *
+     * @return whether {@code current} is still held: false when the answer came after the validity it gives (rule 2
+     *         then ends it here)
+     */
+    boolean extend(LockHold current, LeaseRecord record, long t0, Duration ttl) {
+        long margin = locks.safetyMargin(ttl).toNanos();
+        long written = LeaseTimes.deadlineNanos(t0, ttl.toNanos(), margin);
         current.term().extend(new Lease(slot.key(), locks.owner(), record.generation(), record.expiresAt()),
-                LeaseTimes.deadlineNanos(t0, ttl.toNanos(), margin), LeaseTimes.wallDeadlineMillis(record, margin));
+                locks.extensionRule().deadlineNanos(heldDeadline(current), written),
+                LeaseTimes.wallDeadlineMillis(record, margin));
         current.renewed(ttl, t0);
+        if (!current.isHeld()) {
+            checkDeadline();
+            return false;
+        }
         slot.keepAlive.refit(current, ttl);
         armDeadline(current);
         if (current.keepAliveMargin() != null) {
@@ -83,6 +114,13 @@ final class LockHolding {
         }
         locks.events().publish(new LockEvent.Extended(slot.name(), record.generation(), locks.time().wallNow(),
                 record.expiresAt()));
+        return true;
+    }
+
+    /** The monotonic deadline of the last write of {@code current} that answered (rule 1). */
+    private long heldDeadline(LockHold current) {
+        return LeaseTimes.deadlineNanos(current.t0(), current.ttl().toNanos(),
+                locks.safetyMargin(current.ttl()).toNanos());
     }
 
     /** Rule 2: a timer at the deadline of {@code current}, re-armed while it is extended. */

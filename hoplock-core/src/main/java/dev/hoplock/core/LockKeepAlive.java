@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Renewals of the acquisition one {@link LockSlot} holds, asked for by a caller or sent by the keep-alive timer.
  * <ul>
- *   <li>rule 1: a renewal is written with a {@code t0} taken before it and extends the {@link Term} only from that
- *       {@code t0} ({@link LockHolding#extend});</li>
+ *   <li>rule 1 (E1): a renewal is written with a {@code t0} taken before it; from the moment it is sent it bounds the
+ *       {@link Term} by its own validity ({@link LockHolding#renewing}: it may land unanswered), and its answer sets
+ *       the term's deadline to exactly that validity ({@link LockHolding#extend}), shorter or longer;</li>
  *   <li>rule 3 (bounded requests): a renewal is bounded by the request timeout and by the time left, so its answer
  *       can never arrive after the deadline and still count;</li>
  *   <li>rule 5: a renewal without an answer is remembered in {@link UnknownWrites}; the keep-alive retries it after a
@@ -57,7 +58,15 @@ final class LockKeepAlive {
         long t0 = locks.time().nanoTime();
         LeaseRecord record = new LeaseRecord(current.token(), locks.time().wallNow().plus(ttl), locks.owner(),
                 slot.takeover.nonce(ttl));
+        // Rule 1: the renewal may land unanswered, so the acquisition ends no later than its validity from now on.
+        slot.holding.renewing(current, record, t0, ttl);
         Duration timeout = LeaseTimes.min(locks.requestTimeout(), current.timeLeft());
+        if (timeout.isZero()) {
+            // The write's own validity is over before it is sent (a TTL not above its safety margin): nothing to send.
+            slot.holding.checkDeadline();
+            out.complete(new AcquireResult.Unavailable(slot.name(), LockProblems.noLongerHeld(slot.name())));
+            return;
+        }
         byte[] bytes = LeaseRecordCodec.encode(record);
         slot.requests.send(() -> locks.backend().write(slot.key(), mine.handle(), bytes, timeout), timeout,
                 (WriteResult result, @Nullable BackendException failure) -> {
@@ -73,8 +82,10 @@ final class LockKeepAlive {
                         slot.unknown.settled();
                         slot.owned = new Owned(written.handle(), record, t0);
                         slot.takeover.observe(written.handle(), record);
-                        slot.holding.extend(current, record, t0, ttl);
-                        out.complete(new AcquireResult.Acquired(current, true));
+                        out.complete(slot.holding.extend(current, record, t0, ttl)
+                                ? new AcquireResult.Acquired(current, true)
+                                : new AcquireResult.Unavailable(slot.name(),
+                                        LockProblems.answerAfterValidity(slot.name(), ttl)));
                         return;
                     }
                     onRefused(current, ttl, record, t0, out);

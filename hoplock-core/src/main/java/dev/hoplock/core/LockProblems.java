@@ -2,6 +2,7 @@ package dev.hoplock.core;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.time.HumanDurations;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,21 @@ final class LockProblems {
     static String invalidTtl(Duration ttl) {
         return "lock ttl must be above 0 and at most 7 days, was " + HumanDurations.format(ttl) + "; choose how long one"
                 + " execution may hold the lock without renewing it, for example 30s";
+    }
+
+    static String minimumTtl(Duration minimum, Duration requestTimeout, double safetyFraction) {
+        return HumanDurations.format(minimum) + ": the time a write is given to land (the request timeout, "
+                + HumanDurations.format(requestTimeout) + ", at most " + HumanDurations.format(NamedLocks.MIN_WRITE_TIME)
+                + ") plus the safety margin (" + Math.round(safetyFraction * 100) + "%)";
+    }
+
+    static String minimumTtlFix() {
+        return "a lock with a shorter ttl could never be acquired; choose a longer ttl";
+    }
+
+    static String lostDuringTask(String name, long token, LockEvent.Lost loss, Exception failure) {
+        return "the lock '" + name + "' (token " + token + ") was lost while the task ran: " + loss.cause() + " ("
+                + loss.detail() + "); the task then ended with " + failure;
     }
 
     static String negativeMaxWait(String name, Duration maxWait) {

@@ -192,8 +192,10 @@ final class LockTakeover {
         Duration writtenTtl = writtenTtls.getOrDefault(record.nonce(), ttl);
         LockHold current = slot.hold;
         if (current != null && current.isHeld() && current.token() == record.generation()) {
-            slot.holding.extend(current, record, mine.t0(), writtenTtl);
-            out.complete(new AcquireResult.Acquired(current, true));
+            out.complete(slot.holding.extend(current, record, mine.t0(), writtenTtl)
+                    ? new AcquireResult.Acquired(current, true)
+                    : new AcquireResult.Unavailable(slot.name(), LockProblems.answerAfterValidity(slot.name(),
+                            writtenTtl)));
         } else if (current == null && slot.holding.startsAfterLastHold(record.generation())) {
             slot.holding.begin(record, mine.t0(), writtenTtl, out);
         } else if (mayWrite) {

@@ -1,7 +1,9 @@
 package dev.hoplock.core;
 
 import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;
+import dev.hoplock.core.lock.LockLostException;
 import dev.hoplock.core.lock.LockNotAcquiredException;
 import dev.hoplock.core.lock.LockScope;
 import dev.hoplock.core.lock.LockTask;
@@ -14,7 +16,11 @@ import java.time.Duration;
  * <p>Guarantees: the task runs only on a new acquisition (never on one this instance already holds: a second execution
  * in this process is refused, as one in another process is); it runs inside the lock's scope, so the lock's validity
  * is checked where the task checks it; the lock is kept alive a third of its TTL before each expiry when that is above
- * the safety margin; the lock is released when the task ends, however it ends.
+ * the safety margin; the lock is released when the task ends, however it ends. When the lock is lost while the task
+ * runs (rule 2, E2: the scope is told and the thread interrupted) and the task then fails, the caller gets a
+ * {@link LockLostException} with the loss and the task's exception as its cause, never the bare interruption; the
+ * interrupt the loss delivered is cleared when the task ends, unless the thread was interrupted on entry (as
+ * {@link Elector#lead} does). A task that returns normally after the loss has its result returned.
  */
 final class LockedExecution {
 
@@ -41,11 +47,34 @@ final class LockedExecution {
             if (margin.compareTo(locks.safetyMargin(ttl)) > 0) {
                 lock.keepAlive(margin);
             }
-            try (LockScope scope = lock.enterScope(true)) {
+            boolean interruptedOnEntry = Thread.currentThread().isInterrupted();
+            LockScope scope = lock.enterScope(true);
+            try {
                 return task.run(lock);
+            } catch (Exception e) {
+                if (scope.wasLost()) {
+                    throw lostDuringTask(slot, (LockHold) lock, e);
+                }
+                throw e;
+            } finally {
+                scope.close();
+                if (scope.wasLost() && !interruptedOnEntry) {
+                    // Rule 2 delivered this interrupt to stop the task; it is not the caller's (as in Elector.lead).
+                    Thread.interrupted();
+                }
             }
         } finally {
             lock.release();
         }
+    }
+
+    /**
+     * Rule 2 (E2): the lock ended while the task ran and the task then failed (typically with the interruption the
+     * loss delivered): the caller is told the lock was lost, with the loss and the task's exception as the cause.
+     */
+    private static LockLostException lostDuringTask(LockSlot slot, LockHold lock, Exception failure) {
+        LockEvent.Lost loss = lock.loss(slot);
+        return new LockLostException(LockProblems.lostDuringTask(lock.name(), lock.token(), loss, failure), loss,
+                failure);
     }
 }

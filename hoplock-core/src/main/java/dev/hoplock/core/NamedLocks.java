@@ -56,6 +56,11 @@ public final class NamedLocks implements Locks {
     private static final Logger log = LoggerFactory.getLogger(NamedLocks.class);
     /** The longest TTL a lock may have, as for the elector. */
     public static final Duration MAX_TTL = ElectorSettings.MAX_DURATION;
+    /**
+     * The longest time a write of a named lock is given to land when the request timeout is longer: a TTL must leave
+     * at least this much (or the request timeout, when shorter) after its safety margin ({@link #minimumTtl()}).
+     */
+    public static final Duration MIN_WRITE_TIME = Duration.ofMillis(50);
     /** The owner id used by default: one per process. */
     private static final String PROCESS_OWNER = OwnerIds.generate();
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -67,6 +72,7 @@ public final class NamedLocks implements Locks {
     private final Duration pollInterval;
     private final double safetyFraction;
     private final LockTakeoverRule takeoverRule;
+    private final LockExtensionRule extensionRule;
     private final EngineRuntime runtime;
     private final LoopTimers timers;
     private final LockEvents events;
@@ -87,6 +93,7 @@ public final class NamedLocks implements Locks {
         this.pollInterval = builder.pollInterval;
         this.safetyFraction = builder.safetyFraction;
         this.takeoverRule = builder.takeoverRule;
+        this.extensionRule = builder.extensionRule;
         this.timers = runtime.timers(e -> log.error("hoplock: the lock scheduler failed; using a fallback timer", e));
         this.events = new LockEvents(runtime.eventExecutor());
         this.storeGate = new LockStoreGate(runtime.backend(), requestTimeout);
@@ -240,6 +247,10 @@ public final class NamedLocks implements Locks {
         return takeoverRule;
     }
 
+    LockExtensionRule extensionRule() {
+        return extensionRule;
+    }
+
     String describeStore() {
         return runtime.backend().describe();
     }
@@ -270,11 +281,30 @@ public final class NamedLocks implements Locks {
         return slots.computeIfAbsent(name, n -> new LockSlot(this, n, key));
     }
 
-    private static void checkTtl(Duration ttl) {
+    /**
+     * The shortest TTL this instance accepts: one whose usable validity (the TTL minus its safety margin) outlasts a
+     * write given the request timeout, or {@link #MIN_WRITE_TIME} when the request timeout is longer. An acquisition's
+     * write is bounded by that validity (rule 3), and an answer after it gives nothing (rule 1), so a shorter TTL
+     * could never be acquired (1 ms never was on OpenSearch). Rounded up to a whole millisecond.
+     */
+    public Duration minimumTtl() {
+        long write = LeaseTimes.min(requestTimeout, MIN_WRITE_TIME).toNanos();
+        long nanos = (long) Math.ceil(write / (1 - safetyFraction));
+        Duration minimum = Duration.ofMillis((nanos + 999_999) / 1_000_000);
+        while (minimum.minus(safetyMargin(minimum)).toNanos() < write) {
+            minimum = minimum.plusMillis(1);
+        }
+        return minimum;
+    }
+
+    private void checkTtl(Duration ttl) {
         Objects.requireNonNull(ttl, "ttl");
         if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
             throw new InvalidSettingException("ttl", LockProblems.invalidTtl(ttl));
         }
+        Duration minimum = minimumTtl();
+        ElectorSettings.atLeast("ttl", ttl, minimum, LockProblems.minimumTtl(minimum, requestTimeout,
+                safetyFraction), LockProblems.minimumTtlFix());
     }
 
     /**
@@ -291,6 +321,7 @@ public final class NamedLocks implements Locks {
         private Duration pollInterval = Duration.ofSeconds(1);
         private double safetyFraction = 0.1;
         private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
+        private LockExtensionRule extensionRule = LockExtensionRule.EXACT;
 
         private Builder(EngineRuntime.Builder runtime) {
             this.runtime = runtime;
@@ -376,6 +407,12 @@ public final class NamedLocks implements Locks {
         /** Test seam (package-private): the simulation plants a broken takeover rule through it. */
         Builder takeoverRule(LockTakeoverRule rule) {
             this.takeoverRule = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /** Test seam (package-private): the simulation plants a broken extension rule through it. */
+        Builder extensionRule(LockExtensionRule rule) {
+            this.extensionRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
 

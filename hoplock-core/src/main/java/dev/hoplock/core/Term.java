@@ -57,15 +57,32 @@ final class Term {
     }
 
     /**
-     * Records a renewal: the lease as now stored, the later monotonic deadline, and the wall deadline of the record now
-     * stored (which may be earlier than the last one if the wall clock stepped back: shortening is always safe).
+     * Rule 1 (E1) for a renewal that answered: the lease as now stored, and exactly the deadlines of its write, on both
+     * clocks: {@code t0 + ttl - safetyMargin} and {@code expires_at - safetyMargin}. Never the later of the old and the
+     * new deadline: a renewal may shorten the TTL (a named lock extended for less time than it was taken for), and
+     * after it the record promises the other owners nothing beyond this write's validity. For the elector, whose TTL
+     * never changes and whose renewals are sent one at a time with rising {@code t0}, the new monotonic deadline is
+     * always the later one anyway.
      */
     void extend(Lease renewed, long newDeadlineNanos, long newWallDeadlineMillis) {
         this.lease = renewed;
-        if (newDeadlineNanos - deadlineNanos > 0) {
-            this.deadlineNanos = newDeadlineNanos;
-        }
+        this.deadlineNanos = newDeadlineNanos;
         this.wallDeadlineMillis = newWallDeadlineMillis;
+    }
+
+    /**
+     * Rule 1 (E1, "whether or not a renewal is in flight") for a write about to be sent: it may land even if its answer
+     * never comes, so from now on the term ends no later than that write's validity would, on either clock. Only ever
+     * shortens: the write before it still holds if this one does not land. Called before a renewal that may shorten
+     * the TTL (a named lock's extension); a renewal with the same TTL and a later {@code t0} changes nothing.
+     */
+    void boundBy(long writeDeadlineNanos, long writeWallDeadlineMillis) {
+        if (writeDeadlineNanos - deadlineNanos < 0) {
+            this.deadlineNanos = writeDeadlineNanos;
+        }
+        if (writeWallDeadlineMillis < wallDeadlineMillis) {
+            this.wallDeadlineMillis = writeWallDeadlineMillis;
+        }
     }
 
     /** Opens a scope, or returns null when the term is no longer valid. */

@@ -10,6 +10,18 @@ public final class LockSimulationSeams {
     }
 
     /**
+     * Plants issue 19's defect 8, against rule 1 (E1, validity anchored before the write): an extension keeps the later
+     * of the acquisition's monotonic deadline and the renewal's own, so an extension with a shorter TTL leaves the
+     * longer deadline standing (while it is in flight and after it answered). After a backward wall step on the holder
+     * (which disarms the wall-clock bound), the holder still counts itself holding while a taker using the short TTL
+     * holds the lock. The simulation's checker must catch it; it needs extensions with a shorter TTL and backward wall
+     * steps to be able to.
+     */
+    public static NamedLocks.Builder keepLaterDeadline(NamedLocks.Builder builder) {
+        return builder.extensionRule((held, written) -> written - held > 0 ? written : held);
+    }
+
+    /**
      * Plants the bug the takeover rule exists to prevent: a lock held by another owner is taken as soon as its record's
      * {@code expires_at} has passed by the local wall clock, without the TTL of local observation (what a
      * wall-clock-trusting lock does). The simulation's checker must catch it.

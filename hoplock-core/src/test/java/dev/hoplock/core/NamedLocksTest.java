@@ -8,6 +8,7 @@ import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.core.lock.LockLossCause;
+import dev.hoplock.core.lock.LockLostException;
 import dev.hoplock.core.lock.LockNotAcquiredException;
 import dev.hoplock.core.lock.LockNotHeldException;
 import dev.hoplock.core.lock.LockScope;
@@ -256,6 +257,79 @@ class NamedLocksTest {
         assertThat(faulty.calls.stream().filter(c -> c.operation().equals("write")).count()).isBetween(60L, 70L);
     }
 
+    /**
+     * Issue 19, defect 8 (elector rules 1 and 2, E1/E2: validity anchored before the write, self-fencing): an extension
+     * with a shorter TTL ends the acquisition where that write's validity ends, not at the later deadline of the
+     * longer write before it. With the later deadline kept, a backward wall step left the holder counting itself
+     * holding while a taker using the short TTL held the lock.
+     */
+    @Test
+    void rule1_anExtensionWithAShorterTtlEndsAtItsOwnDeadlineEvenAfterABackwardWallStep() {
+        SkewedWallClock clock = new SkewedWallClock(time);
+        NamedLocks a = locks("a", clock, new FaultyBackend(store));
+        NamedLocks b = locks("b");
+        LockHandle lock = acquired(a.tryAcquire("n", Duration.ofSeconds(60)));
+        time.advance(Duration.ofSeconds(1));
+        assertThat(a.tryAcquire("n", Duration.ofSeconds(2))).isEqualTo(new AcquireResult.Acquired(lock, true));
+        assertThat(lock.timeLeft()).as("t0 (1s) + 2s - 0.2s, not the first write's 54s").isEqualTo(
+                Duration.ofMillis(1_800));
+        clock.step(Duration.ofMinutes(-2)); // a's wall clock steps back: only the monotonic deadline bounds a now
+        assertThat(b.tryAcquire("n", Duration.ofSeconds(2)).acquired()).isFalse(); // b's first sighting, at 1s
+        time.advance(Duration.ofMillis(1_799));
+        assertThat(lock.isHeld()).isTrue();
+        time.advance(Duration.ofMillis(1));
+        assertThat(lock.isHeld()).as("a's deadline after the 2s extension: 2.8s").isFalse();
+        time.advance(Duration.ofMillis(200)); // 3s: the record expired and b has seen it unchanged for 2s
+        LockHandle taken = acquired(b.tryAcquire("n", Duration.ofSeconds(2)));
+        assertThat(taken.token()).isEqualTo(2);
+        assertThat(lock.isHeld()).as("two holders: a still counts itself holding").isFalse();
+    }
+
+    /** The planted bug of defect 8 ({@link LockSimulationSeams#keepLaterDeadline}) gives two holders in that scenario. */
+    @Test
+    void rule1_plantedDefect8_keepingTheLaterDeadlineGivesTwoHoldersAfterABackwardWallStep() {
+        SkewedWallClock clock = new SkewedWallClock(time);
+        NamedLocks a = LockSimulationSeams.keepLaterDeadline(NamedLocks.builder(new FaultyBackend(store)).owner("a")
+                .time(clock).scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
+        opened.add(a);
+        NamedLocks b = locks("b");
+        LockHandle lock = acquired(a.tryAcquire("n", Duration.ofSeconds(60)));
+        time.advance(Duration.ofSeconds(1));
+        acquired(a.tryAcquire("n", Duration.ofSeconds(2)));
+        clock.step(Duration.ofMinutes(-2));
+        assertThat(b.tryAcquire("n", Duration.ofSeconds(2)).acquired()).isFalse();
+        time.advance(Duration.ofSeconds(2));
+        LockHandle taken = acquired(b.tryAcquire("n", Duration.ofSeconds(2)));
+        assertThat(taken.isHeld()).isTrue();
+        assertThat(lock.isHeld()).as("the planted bug: a still counts itself holding").isTrue();
+    }
+
+    /**
+     * Issue 19, defect 8, the write in flight (rule 1, E1: "whether or not a renewal is in flight"): a shorter-TTL
+     * extension whose answer is lost may have landed, so from the moment it is sent the acquisition ends no later than
+     * that write's validity would, with no clock step at all.
+     */
+    @Test
+    void rule1_aShorterTtlExtensionWithoutAnAnswerBoundsTheAcquisitionFromTheMomentItIsSent() throws Exception {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        NamedLocks b = locks("b");
+        LockHandle lock = acquired(a.tryAcquire("n", Duration.ofSeconds(60)));
+        time.advance(Duration.ofSeconds(1));
+        faulty.mode = FaultyBackend.Mode.LOSE_ANSWER;
+        assertThat(a.tryAcquire("n", Duration.ofSeconds(2))).isInstanceOf(AcquireResult.Unavailable.class);
+        assertThat(stored("n").expiresAt()).as("the 2s extension did land").isEqualTo(
+                Instant.parse("2026-01-01T00:00:03Z"));
+        assertThat(lock.timeLeft()).as("bounded by the write in flight: 1s + 2s - 0.2s").isEqualTo(
+                Duration.ofMillis(1_800));
+        assertThat(b.tryAcquire("n", Duration.ofSeconds(2)).acquired()).isFalse(); // b's first sighting, at 1s
+        time.advance(Duration.ofMillis(1_800));
+        assertThat(lock.isHeld()).isFalse();
+        time.advance(Duration.ofMillis(200));
+        acquired(b.tryAcquire("n", Duration.ofSeconds(2)));
+        assertThat(lock.isHeld()).as("two holders: a still counts itself holding").isFalse();
+    }
+
     @Test
     void aFailedKeepAliveLosesTheLockAtItsDeadlineTellsListenersAndInterruptsTheScope() {
         FaultyBackend faulty = new FaultyBackend(store);
@@ -386,6 +460,36 @@ class NamedLocksTest {
                 .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("already held by this instance"));
     }
 
+    /**
+     * Issue 19: a lock lost while {@code withLock}'s task runs (elector rule 2, E2: the scope is told and its thread
+     * interrupted) reaches the caller as a {@link LockLostException} naming the loss, with the task's own exception
+     * (here the interruption) as its cause, not as a bare InterruptedException; the interrupt it delivered does not
+     * leak out.
+     */
+    @Test
+    void rule2_aLockLostInsideWithLockReachesTheCallerAsLockLostExceptionWithTheInterruptionAsCause() {
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", time, faulty);
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> a.withLock("n", TTL, lock -> {
+            faulty.mode = FaultyBackend.Mode.FAIL;
+            time.advance(Duration.ofSeconds(9)); // the keep-alive fails; at the deadline the scope interrupts us
+            new java.util.concurrent.CountDownLatch(1).await(); // work blocked in an interruptible call
+            return "finished";
+        }));
+        assertThat(thrown).isInstanceOf(LockLostException.class)
+                .hasMessageContaining("the lock 'n' (token 1) was lost while the task ran: KEEP_ALIVE_FAILED")
+                .hasCauseInstanceOf(InterruptedException.class);
+        assertThat(((LockLostException) thrown).loss()).isNotNull()
+                .extracting(LockEvent.Lost::cause).isEqualTo(LockLossCause.KEEP_ALIVE_FAILED);
+        assertThat(Thread.currentThread().isInterrupted()).as("the loss's interrupt does not leak").isFalse();
+        // A task that fails while the lock is still held fails with its own exception, as before.
+        faulty.mode = FaultyBackend.Mode.NORMAL;
+        time.advance(Duration.ofSeconds(20));
+        assertThatThrownBy(() -> a.withLock("n", TTL, lock -> {
+            throw new IllegalStateException("task failed");
+        })).isExactlyInstanceOf(IllegalStateException.class);
+    }
+
     @Test
     void manyNamesShareOneScheduler() {
         NamedLocks a = locks("a");
@@ -442,6 +546,34 @@ class NamedLocksTest {
                 .hasMessageContaining("conditional create"));
         assertThat(a.tryAcquire("n", TTL)).isInstanceOf(AcquireResult.Unavailable.class);
         assertThat(calls.calls).as("nothing was read or written").isEmpty();
+    }
+
+    /**
+     * Issue 19: a TTL whose usable validity (TTL minus the safety margin) cannot outlast a write (1 ms and below never
+     * succeeded on OpenSearch) is refused at the call, naming the setting, the value, the minimum and the fix.
+     */
+    @Test
+    void aTtlThatCannotOutlastAWriteIsRefusedNamingTheMinimum() {
+        NamedLocks a = locks("a"); // request timeout 5 s, safety margin 10 %: a write gets at most 50 ms to land
+        assertThatThrownBy(() -> a.tryAcquire("n", Duration.ofMillis(1))).isInstanceOfSatisfying(
+                InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("ttl");
+                    assertThat(e.rejectedValue()).isEqualTo(Duration.ofMillis(1));
+                    assertThat(e.limit()).isEqualTo(Duration.ofMillis(56));
+                    assertThat(e.getMessage()).contains("ttl must be at least 56ms", "was 1ms",
+                            "the safety margin (10%)", "choose a longer ttl");
+                });
+        assertThatThrownBy(() -> a.acquireAsync("n", Duration.ofMillis(55), Duration.ZERO))
+                .isInstanceOf(InvalidSettingException.class);
+        assertThatThrownBy(() -> a.withLock("n", Duration.ofNanos(1), lock -> "ran"))
+                .isInstanceOf(InvalidSettingException.class);
+        assertThat(a.minimumTtl()).isEqualTo(Duration.ofMillis(56));
+        assertThat(a.tryAcquire("n", Duration.ofMillis(56)).acquired()).isTrue();
+        NamedLocks quick = NamedLocks.builder(store).owner("q").time(time).scheduler(time)
+                .requestTimeout(Duration.ofMillis(9)).build();
+        opened.add(quick);
+        assertThat(quick.minimumTtl()).as("the request timeout, when shorter, plus the margin").isEqualTo(
+                Duration.ofMillis(10));
     }
 
     @Test

@@ -67,7 +67,11 @@ public interface Locks extends AutoCloseable {
      * @throws LockNotAcquiredException when the lock is held by another owner or the store did not answer (the task
      *                                  did not run); also when this instance already holds the lock (an execution in
      *                                  this process is running)
-     * @throws E                        what the task threw
+     * @throws LockLostException        when the lock was lost while the task ran and the task then failed (most often
+     *                                  with the interruption the loss delivered): {@link LockLostException#loss()} is
+     *                                  the loss, its cause what the task threw; a task that returns normally after a
+     *                                  loss has its result returned (it can check {@link LockHandle#isHeld()})
+     * @throws E                        what the task threw while the lock was held
      */
     <T, E extends Exception> T withLock(String name, Duration ttl, LockTask<T, E> task) throws E;
 

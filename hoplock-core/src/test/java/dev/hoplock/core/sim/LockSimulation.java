@@ -72,6 +72,8 @@ final class LockSimulation {
     long checks;
     /** The outcome of {@link #run()}, kept by the test that ran it. */
     String failure;
+    /** A planted bug applied to every machine's builder ("the checker has teeth"); none by default. */
+    java.util.function.UnaryOperator<NamedLocks.Builder> planted = java.util.function.UnaryOperator.identity();
 
     LockSimulation(long seed, boolean trustExpiresAt) {
         this.seed = seed;
@@ -320,7 +322,7 @@ final class LockSimulation {
             NamedLocks.Builder builder = NamedLocks.builder(new Net(this)).owner(id + "-" + incarnation)
                     .time(this).scheduler(this).fallbackScheduler(this).eventExecutor(Runnable::run)
                     .requestTimeout(requestTimeout).pollInterval(ttl.dividedBy(10));
-            locks = (trustExpiresAt ? LockSimulationSeams.trustExpiresAt(builder) : builder).build();
+            locks = planted.apply(trustExpiresAt ? LockSimulationSeams.trustExpiresAt(builder) : builder).build();
             trace(id + " START as " + locks.owner());
             schedule(this::client, Duration.ofMillis(random.nextInt(2_000)));
         }

@@ -88,4 +88,37 @@ class LockSimulationTest {
         System.out.println("planted bug (trust expires_at): " + caught.size() + " of " + ran + " schedules caught it;"
                 + " first: " + caught.get(0).lines().findFirst().orElse(""));
     }
+
+    /**
+     * Planted bug (issue 19, defect 8, rule 1 / E1): an extension keeps the later of the old and the new monotonic
+     * deadline ({@link dev.hoplock.core.LockSimulationSeams#keepLaterDeadline}). Catching it needs schedules in which a
+     * holder extends with a shorter TTL than it holds (counter {@code lock.extended-shorter-ttl}) and a holder's wall
+     * clock steps back (counter {@code fault.wall-clock-step-back}); until the simulation's fault set has both, this row
+     * is skipped, saying so. {@code NamedLocksTest.rule1_plantedDefect8_...} shows the planted bug's two holders in one
+     * fixed scenario meanwhile.
+     */
+    @Test
+    void anExtensionThatKeepsTheLaterDeadlineIsCaught() {
+        int counted = Integer.getInteger("hoplock.sim.plantedSchedules", 0);
+        List<String> caught = new ArrayList<>();
+        Map<String, Long> total = new TreeMap<>();
+        int ran = 0;
+        for (int i = 0; i < Math.max(40, counted) && (counted > 0 || caught.isEmpty()); i++) {
+            ran++;
+            LockSimulation sim = new LockSimulation(BASE_SEED + i, false);
+            sim.planted = dev.hoplock.core.LockSimulationSeams::keepLaterDeadline;
+            String failure = sim.run();
+            sim.counters.forEach((k, v) -> total.merge(k, v, Long::sum));
+            if (failure != null && failure.contains("two holders")) {
+                caught.add(failure);
+            }
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(!caught.isEmpty() || (total.containsKey("lock.extended-shorter-ttl")
+                && total.containsKey("fault.wall-clock-step-back")), "the lock simulation cannot provoke defect 8 yet:"
+                + " it needs extensions with a shorter TTL (lock.extended-shorter-ttl) and backward wall-clock steps"
+                + " (fault.wall-clock-step-back); ran " + ran + " schedules, counters " + total.keySet());
+        assertThat(caught).as("a schedule in which the planted bug gives two holders").isNotEmpty();
+        System.out.println("planted bug (keep the later deadline): " + caught.size() + " of " + ran + " schedules"
+                + " caught it; first: " + caught.get(0).lines().findFirst().orElse(""));
+    }
 }

@@ -1,11 +1,13 @@
 package dev.hoplock.spring.aop;
 
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.core.lock.LockInterruptedException;
 import dev.hoplock.core.lock.LockLostException;
 import dev.hoplock.core.lock.LockScope;
 import dev.hoplock.core.lock.Locks;
+import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.spring.LockContextHolder;
 import dev.hoplock.spring.LockNotTakenException;
 import dev.hoplock.spring.annotation.WhenLockHeld;
@@ -30,7 +32,7 @@ import java.util.function.Supplier;
  * process). While it runs, {@link LockContextHolder} holds the lock. When the lock ends during the call the thread is
  * interrupted once (if asked), and that interrupt is cleared after the call only if the flag was clear when the call
  * began. After the call the lock is released, or, under the minimum-hold rule ({@link #finish}), left to expire at
- * acquisition + {@code lockAtLeastFor}. A call that does not run is reported to every {@link WithLockListener}, then
+ * acquisition + {@code lockAtLeastFor}, and until then every call of the name here is skipped, to the instant. A call that does not run is reported to every {@link WithLockListener}, then
  * skipped (see {@link SkipValues}) or refused with {@link LockNotTakenException}.
  *
  * <p>Limit: unlike {@code @LeaderOnly}, a nested {@code @WithLock} call does not re-raise an interrupt an enclosing
@@ -41,13 +43,27 @@ final class WithLockInterceptor implements MethodInterceptor {
     private final WithLockAttributeSource source;
     private final Supplier<Locks> locksSupplier;
     private final Supplier<List<WithLockListener>> listenersSupplier;
+    private final TimeSource time;
     private volatile @Nullable Locks locks;
     private volatile WithLockListener @Nullable [] listeners;
     /** The last lock each name was taken with by a call here; removed when that lock ends. */
     private final Map<String, LockHandle> lastHeld = new ConcurrentHashMap<>();
+    /**
+     * Per name, the end of the minimum hold of the last call here that ended before its {@code lockAtLeastFor}, on
+     * {@link #time}'s monotonic clock; a call before it is skipped (see {@link #finish}). Entries past their end are
+     * dropped when the name is called again, or all at once when there are many.
+     */
+    private final Map<String, Long> minimumHoldEnds = new ConcurrentHashMap<>();
 
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners) {
+        this(source, locks, listeners, TimeSource.system());
+    }
+
+    /** {@code time}: the clock of the minimum hold and the held-time metric (tests: the locks' virtual time). */
+    WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, TimeSource time) {
+        this.time = Objects.requireNonNull(time, "time");
         this.source = Objects.requireNonNull(source, "source");
         this.locksSupplier = Objects.requireNonNull(locks, "locks");
         this.listenersSupplier = Objects.requireNonNull(listeners, "listeners");
@@ -67,11 +83,11 @@ final class WithLockInterceptor implements MethodInterceptor {
         }
         String name = template.evaluate(method, invocation.getArguments(), target, gate.origin());
         LockHandle running = lastHeld.get(name);
-        if (running != null && running.isHeld()) {
+        if (running != null && running.isHeld() || inMinimumHold(name)) {
             return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
         }
         Locks all = locks();
-        long start = System.nanoTime();
+        long start = time.nanoTime();
         AcquireResult answer = all.tryAcquire(name, gate.atMostFor());
         if (!(answer instanceof AcquireResult.Acquired acquired)) {
             WithLockListener.Refusal why = answer instanceof AcquireResult.Unavailable
@@ -93,7 +109,7 @@ final class WithLockInterceptor implements MethodInterceptor {
             // The lock ended between its acquisition and the call (a TTL shorter than the store's answer).
             lastHeld.remove(name, lock);
             for (WithLockListener listener : listeners()) {
-                listener.ended(name, method, Duration.ofNanos(System.nanoTime() - start), true);
+                listener.ended(name, method, Duration.ofNanos(time.nanoTime() - start), true);
             }
             return notRun(gate, method, name, WithLockListener.Refusal.UNAVAILABLE, answer);
         }
@@ -120,22 +136,30 @@ final class WithLockInterceptor implements MethodInterceptor {
 
     /**
      * The minimum-hold rule, in one place: when the call ends before {@code lockAtLeastFor} has passed since the
-     * acquisition began, the lock is not released but renewed for what remains, so that its record expires at
-     * acquisition + {@code lockAtLeastFor}, and left to expire; otherwise it is released. A renewal that fails leaves
-     * the record as it was, expiring at acquisition + {@code lockAtMostFor}: later, never earlier.
+     * acquisition began (the instant {@code start}, read before the acquiring request was sent), the lock is not
+     * released but renewed for what remains, so that its record expires at acquisition + {@code lockAtLeastFor}, and
+     * left to expire; otherwise it is released. A renewal that fails leaves the record as it was, expiring at
+     * acquisition + {@code lockAtMostFor}: later, never earlier.
+     *
+     * <p>What that guarantees, exactly: on this instance every call of the name is skipped until acquisition +
+     * {@code lockAtLeastFor} by its monotonic clock (kept here: the renewed lock itself counts as held only until a
+     * safety margin, 10 % of what remained, before its record's expiry); another instance takes the lock only after
+     * it has seen the renewed record unchanged for its own {@code lockAtMostFor} (at least {@code lockAtLeastFor})
+     * and its expiry passed by its own wall clock, so not before either.
      *
      * @return how long the lock was held
      */
     private Duration finish(Locks all, LockHandle lock, WithLockAttribute gate, long start, boolean lost) {
-        long elapsed = System.nanoTime() - start;
+        long elapsed = time.nanoTime() - start;
         long remaining = gate.atLeastFor().toNanos() - elapsed;
         if (lost) {
             return Duration.ofNanos(elapsed);
         }
         if (remaining > 0) {
+            keepUntil(lock.name(), start + gate.atLeastFor().toNanos());
             AcquireResult kept;
             try {
-                kept = all.tryAcquire(lock.name(), Duration.ofNanos(remaining));
+                kept = keep(all, lock.name(), Duration.ofNanos(remaining));
             } catch (LockInterruptedException e) {
                 return gate.atLeastFor();
             }
@@ -149,6 +173,45 @@ final class WithLockInterceptor implements MethodInterceptor {
         lastHeld.remove(lock.name(), lock);
         release(lock);
         return Duration.ofNanos(elapsed);
+    }
+
+    /**
+     * Renews {@code name} for {@code remaining}; when that is below the shortest TTL the locks accept (a call that
+     * ended just before its minimum hold), for that shortest TTL instead: the record then expires up to that much
+     * after acquisition + {@code lockAtLeastFor} (later, never earlier), and this instance skips the name until the
+     * renewed lock's local validity ends.
+     */
+    private static AcquireResult keep(Locks all, String name, Duration remaining) {
+        try {
+            return all.tryAcquire(name, remaining);
+        } catch (InvalidSettingException e) {
+            if ("ttl".equals(e.setting()) && e.limit() instanceof Duration minimum
+                    && remaining.compareTo(minimum) < 0) {
+                return all.tryAcquire(name, minimum);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether a call here ended within its minimum hold, which has not ended yet (dropping one that has). */
+    private boolean inMinimumHold(String name) {
+        Long end = minimumHoldEnds.get(name);
+        if (end == null) {
+            return false;
+        }
+        if (time.nanoTime() - end < 0) {
+            return true;
+        }
+        minimumHoldEnds.remove(name, end);
+        return false;
+    }
+
+    private void keepUntil(String name, long end) {
+        if (minimumHoldEnds.size() >= 10_000) {
+            long now = time.nanoTime();
+            minimumHoldEnds.values().removeIf(e -> now - e >= 0);
+        }
+        minimumHoldEnds.put(name, end);
     }
 
     private static void release(LockHandle lock) {
