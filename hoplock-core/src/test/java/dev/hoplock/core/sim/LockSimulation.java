@@ -92,6 +92,8 @@ final class LockSimulation implements SimWorld {
     private final List<Node> nodes = new ArrayList<>();
     final SimStats stats = new SimStats();
     private final Trace trace;
+    /** Every request in the trace too (a single seed replayed), not only what the clients saw. */
+    private final boolean detailed;
     private final MachineFaults machineFaults = new MachineFaults(this, m -> node(m).runningClock());
     private final BusyLoopGuard busyLoops = new BusyLoopGuard();
     private final Map<String, Long> maxAcquired = new HashMap<>();
@@ -122,6 +124,7 @@ final class LockSimulation implements SimWorld {
         this.trustExpiresAt = trustExpiresAt;
         this.faults = faults;
         this.trace = new Trace(traceLines);
+        this.detailed = traceLines > 1_000;
         this.mixedTtl = faults.contains(Simulation.Fault.MIXED_TTL) && random.nextInt(4) == 0;
         if (mixedTtl) {
             this.ttls = List.of(Duration.ofSeconds(10), Duration.ofSeconds(30));
@@ -701,7 +704,7 @@ final class LockSimulation implements SimWorld {
         @Override
         public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
             long sent = clock.nanoTime();
-            return send(false, () -> store.read(key, timeout)).thenApply(read -> {
+            return send(false, "read " + key, () -> store.read(key, timeout)).thenApply(read -> {
                 if (OutsideDeletes.isSighting(sent, clock.nanoTime(), timeout)) {
                     node.lastSeenOwner.put(key, read.map(o -> holderOf(o.content())).orElse(""));
                 }
@@ -713,9 +716,12 @@ final class LockSimulation implements SimWorld {
         public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
             if (random.nextDouble() < conflicts) {
                 stats.count("net.409-without-effect");
-                return send(false, () -> new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
+                return send(false, "write (409 without effect)",
+                        () -> new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
             }
-            return send(true, () -> store.write(key, expected, content, timeout)).thenApply(result -> {
+            String what = detailed ? "write " + key + " if " + (expected.isNone() ? "none" : expected.value()) + " "
+                    + Checker.describe(decode(content)) : "write";
+            return send(true, what, () -> store.write(key, expected, content, timeout)).thenApply(result -> {
                 if (result instanceof WriteResult.Written) {
                     String holder = holderOf(content);
                     node.lastSeenOwner.put(key, holder == null ? "" : holder);
@@ -726,7 +732,7 @@ final class LockSimulation implements SimWorld {
 
         @Override
         public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
-            return send(true, () -> store.delete(key, expected, timeout));
+            return send(true, "delete " + key, () -> store.delete(key, expected, timeout));
         }
 
         @Override
@@ -734,9 +740,12 @@ final class LockSimulation implements SimWorld {
             return "sim-store";
         }
 
-        private <T> CompletionStage<T> send(boolean mutating, AsyncBackend.BackendCall<T> apply) {
+        private <T> CompletionStage<T> send(boolean mutating, String what, AsyncBackend.BackendCall<T> apply) {
             CompletableFuture<T> answer = new CompletableFuture<>();
             stats.requests++;
+            if (detailed && mutating) {
+                trace(node, "send " + what);
+            }
             if (random.nextDouble() < requestLoss) {
                 if (random.nextBoolean()) {
                     stats.count("net.request-lost.hung");
@@ -760,6 +769,9 @@ final class LockSimulation implements SimWorld {
                 } catch (BackendException e) {
                     clock.scheduleShared(() -> answer.completeExceptionally(e), latency());
                     return;
+                }
+                if (detailed && mutating) {
+                    trace(node, "applied " + what + " -> " + value);
                 }
                 if (mutating && random.nextDouble() < answerLoss) {
                     stats.count("net.answer-lost-after-apply");
