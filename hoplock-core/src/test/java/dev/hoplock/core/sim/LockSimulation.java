@@ -66,7 +66,7 @@ import java.util.concurrent.CompletionStage;
  * a token that repeats one from before it is counted ({@code lock.token-repeats-one-from-before-an-outside-delete}).
  * After the faults heal, each name must be acquired again within 4 TTL.
  */
-final class LockSimulation implements SimWorld {
+final class LockSimulation extends SimWorld {
 
     static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
     private static final String PREFIX = "locks/";
@@ -75,10 +75,8 @@ final class LockSimulation implements SimWorld {
     private static final long S = 1_000 * MS;
 
     final long seed;
-    private final SplittableRandom random;
     private final boolean trustExpiresAt;
     private final Set<Simulation.Fault> faults;
-    final VirtualTime time = new VirtualTime(START);
     private final InMemoryBackend store = new InMemoryBackend();
     /** The TTLs acquisitions ask for: one, or 10 s and 30 s in a mixed schedule. */
     private final List<Duration> ttls;
@@ -90,12 +88,10 @@ final class LockSimulation implements SimWorld {
     private final Duration requestTimeout;
     private final long chaos;
     private final List<Node> nodes = new ArrayList<>();
-    final SimStats stats = new SimStats();
     private final Trace trace;
     /** Every request in the trace too (a single seed replayed), not only what the clients saw. */
     private final boolean detailed;
     private final MachineFaults machineFaults = new MachineFaults(this, m -> node(m).runningClock());
-    private final BusyLoopGuard busyLoops = new BusyLoopGuard();
     private final Map<String, Long> maxAcquired = new HashMap<>();
     private final Map<String, Long> maxWorked = new HashMap<>();
     private final Map<String, Long> acquiredAfterHeal = new HashMap<>();
@@ -107,7 +103,6 @@ final class LockSimulation implements SimWorld {
     private double answerLoss;
     private double conflicts;
     private boolean healed;
-    private long epochs;
     /** No process starts before this shared instant (a TTL after a delete from outside). */
     private long noStartsUntil;
     private String violation;
@@ -119,8 +114,8 @@ final class LockSimulation implements SimWorld {
     }
 
     LockSimulation(long seed, boolean trustExpiresAt, Set<Simulation.Fault> faults, int traceLines) {
+        super(seed, START);
         this.seed = seed;
-        this.random = new SplittableRandom(seed);
         this.trustExpiresAt = trustExpiresAt;
         this.faults = faults;
         this.trace = new Trace(traceLines);
@@ -209,50 +204,13 @@ final class LockSimulation implements SimWorld {
     // ------------------------------------------------------------------ SimWorld
 
     @Override
-    public VirtualTime time() {
-        return time;
-    }
-
-    @Override
-    public SplittableRandom random() {
-        return random;
-    }
-
-    @Override
-    public SimStats stats() {
-        return stats;
-    }
-
-    @Override
-    public void traceOn(Machine machine, String action) {
+    void traceOn(Machine machine, String action) {
         trace(machine == null ? null : node(machine), action);
     }
 
     @Override
-    public void violationOn(Machine machine, String what) {
+    void violationOn(Machine machine, String what) {
         violation(machine == null ? "" : node(machine).owner + ": ", what);
-    }
-
-    @Override
-    public void afterTask() {
-        String busy = busyLoops.taskRan(time.nanoTime());
-        if (busy != null) {
-            violation("", busy);
-        }
-        check();
-    }
-
-    @Override
-    public void global(Runnable task, long delayNanos) {
-        time.schedule(() -> {
-            task.run();
-            afterTask();
-        }, Duration.ofNanos(Math.max(0, delayNanos)));
-    }
-
-    @Override
-    public long nextEpoch() {
-        return ++epochs;
     }
 
     private void trace(Node node, String action) {
@@ -276,7 +234,8 @@ final class LockSimulation implements SimWorld {
 
     // ------------------------------------------------------------------ checker
 
-    private void check() {
+    @Override
+    void check() {
         stats.checks++;
         for (String name : NAMES) {
             List<String> holders = new ArrayList<>();

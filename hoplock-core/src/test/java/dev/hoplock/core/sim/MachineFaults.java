@@ -32,7 +32,7 @@ final class MachineFaults {
     /** A window (5 s to 2 TTL) in which half of {@code m}'s requests are answered inside the call. */
     void synchronousAnswers(Machine m, long ttl) {
         long length = sim.uniform(5 * S, ttl * 2);
-        sim.stats().count("fault.sync-answers");
+        sim.stats.count("fault.sync-answers");
         sim.traceOn(null, m.name + " SYNCHRONOUS ANSWERS for " + Duration.ofNanos(length).toMillis() + "ms");
         m.synchronousAnswers = true;
         long epoch = sim.nextEpoch();
@@ -47,8 +47,8 @@ final class MachineFaults {
     /** A window (1 s to a TTL) in which 5 to 50 % of the engine's {@code schedule()} calls on {@code m} throw. */
     void schedulerFailure(Machine m, long ttl) {
         long length = sim.uniform(S, ttl);
-        m.schedulerFailure = 0.05 + sim.random().nextDouble() * 0.45;
-        sim.stats().count("fault.scheduler-failure");
+        m.schedulerFailure = 0.05 + sim.random.nextDouble() * 0.45;
+        sim.stats.count("fault.scheduler-failure");
         sim.traceOn(null, m.name + " SCHEDULER FAILS " + (int) (m.schedulerFailure * 100) + "% of calls for "
                 + Duration.ofNanos(length).toMillis() + "ms");
         long epoch = sim.nextEpoch();
@@ -65,15 +65,15 @@ final class MachineFaults {
      * others for 50 ms to a TTL. Not while suspended, nor within a TTL after a wall-clock step.
      */
     void suspend(Machine m, long ttl) {
-        if (m.suspended() || sim.time().nanoTime() - m.wallSteppedAt < ttl) {
+        if (m.suspended() || sim.time.nanoTime() - m.wallSteppedAt < ttl) {
             // See the wall-clock step: both clocks must not lie within one term.
             return;
         }
-        long length = sim.random().nextInt(10) < 4 ? sim.uniform(ttl, ttl * 5 / 2) : sim.uniform(50 * MS, ttl);
-        sim.stats().count(length > ttl ? "fault.suspend-longer-than-ttl" : "fault.suspend-shorter-than-ttl");
+        long length = sim.random.nextInt(10) < 4 ? sim.uniform(ttl, ttl * 5 / 2) : sim.uniform(50 * MS, ttl);
+        sim.stats.count(length > ttl ? "fault.suspend-longer-than-ttl" : "fault.suspend-shorter-than-ttl");
         sim.traceOn(null, m.name + " SUSPENDED (monotonic clock stops, wall clock goes on) for "
                 + Duration.ofNanos(length).toMillis() + "ms");
-        m.suspend(sim.time().nanoTime());
+        m.suspend(sim.time.nanoTime());
         sim.global(() -> wake(m), length);
     }
 
@@ -82,7 +82,7 @@ final class MachineFaults {
         if (!m.suspended()) {
             return;
         }
-        m.wake(sim.time().nanoTime());
+        m.wake(sim.time.nanoTime());
         sim.traceOn(null, m.name + " WAKES from suspend");
         NodeClock clock = runningClock.apply(m);
         if (clock != null) {
@@ -95,14 +95,14 @@ final class MachineFaults {
      * it interrupted has ended), which would make both clocks lie at once.
      */
     boolean mayStepWall(Machine m, long ttl) {
-        return !m.suspended() && sim.time().nanoTime() - m.wokeAt() >= ttl;
+        return !m.suspended() && sim.time.nanoTime() - m.wokeAt() >= ttl;
     }
 
     /** Steps {@code m}'s wall clock to {@code offset} from the true time (only when {@link #mayStepWall} allows it). */
     void stepWall(Machine m, Duration offset) {
         m.wallOffset = offset;
-        m.wallSteppedAt = sim.time().nanoTime();
-        sim.stats().count("fault.wall-clock-step");
+        m.wallSteppedAt = sim.time.nanoTime();
+        sim.stats.count("fault.wall-clock-step");
         sim.traceOn(null, m.name + " WALL CLOCK now offset " + offset.toMillis() + "ms");
     }
 

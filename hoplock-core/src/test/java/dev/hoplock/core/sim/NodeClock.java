@@ -50,24 +50,24 @@ final class NodeClock implements TimeSource, Scheduler {
 
     @Override
     public Instant wallNow() {
-        return sim.time().wallNow().plus(machine.wallOffset);
+        return sim.time.wallNow().plus(machine.wallOffset);
     }
 
     @Override
     public long nanoTime() {
-        return machine.local(sim.time().nanoTime());
+        return machine.local(sim.time.nanoTime());
     }
 
     /** The engine's timers (the elector's, the named locks'): subject to the scheduler-failure fault. */
     @Override
     public Cancellable schedule(Runnable task, Duration delay) {
-        if (machine.schedulerFailure > 0 && !inApiCall && sim.random().nextDouble() < machine.schedulerFailure) {
-            if (sim.random().nextBoolean()) {
-                sim.stats().count("sched.rejected");
+        if (machine.schedulerFailure > 0 && !inApiCall && sim.random.nextDouble() < machine.schedulerFailure) {
+            if (sim.random.nextBoolean()) {
+                sim.stats.count("sched.rejected");
                 sim.traceOn(machine, "scheduler REJECTS a task of " + delay.toMillis() + "ms");
                 throw new RejectedExecutionException("scheduler shut down (" + INJECTED + ")");
             }
-            sim.stats().count("sched.threw");
+            sim.stats.count("sched.threw");
             sim.traceOn(machine, "scheduler THROWS on a task of " + delay.toMillis() + "ms");
             throw new IllegalStateException("scheduler broken (" + INJECTED + ")");
         }
@@ -86,7 +86,7 @@ final class NodeClock implements TimeSource, Scheduler {
             if (!injected(e)) {
                 sim.violationOn(machine, "a timer task of the engine threw " + e);
             }
-            sim.stats().count("sched.timer-task-threw");
+            sim.stats.count("sched.timer-task-threw");
             sim.traceOn(machine, "a timer task threw " + e + " (swallowed, as a ScheduledExecutorService does)");
         }
     }
@@ -109,14 +109,14 @@ final class NodeClock implements TimeSource, Scheduler {
     Cancellable scheduleLocal(Runnable task, long localNanos) {
         Slot slot = new Slot(task, nanoTime() + Math.max(0, localNanos));
         long shared = (long) Math.ceil(Math.max(0, localNanos) / machine.rate);
-        slot.entry = sim.time().schedule(() -> deliver(slot), Duration.ofNanos(shared));
+        slot.entry = sim.time.schedule(() -> deliver(slot), Duration.ofNanos(shared));
         return slot;
     }
 
     /** Schedules {@code task} after {@code sharedNanos} of shared (true) time, subject to pause, suspend and death. */
     Cancellable scheduleShared(Runnable task, long sharedNanos) {
         Slot slot = new Slot(task, null);
-        slot.entry = sim.time().schedule(() -> deliver(slot), Duration.ofNanos(Math.max(0, sharedNanos)));
+        slot.entry = sim.time.schedule(() -> deliver(slot), Duration.ofNanos(Math.max(0, sharedNanos)));
         return slot;
     }
 
@@ -124,13 +124,13 @@ final class NodeClock implements TimeSource, Scheduler {
         if (slot.cancelled || dead) {
             return;
         }
-        long now = sim.time().nanoTime();
+        long now = sim.time.nanoTime();
         if (slot.localDue != null && machine.local(now) - slot.localDue < 0) {
             // A suspend stopped the monotonic clock: this timer is not due yet.
             if (machine.suspended()) {
                 held.add(slot);
             } else {
-                slot.entry = sim.time().schedule(() -> deliver(slot),
+                slot.entry = sim.time.schedule(() -> deliver(slot),
                         Duration.ofNanos(Math.max(1, machine.sharedUntil(slot.localDue, now))));
             }
             return;

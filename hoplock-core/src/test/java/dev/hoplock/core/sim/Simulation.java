@@ -43,7 +43,7 @@ import java.util.SplittableRandom;
  * </ol>
  * The {@link Checker} runs after every task of every phase.
  */
-final class Simulation implements SimWorld {
+final class Simulation extends SimWorld {
 
     static final String KEY = "sim/lease";
     static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
@@ -141,11 +141,8 @@ final class Simulation implements SimWorld {
     }
 
     final long seed;
-    final SplittableRandom random;
     final Config config;
-    final VirtualTime time = new VirtualTime(START);
     final Trace trace;
-    final SimStats stats = new SimStats();
     final Checker checker;
     final SimStore store;
     final List<Machine> machines = new ArrayList<>();
@@ -158,7 +155,6 @@ final class Simulation implements SimWorld {
     /** The whole store is down (a server restart): requests are refused or hang. */
     boolean outage;
     private long outageEpoch;
-    private long globalEpoch;
     private boolean healed;
     private SimProcess leader;
     private Long watchSince;
@@ -177,8 +173,8 @@ final class Simulation implements SimWorld {
     }
 
     Simulation(long seed, int traceLines, Set<Fault> faults) {
+        super(seed, START);
         this.seed = seed;
-        this.random = new SplittableRandom(seed);
         this.config = Config.draw(random, faults);
         this.trace = new Trace(traceLines);
         this.checker = new Checker(this);
@@ -566,7 +562,6 @@ final class Simulation implements SimWorld {
     private long lossEpoch;
     private long burstEpoch;
     private long lastNetworkDue;
-    private final BusyLoopGuard busyLoops = new BusyLoopGuard();
 
     /** Half the time the current leader, otherwise a random living process; null if none. */
     private SimProcess target() {
@@ -595,7 +590,7 @@ final class Simulation implements SimWorld {
         requestLoss = 0;
         responseLoss = 0;
         burst = null;
-        globalEpoch++;
+        nextEpoch();
         for (Machine m : machines) {
             m.link = Machine.Link.UP;
             m.slow = false;
@@ -641,50 +636,17 @@ final class Simulation implements SimWorld {
     // ------------------------------------------------------------------ used by the parts
 
     @Override
-    public VirtualTime time() {
-        return time;
-    }
-
-    @Override
-    public SplittableRandom random() {
-        return random;
-    }
-
-    @Override
-    public SimStats stats() {
-        return stats;
-    }
-
-    @Override
-    public long nextEpoch() {
-        return ++globalEpoch;
-    }
-
-    @Override
-    public void traceOn(Machine machine, String action) {
+    void traceOn(Machine machine, String action) {
         trace(machine == null ? null : machine.process, action);
     }
 
     @Override
-    public void violationOn(Machine machine, String what) {
+    void violationOn(Machine machine, String what) {
         violation(machine == null ? null : machine.process, what);
     }
 
-    /** Runs {@code task} on the store's side (not subject to any process's pause) after {@code delayNanos}. */
     @Override
-    public void global(Runnable task, long delayNanos) {
-        time.schedule(() -> {
-            task.run();
-            afterTask();
-        }, Duration.ofNanos(Math.max(0, delayNanos)));
-    }
-
-    @Override
-    public void afterTask() {
-        String busy = busyLoops.taskRan(time.nanoTime());
-        if (busy != null) {
-            violation(null, busy);
-        }
+    void check() {
         checker.check();
     }
 
