@@ -1,5 +1,9 @@
 package dev.hoplock.core;
 
+import dev.hoplock.core.lock.LockHandle;
+
+import java.time.Duration;
+
 /**
  * Package-private settings of {@link NamedLocks.Builder} that the lock simulation ({@code dev.hoplock.core.sim}) needs:
  * test code only, so that nothing of the public API exists for the simulation's sake.
@@ -38,5 +42,14 @@ public final class LockSimulationSeams {
             }
             return TakeoverDecision.decide(seen, highestGeneration, nowNanos, wallNow, observeFor, poll);
         });
+    }
+
+    /**
+     * The TTL the acquisition behind {@code handle} was last written with (its keep-alive renews with it). The lock
+     * simulation needs it to keep a wall-clock step fair in a schedule with mixed TTLs: a machine whose wall clock is
+     * behind may write only the shortest TTL of the schedule.
+     */
+    public static Duration ttlOf(LockHandle handle) {
+        return ((LockHold) handle).ttl();
     }
 }

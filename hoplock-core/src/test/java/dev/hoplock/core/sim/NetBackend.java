@@ -42,9 +42,8 @@ final class NetBackend implements AsyncBackend {
         long sent = process.clock.nanoTime();
         CompletionStage<Optional<StoredObject>> answer = send("read", false, () -> sim.store.read());
         return answer.thenApply(read -> {
-            // An answer later than the request's bound was abandoned by the elector (it timed out first): the process
-            // never saw what it says, so it does not count as a sighting (the outside-delete precondition relies on it).
-            if (process.clock.nanoTime() - sent < timeout.toNanos()) {
+            // The outside-delete precondition counts only sightings (OutsideDeletes).
+            if (OutsideDeletes.isSighting(sent, process.clock.nanoTime(), timeout)) {
                 LeaseRecord seen = read.map(o -> decode(o.content())).orElse(null);
                 process.lastSeenOwner = seen == null ? "" : seen.owner();
             }

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * One simulated process's clocks and scheduler, on the simulation's shared {@link VirtualTime}.
+ * One simulated process's clocks and scheduler, on the simulation's shared {@link VirtualTime}; shared by the elector
+ * simulation ({@link Simulation}) and the lock simulation ({@link LockSimulation}), through {@link SimWorld}.
  *
  * <ul>
  *   <li>Monotonic clock: the machine's ({@link Machine#local(long)}): its own origin (some near
@@ -23,7 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
  *       its length. While the process is paused or its machine suspended, due tasks (timers and arriving answers
  *       alike) are held and run in due order when it resumes; once it is dead they never run. After every task the
  *       simulation's checker runs.</li>
- *   <li>Fault: while {@link Machine#schedulerFailure} is positive, the elector's own {@link #schedule} calls throw
+ *   <li>Fault: while {@link Machine#schedulerFailure} is positive, the engine's own {@link #schedule} calls throw
  *       {@link RejectedExecutionException} or {@link IllegalStateException} with that probability (never during a call
  *       of the public API made by the simulation, see {@link #inApiCall}).</li>
  * </ul>
@@ -33,16 +34,16 @@ final class NodeClock implements TimeSource, Scheduler {
     /** Marks the exceptions the simulation injects, so that a report of them is not taken for a bug. */
     static final String INJECTED = "injected by the simulation";
 
-    private final Simulation sim;
+    private final SimWorld sim;
     private final Machine machine;
     private final List<Slot> held = new ArrayList<>();
     private boolean paused;
     private boolean dead;
     private boolean waking;
-    /** True while the simulation calls the elector's public API (start, stepDown, closeAsync) on this process. */
+    /** True while the simulation calls the engine's public API (start, stepDown, closeAsync) on this process. */
     boolean inApiCall;
 
-    NodeClock(Simulation sim, Machine machine) {
+    NodeClock(SimWorld sim, Machine machine) {
         this.sim = sim;
         this.machine = machine;
     }
@@ -57,36 +58,36 @@ final class NodeClock implements TimeSource, Scheduler {
         return machine.local(sim.time.nanoTime());
     }
 
-    /** The elector's timers: subject to the scheduler-failure fault. */
+    /** The engine's timers (the elector's, the named locks'): subject to the scheduler-failure fault. */
     @Override
     public Cancellable schedule(Runnable task, Duration delay) {
         if (machine.schedulerFailure > 0 && !inApiCall && sim.random.nextDouble() < machine.schedulerFailure) {
             if (sim.random.nextBoolean()) {
                 sim.stats.count("sched.rejected");
-                sim.trace(machine.process, "scheduler REJECTS a task of " + delay.toMillis() + "ms");
+                sim.traceOn(machine, "scheduler REJECTS a task of " + delay.toMillis() + "ms");
                 throw new RejectedExecutionException("scheduler shut down (" + INJECTED + ")");
             }
             sim.stats.count("sched.threw");
-            sim.trace(machine.process, "scheduler THROWS on a task of " + delay.toMillis() + "ms");
+            sim.traceOn(machine, "scheduler THROWS on a task of " + delay.toMillis() + "ms");
             throw new IllegalStateException("scheduler broken (" + INJECTED + ")");
         }
         return scheduleLocal(() -> runSwallowing(task), delay.toNanos());
     }
 
     /**
-     * Runs an elector timer as a {@code ScheduledExecutorService} would: an exception thrown out of it is swallowed.
-     * One that comes from an injected fault is counted (the elector must recover from it; the liveness bounds tell);
-     * any other is a bug of the elector.
+     * Runs an engine timer as a {@code ScheduledExecutorService} would: an exception thrown out of it is swallowed.
+     * One that comes from an injected fault is counted (the engine must recover from it; the liveness bounds tell);
+     * any other is a bug of the engine.
      */
     private void runSwallowing(Runnable task) {
         try {
             task.run();
         } catch (RuntimeException e) {
             if (!injected(e)) {
-                sim.violation(machine.process, "a timer task of the elector threw " + e);
+                sim.violationOn(machine, "a timer task of the engine threw " + e);
             }
             sim.stats.count("sched.timer-task-threw");
-            sim.trace(machine.process, "a timer task threw " + e + " (swallowed, as a ScheduledExecutorService does)");
+            sim.traceOn(machine, "a timer task threw " + e + " (swallowed, as a ScheduledExecutorService does)");
         }
     }
 
@@ -99,7 +100,7 @@ final class NodeClock implements TimeSource, Scheduler {
         return false;
     }
 
-    /** A scheduler on the same clocks that never fails: the elector's fallback timer (a thread of the same process). */
+    /** A scheduler on the same clocks that never fails: the engine's fallback timer (a thread of the same process). */
     Scheduler fallback() {
         return (task, delay) -> scheduleLocal(() -> runSwallowing(task), delay.toNanos());
     }

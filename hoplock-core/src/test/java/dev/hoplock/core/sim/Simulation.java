@@ -43,7 +43,7 @@ import java.util.SplittableRandom;
  * </ol>
  * The {@link Checker} runs after every task of every phase.
  */
-final class Simulation {
+final class Simulation extends SimWorld {
 
     static final String KEY = "sim/lease";
     static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
@@ -141,14 +141,13 @@ final class Simulation {
     }
 
     final long seed;
-    final SplittableRandom random;
     final Config config;
-    final VirtualTime time = new VirtualTime(START);
     final Trace trace;
-    final SimStats stats = new SimStats();
     final Checker checker;
     final SimStore store;
     final List<Machine> machines = new ArrayList<>();
+    private final MachineFaults machineFaults = new MachineFaults(this,
+            m -> m.process != null && m.process.alive() ? m.process.clock : null);
 
     double requestLoss;
     double responseLoss;
@@ -156,7 +155,6 @@ final class Simulation {
     /** The whole store is down (a server restart): requests are refused or hang. */
     boolean outage;
     private long outageEpoch;
-    private long globalEpoch;
     private boolean healed;
     private SimProcess leader;
     private Long watchSince;
@@ -175,8 +173,8 @@ final class Simulation {
     }
 
     Simulation(long seed, int traceLines, Set<Fault> faults) {
+        super(seed, START);
         this.seed = seed;
-        this.random = new SplittableRandom(seed);
         this.config = Config.draw(random, faults);
         this.trace = new Trace(traceLines);
         this.checker = new Checker(this);
@@ -415,7 +413,7 @@ final class Simulation {
             stats.count("fault.partition-" + link.name().toLowerCase());
             trace(null, m.name + " PARTITION " + link + " for " + Duration.ofNanos(length).toMillis() + "ms");
             m.link = link;
-            long epoch = ++globalEpoch;
+            long epoch = nextEpoch();
             m.linkEpoch = epoch;
             global(() -> {
                 if (m.linkEpoch == epoch) {
@@ -429,7 +427,7 @@ final class Simulation {
             stats.count("fault.slow-link");
             trace(null, m.name + " SLOW LINK for " + Duration.ofNanos(length).toMillis() + "ms");
             m.slow = true;
-            long epoch = ++globalEpoch;
+            long epoch = nextEpoch();
             m.slowEpoch = epoch;
             global(() -> {
                 if (m.slowEpoch == epoch) {
@@ -443,7 +441,7 @@ final class Simulation {
             stats.count("fault.loss-window");
             trace(null, "LOSS window: requests " + (int) (requestLoss * 100) + "%, answers " + (int) (responseLoss * 100)
                     + "% for " + Duration.ofNanos(length).toMillis() + "ms");
-            long epoch = ++globalEpoch;
+            long epoch = nextEpoch();
             lossEpoch = epoch;
             global(() -> {
                 if (lossEpoch == epoch) {
@@ -458,7 +456,7 @@ final class Simulation {
             stats.count("fault.burst-" + kind.name().toLowerCase());
             trace(null, "BURST " + kind + " at " + (int) (burst.rate() * 100) + "% for "
                     + Duration.ofNanos(length).toMillis() + "ms");
-            long epoch = ++globalEpoch;
+            long epoch = nextEpoch();
             burstEpoch = epoch;
             global(() -> {
                 if (burstEpoch == epoch) {
@@ -470,7 +468,7 @@ final class Simulation {
             stats.count("fault.store-outage");
             trace(null, "STORE OUTAGE for " + Duration.ofNanos(length).toMillis() + "ms");
             outage = true;
-            long epoch = ++globalEpoch;
+            long epoch = nextEpoch();
             outageEpoch = epoch;
             global(() -> {
                 if (outageEpoch == epoch) {
@@ -504,15 +502,10 @@ final class Simulation {
             // (Not just before the heal: a forward step ends the term early, and the new term would fall into the
             // calm after the heal.)
             Machine m = target == null ? machines.get(random.nextInt(machines.size())) : target.machine;
-            if (m.suspended() || time.nanoTime() - m.wokeAt() < m.timing.ttl().toNanos()) {
-                // A step during a suspend (or just after it, before the term it interrupted has ended) would make both
-                // clocks lie at once: no local rule can tell that time passed then.
+            if (!machineFaults.mayStepWall(m, m.timing.ttl().toNanos())) {
                 return;
             }
-            m.wallOffset = uniformOffset();
-            m.wallSteppedAt = time.nanoTime();
-            stats.count("fault.wall-clock-step");
-            trace(null, m.name + " WALL CLOCK now offset " + m.wallOffset.toMillis() + "ms");
+            machineFaults.stepWall(m, uniformOffset());
         }
     }
 
@@ -529,33 +522,8 @@ final class Simulation {
         Machine m = target == null ? machines.get(random.nextInt(machines.size())) : target.machine;
         long ttl = m.timing.ttl().toNanos();
         switch (fault) {
-            case SYNC_ANSWERS -> {
-                long length = uniform(5 * S, ttl * 2);
-                stats.count("fault.sync-answers");
-                trace(null, m.name + " SYNCHRONOUS ANSWERS for " + Duration.ofNanos(length).toMillis() + "ms");
-                m.synchronousAnswers = true;
-                long epoch = ++globalEpoch;
-                m.syncEpoch = epoch;
-                global(() -> {
-                    if (m.syncEpoch == epoch) {
-                        m.synchronousAnswers = false;
-                    }
-                }, length);
-            }
-            case SCHEDULER_FAILURE -> {
-                long length = uniform(S, ttl);
-                m.schedulerFailure = 0.05 + random.nextDouble() * 0.45;
-                stats.count("fault.scheduler-failure");
-                trace(null, m.name + " SCHEDULER FAILS " + (int) (m.schedulerFailure * 100) + "% of calls for "
-                        + Duration.ofNanos(length).toMillis() + "ms");
-                long epoch = ++globalEpoch;
-                m.schedulerEpoch = epoch;
-                global(() -> {
-                    if (m.schedulerEpoch == epoch) {
-                        m.schedulerFailure = 0;
-                    }
-                }, length);
-            }
+            case SYNC_ANSWERS -> machineFaults.synchronousAnswers(m, ttl);
+            case SCHEDULER_FAILURE -> machineFaults.schedulerFailure(m, ttl);
             case EXTERNAL_DELETE -> {
                 // Detected, not prevented: only a process that saw the record held can know that it disappeared.
                 // So the delete comes only when every other living process last saw it held by its holder now, and
@@ -565,31 +533,23 @@ final class Simulation {
                     // (Not just before the heal: the holder's loss and new term would fall into the calm after it.)
                     return;
                 }
+                List<OutsideDeletes.Witness> living = new ArrayList<>();
                 for (Machine other : machines) {
                     SimProcess p = other.process;
-                    if (p != null && p.alive() && !p.closing && !p.owner.equals(holder)
-                            && !p.lastSeenOwner.equals(holder)) {
-                        return;
+                    if (p != null && p.alive() && !p.closing) {
+                        living.add(new OutsideDeletes.Witness(p.owner, p.lastSeenOwner));
                     }
+                }
+                if (!OutsideDeletes.everyOtherSaw(holder, living)) {
+                    return;
                 }
                 if (store.deleteFromOutside()) {
                     externalDeletes++;
-                    noStartsUntil = time.nanoTime() + config.ttl().toNanos() * 11 / 10;
+                    noStartsUntil = OutsideDeletes.noStartsUntil(time.nanoTime(), config.ttl().toNanos());
                     stats.count("fault.external-delete");
                 }
             }
-            case SUSPEND -> {
-                if (m.suspended() || time.nanoTime() - m.wallSteppedAt < ttl) {
-                    // See the wall-clock step: both clocks must not lie within one term.
-                    return;
-                }
-                long length = random.nextInt(10) < 4 ? uniform(ttl, ttl * 5 / 2) : uniform(50 * MS, ttl);
-                stats.count(length > ttl ? "fault.suspend-longer-than-ttl" : "fault.suspend-shorter-than-ttl");
-                trace(null, m.name + " SUSPENDED (monotonic clock stops, wall clock goes on) for "
-                        + Duration.ofNanos(length).toMillis() + "ms");
-                m.suspend(time.nanoTime());
-                global(() -> wakeMachine(m), length);
-            }
+            case SUSPEND -> machineFaults.suspend(m, ttl);
             case STEP_DOWN_DURING_RENEWAL -> {
                 if (leader != null && leader.alive() && !leader.closing) {
                     leader.stepDownAtRenewal = SimProcess.RenewalFate.values()[random.nextInt(3)];
@@ -599,25 +559,9 @@ final class Simulation {
         }
     }
 
-    private void wakeMachine(Machine m) {
-        if (!m.suspended()) {
-            return;
-        }
-        m.wake(time.nanoTime());
-        trace(null, m.name + " WAKES from suspend");
-        if (m.process != null && m.process.alive()) {
-            m.process.clock.machineWoke();
-        }
-    }
-
     private long lossEpoch;
     private long burstEpoch;
     private long lastNetworkDue;
-    private long instant = -1;
-    private long tasksAtInstant;
-    private long tasks;
-    private static final int MAX_TASKS_PER_INSTANT = 10_000;
-    private static final int MAX_TASKS = 2_000_000;
 
     /** Half the time the current leader, otherwise a random living process; null if none. */
     private SimProcess target() {
@@ -646,22 +590,18 @@ final class Simulation {
         requestLoss = 0;
         responseLoss = 0;
         burst = null;
-        globalEpoch++;
+        nextEpoch();
         for (Machine m : machines) {
             m.link = Machine.Link.UP;
             m.slow = false;
             m.linkEpoch = -1;
             m.slowEpoch = -1;
-            m.synchronousAnswers = false;
-            m.syncEpoch = -1;
-            m.schedulerFailure = 0;
-            m.schedulerEpoch = -1;
             // A machine that woke less than a TTL before the heal is still in the suspend's after-effect: its
             // monotonic timers ran late by the suspension, so its term may end by the wall clock before its renewal
             // timer fires (seed 100050141: woke 8 ms before the heal, stepped down 1.45 s after it). It counts as
             // suspended at the heal.
-            suspendedAtHeal |= m.suspended() || time.nanoTime() - m.wokeAt() < config.ttl().toNanos();
-            wakeMachine(m);
+            boolean wokeLately = time.nanoTime() - m.wokeAt() < config.ttl().toNanos();
+            suspendedAtHeal |= machineFaults.heal(m) || wokeLately;
             if (m.process != null) {
                 m.process.stepDownAtRenewal = null;
                 m.process.workers.forEach(Worker::becomeWellBehaved);
@@ -700,26 +640,18 @@ final class Simulation {
 
     // ------------------------------------------------------------------ used by the parts
 
-    /** Runs {@code task} on the store's side (not subject to any process's pause) after {@code delayNanos}. */
-    void global(Runnable task, long delayNanos) {
-        time.schedule(() -> {
-            task.run();
-            afterTask();
-        }, Duration.ofNanos(Math.max(0, delayNanos)));
+    @Override
+    void traceOn(Machine machine, String action) {
+        trace(machine == null ? null : machine.process, action);
     }
 
-    void afterTask() {
-        long now = time.nanoTime();
-        if (now != instant) {
-            instant = now;
-            tasksAtInstant = 0;
-        }
-        if (++tasksAtInstant > MAX_TASKS_PER_INSTANT) {
-            violation(null, "livelock: more than " + MAX_TASKS_PER_INSTANT + " tasks at one virtual instant");
-        }
-        if (++tasks > MAX_TASKS) {
-            violation(null, "more than " + MAX_TASKS + " tasks in one schedule (a busy loop?)");
-        }
+    @Override
+    void violationOn(Machine machine, String what) {
+        violation(machine == null ? null : machine.process, what);
+    }
+
+    @Override
+    void check() {
         checker.check();
     }
 
@@ -782,10 +714,6 @@ final class Simulation {
     private long network(long latency) {
         lastNetworkDue = Math.max(lastNetworkDue, time.nanoTime() + latency);
         return latency;
-    }
-
-    long uniform(long from, long to) {
-        return to <= from ? from : from + random.nextLong(to - from);
     }
 
     private Duration uniformOffset() {
