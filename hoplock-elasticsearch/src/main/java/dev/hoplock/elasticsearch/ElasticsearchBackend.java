@@ -28,16 +28,28 @@ import java.util.Optional;
  *   <caption>One request per operation (a refused write or delete adds one read, see below)</caption>
  *   <tr><th>operation</th><th>request</th><th>answers</th></tr>
  *   <tr><td>read</td><td>{@code GET /<index>/_doc/<id>} (real-time: no refresh needed)</td>
- *       <td>200: the bytes, handle {@code <_seq_no>:<_primary_term>}; 404: no object</td></tr>
- *   <tr><td>create ({@link Handle#NONE})</td><td>{@code PUT /<index>/_doc/<id>?op_type=create}</td>
+ *       <td>200: the bytes, handle {@code <_seq_no>:<_primary_term>:<write id>}; 404: no object</td></tr>
+ *   <tr><td>create ({@link Handle#NONE})</td><td>{@code PUT /<index>/_doc/<id>?op_type=create}, the document
+ *       with a new write id</td>
  *       <td>201: written; 409: the key exists ({@code PRECONDITION_FAILED})</td></tr>
- *   <tr><td>swap</td><td>{@code PUT /<index>/_doc/<id>?if_seq_no=S&if_primary_term=T}</td>
- *       <td>200: written; 409: refused</td></tr>
- *   <tr><td>delete</td><td>{@code DELETE /<index>/_doc/<id>?if_seq_no=S&if_primary_term=T}</td>
- *       <td>200: deleted; 404: no object; 409: refused</td></tr>
+ *   <tr><td>swap</td><td>{@code POST /<index>/_update/<id>?if_seq_no=S&if_primary_term=T}, the script of
+ *       {@link ConditionalUpdate} with the handle's write id and the new document (a new write id)</td>
+ *       <td>200 {@code updated}: written; 200 {@code noop}, 409: refused; 404: no object</td></tr>
+ *   <tr><td>delete</td><td>the same update, with the script's delete</td>
+ *       <td>200 {@code deleted}: deleted; 200 {@code noop}, 409: refused; 404: no object</td></tr>
  * </table>
- * A 409 does not say whether the document was missing or had another version, so a refused swap or delete reads the
- * key once to tell {@code NOT_FOUND} from {@code PRECONDITION_FAILED}; the refusal itself is certain either way.
+ * A refusal (409 or {@code noop}) does not say whether the document was missing or had another version, so a refused
+ * swap or delete reads the key once to tell {@code NOT_FOUND} from {@code PRECONDITION_FAILED}; the refusal itself is
+ * certain either way.
+ *
+ * <p><b>Handles never repeat, also across a re-creation of the index</b> (the fresh-handle clause of the
+ * {@link Backend} contract): {@code _seq_no} and {@code _primary_term} start again at {@code 0:1} in a new index, so
+ * they alone would let a stale holder's swap or delete, conditional on a handle from the deleted index, apply to a new
+ * holder's document. Every document therefore carries a random write id, new on every write and part of the handle
+ * ({@link SeqNoHandle}), and a swap or delete applies only if the document holds it, checked by the update script on
+ * the primary shard in the same step as the write ({@link ConditionalUpdate}): a handle from an earlier incarnation
+ * of the index matches nothing, with no window between a check and the write. The backend need not notice that the
+ * index was re-created: reads return the new index's documents with their own write ids.
  * The document id is the lease key ({@code /} sent as {@code %2F}); the document's fields are described in
  * {@link LeaseDocument}: the record's fields for people, and the exact bytes for the elector.
  *
@@ -100,25 +112,38 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
         String path = documentPath(LeaseKeys.validate(key));
         Objects.requireNonNull(expected, "expected");
-        byte[] document = LeaseDocument.encode(key, Objects.requireNonNull(content, "content"));
+        String writeId = SeqNoHandle.newWriteId();
+        byte[] document = LeaseDocument.encode(key, Objects.requireNonNull(content, "content"), writeId);
         Deadline deadline = Deadline.after(budget(timeout));
-        String condition;
-        if (expected.isNone()) {
-            condition = "op_type=create";
-        } else {
-            Optional<SeqNoHandle> version = SeqNoHandle.parse(expected);
-            if (version.isEmpty()) {
-                return writeRefusal(key, path, deadline);
-            }
-            condition = version.get().condition();
-        }
         String action = "write lease key " + key;
-        HttpTransport.Response answer = send("PUT", path + "?" + condition, document, deadline, action);
-        if (answer.status() == 200 || answer.status() == 201) {
-            return WriteResult.written(version(answer, action).handle());
+        if (expected.isNone()) {
+            HttpTransport.Response answer = send("PUT", path + "?op_type=create", document, deadline, action);
+            if (answer.status() == 200 || answer.status() == 201) {
+                return WriteResult.written(version(answer, action, writeId).handle());
+            }
+            if (answer.status() == 409) {
+                return WriteResult.preconditionFailed();
+            }
+            throw errors.unexpected(action, answer);
+        }
+        Optional<SeqNoHandle> version = SeqNoHandle.parse(expected);
+        if (version.isEmpty()) {
+            return writeRefusal(key, path, deadline);
+        }
+        HttpTransport.Response answer = send("POST", updatePath(key) + "?" + version.get().condition(),
+                ConditionalUpdate.swap(version.get().writeId(), document), deadline, action);
+        if (answer.status() == 200) {
+            Map<String, Object> fields = parse(answer, action);
+            if ("updated".equals(fields.get("result"))) {
+                return WriteResult.written(version(fields, action, writeId).handle());
+            }
+            return writeRefusal(key, path, deadline);
+        }
+        if (isDocumentMissing(answer)) {
+            return WriteResult.notFound();
         }
         if (answer.status() == 409) {
-            return expected.isNone() ? WriteResult.preconditionFailed() : writeRefusal(key, path, deadline);
+            return writeRefusal(key, path, deadline);
         }
         throw errors.unexpected(action, answer);
     }
@@ -134,11 +159,13 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
             return read(key, path, deadline).isPresent() ? DeleteResult.PRECONDITION_FAILED : DeleteResult.NOT_FOUND;
         }
         String action = "delete lease key " + key;
-        HttpTransport.Response answer = send("DELETE", path + "?" + version.get().condition(), null, deadline, action);
+        HttpTransport.Response answer = send("POST", updatePath(key) + "?" + version.get().condition(),
+                ConditionalUpdate.delete(version.get().writeId()), deadline, action);
         if (answer.status() == 200) {
-            return DeleteResult.DELETED;
+            return "deleted".equals(parse(answer, action).get("result")) ? DeleteResult.DELETED
+                    : deleteRefusal(key, path, deadline);
         }
-        if (answer.status() == 404 && !SearchErrors.isIndexMissing(answer)) {
+        if (isDocumentMissing(answer)) {
             return DeleteResult.NOT_FOUND;
         }
         if (answer.status() == 409) {
@@ -257,14 +284,16 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
             throw malformed(action, "a document without _source (is _source disabled in the index mapping?)");
         }
         byte[] content;
+        String writeId;
         try {
             @SuppressWarnings("unchecked")
             Map<String, Object> fields = (Map<String, Object>) source;
             content = LeaseDocument.content(fields);
+            writeId = LeaseDocument.writeId(fields).orElse(null);
         } catch (IllegalArgumentException e) {
             throw malformed(action, "a document hoplock cannot read: " + e.getMessage());
         }
-        return Optional.of(new StoredObject(content, version(found, action).handle()));
+        return Optional.of(new StoredObject(content, version(found, action, writeId).handle()));
     }
 
     /** A refused swap: the document is missing ({@code NOT_FOUND}) or has another version. */
@@ -290,16 +319,19 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
         }
     }
 
-    private SeqNoHandle version(HttpTransport.Response answer, String action) throws BackendException {
-        return version(parse(answer, action), action);
+    private SeqNoHandle version(HttpTransport.Response answer, String action, String writeId)
+            throws BackendException {
+        return version(parse(answer, action), action, writeId);
     }
 
-    private SeqNoHandle version(Map<String, Object> fields, String action) throws BackendException {
+    /** The version an answer names, with the write id of the document it is about. */
+    private SeqNoHandle version(Map<String, Object> fields, String action, @Nullable String writeId)
+            throws BackendException {
         if (fields.get("_seq_no") instanceof Json.NumberLiteral seqNo
                 && fields.get("_primary_term") instanceof Json.NumberLiteral term
                 && seqNo.value().signum() >= 0 && term.value().signum() > 0) {
             try {
-                return new SeqNoHandle(seqNo.value().longValueExact(), term.value().longValueExact());
+                return new SeqNoHandle(seqNo.value().longValueExact(), term.value().longValueExact(), writeId);
             } catch (ArithmeticException e) {
                 // falls through to the error below
             }
@@ -323,6 +355,15 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
 
     private String documentPath(String key) {
         return indexPath() + "/_doc/" + key.replace("/", "%2F");
+    }
+
+    private String updatePath(String key) {
+        return indexPath() + "/_update/" + key.replace("/", "%2F");
+    }
+
+    /** A 404 of an update: the document does not exist (the index does; a missing index is an error). */
+    private static boolean isDocumentMissing(HttpTransport.Response answer) {
+        return answer.status() == 404 && !SearchErrors.isIndexMissing(answer);
     }
 
     /** The caller's timeout, capped by the configured request timeout. */

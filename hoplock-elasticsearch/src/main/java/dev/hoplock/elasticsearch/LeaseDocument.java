@@ -24,8 +24,11 @@ import java.util.Optional;
  * read, searched and charted in Kibana or OpenSearch Dashboards, plus the exact bytes in {@value #RECORD}:
  * <pre>{@code
  * {"key":"elections/billing","generation":7,"expires_at":"2026-09-08T20:37:00.123456789Z","owner":"node-1",
- *  "nonce":"5f0c...","record":"{\"generation\":7,\"expires_at\":\"2026-09-08T20:37:00.123456789Z\",...}"}
+ *  "nonce":"5f0c...","record":"{\"generation\":7,\"expires_at\":\"2026-09-08T20:37:00.123456789Z\",...}",
+ *  "write_id":"0f6c2d4e9a8b4c1d8e7f6a5b4c3d2e1f"}
  * }</pre>
+ * {@value #WRITE_ID} is the backend's own: a random id new on every write, part of the {@link SeqNoHandle}, which
+ * every conditional swap and delete checks so that no handle from a deleted and re-created index ever matches.
  *
  * <p>Guarantees:
  * <ul>
@@ -50,10 +53,13 @@ final class LeaseDocument {
     static final String NONCE = "nonce";
     static final String RECORD = "record";
     static final String RECORD_BASE64 = "record_base64";
+    static final String WRITE_ID = "write_id";
 
     /**
      * The body of the index creation request: one shard (a lease index holds a few small documents, and a
      * sequence number is unique only within a shard) and a strict mapping of exactly the fields above.
+     * {@value #WRITE_ID} is kept in {@code _source} only (not indexed): the conditional update's script reads it
+     * from there.
      */
     static final String INDEX_DEFINITION = """
             {"settings":{"index":{"number_of_shards":1}},
@@ -64,13 +70,18 @@ final class LeaseDocument {
                "owner":{"type":"keyword","ignore_above":1024},
                "nonce":{"type":"keyword","ignore_above":1024},
                "record":{"type":"keyword","index":false,"doc_values":false},
-               "record_base64":{"type":"binary"}}}}""";
+               "record_base64":{"type":"binary"},
+               "write_id":{"type":"keyword","index":false,"doc_values":false}}}}""";
+
+    /** The mapping of {@value #WRITE_ID} alone, to add it to an index created without it. */
+    static final String WRITE_ID_MAPPING = """
+            {"properties":{"write_id":{"type":"keyword","index":false,"doc_values":false}}}""";
 
     private LeaseDocument() {
     }
 
-    /** The document that stores {@code content} under {@code key}. */
-    static byte[] encode(String key, byte[] content) {
+    /** The document that stores {@code content} under {@code key}, written with the id {@code writeId}. */
+    static byte[] encode(String key, byte[] content, String writeId) {
         StringBuilder json = new StringBuilder(content.length * 2 + 200);
         json.append('{');
         Json.quote(json.append('"').append(KEY).append("\":"), key);
@@ -94,6 +105,7 @@ final class LeaseDocument {
             json.append(",\"").append(RECORD_BASE64).append("\":\"")
                     .append(Base64.getEncoder().encodeToString(content)).append('"');
         }
+        Json.quote(json.append(",\"").append(WRITE_ID).append("\":"), writeId);
         return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -118,6 +130,23 @@ final class LeaseDocument {
             return Base64.getDecoder().decode(string);
         }
         return Json.write(source).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The write id of a stored document, or empty for a document without one (written by hand, or by an earlier
+     * hoplock).
+     *
+     * @throws IllegalArgumentException when {@value #WRITE_ID} is there but is no non-blank string without spaces
+     */
+    static Optional<String> writeId(Map<String, Object> source) {
+        Object id = source.get(WRITE_ID);
+        if (id == null) {
+            return Optional.empty();
+        }
+        if (!(id instanceof String string) || string.isEmpty() || string.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException("field '" + WRITE_ID + "' is not a write id hoplock wrote");
+        }
+        return Optional.of(string);
     }
 
     /** The record in {@code content}, if the codec can read it and its fields fit the mapping. */

@@ -25,6 +25,11 @@ public final class SearchAnswerException extends BackendException {
         OVERLOADED,
         /** 400 with a mapping error: the index has a mapping hoplock did not create. */
         FOREIGN_MAPPING,
+        /**
+         * 400: the cluster refuses the inline painless update script of every conditional swap and delete
+         * (scripts disabled, or the language missing).
+         */
+        SCRIPTS_REFUSED,
         /** Anything else: not an answer Elasticsearch or OpenSearch gives to this request. */
         NOT_A_SEARCH_ANSWER
     }

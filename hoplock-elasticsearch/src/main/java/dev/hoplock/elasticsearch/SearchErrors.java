@@ -93,6 +93,19 @@ final class SearchErrors {
                     + "; the cluster is overloaded or failing, try again; for a write nothing is known about the"
                     + " outcome");
         }
+        if (status == 400 && isScriptRefused(response)) {
+            return new SearchAnswerException(Kind.MISCONFIGURED, Refusal.SCRIPTS_REFUSED, status, prefix
+                    + "; the cluster refuses hoplock's inline painless script in the update context, which every"
+                    + " conditional swap and delete uses (it checks the document's write id, so that a version from a"
+                    + " deleted and re-created index never matches): allow inline scripts (script.allowed_types"
+                    + " includes inline, script.allowed_contexts includes update), and keep the lang-painless module");
+        }
+        if (status == 400 && errorText(response).contains("[" + LeaseDocument.WRITE_ID + "]")) {
+            return new SearchAnswerException(Kind.MISCONFIGURED, Refusal.FOREIGN_MAPPING, status, prefix
+                    + "; the index's mapping lacks the field " + LeaseDocument.WRITE_ID + " (an index created by an"
+                    + " earlier hoplock): add it with PUT /" + index + "/_mapping " + LeaseDocument.WRITE_ID_MAPPING
+                    + ", or re-create " + index + " with the mapping in the hoplock README");
+        }
         if (status == 400 && errorType(response).contains("mapping")) {
             return new SearchAnswerException(Kind.MISCONFIGURED, Refusal.FOREIGN_MAPPING, status, prefix
                     + "; the index has a mapping hoplock did not create: point hoplock at a new index name (it"
@@ -107,6 +120,22 @@ final class SearchErrors {
     /** True for the answer to a request on an index that does not exist. */
     static boolean isIndexMissing(HttpTransport.Response response) {
         return response.status() == 404 && errorType(response).equals("index_not_found_exception");
+    }
+
+    /**
+     * True for the refusal of an inline script or of scripts in the update context ({@code script.allowed_types},
+     * {@code script.allowed_contexts}), or a cluster without the painless language.
+     */
+    static boolean isScriptRefused(HttpTransport.Response response) {
+        String text = errorText(response);
+        return text.contains("cannot execute [inline] scripts") || text.contains("cannot execute scripts using")
+                || text.contains("script_lang not supported");
+    }
+
+    /** The type and reasons of an error answer (its root causes included), for matching; empty for none. */
+    private static String errorText(HttpTransport.Response response) {
+        Object error = errorObject(response);
+        return error == null ? "" : String.valueOf(error);
     }
 
     /** The {@code error.type} of an error answer, or empty. */
@@ -126,7 +155,10 @@ final class SearchErrors {
         }
     }
 
-    /** {@code ": <type>: <reason>"} of an error answer, or the start of a body that is no error object. */
+    /**
+     * {@code " <type>: <reason>"} of an error answer (with {@code " (caused by: <reason>)"} when the cause says more),
+     * or the start of a body that is no error object.
+     */
     private String summary(HttpTransport.Response response) {
         Object error = errorObject(response);
         if (error instanceof Map<?, ?> map) {
@@ -135,7 +167,9 @@ final class SearchErrors {
                     && causes.get(0) instanceof Map<?, ?> first) {
                 reason = first.get("reason");
             }
-            return " " + redaction.clean(map.get("type") + ": " + reason);
+            String cause = map.get("caused_by") instanceof Map<?, ?> causedBy && causedBy.get("reason") != null
+                    && !causedBy.get("reason").equals(reason) ? " (caused by: " + causedBy.get("reason") + ")" : "";
+            return " " + redaction.clean(map.get("type") + ": " + reason + cause);
         }
         if (error instanceof String text) {
             return " " + redaction.clean(text);

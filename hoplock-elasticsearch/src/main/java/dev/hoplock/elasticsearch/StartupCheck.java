@@ -33,8 +33,11 @@ import java.util.UUID;
  *       process is fine.</li>
  *   <li><b>Compare-and-swap works</b>, on the side key {@value #PROBE_DIRECTORY}{@code /<random>} with real lease
  *       records: a create succeeds and returns the bytes exactly; a second create is refused; a swap with the
- *       current handle succeeds with a new handle; a swap with the stale handle is refused; a delete with the stale
- *       handle is refused and leaves the document unchanged. The side key is deleted afterwards (a failed clean-up
+ *       current handle succeeds with a new handle; a swap with the stale handle is refused; a swap and a delete with
+ *       the current sequence number and primary term but another write id (what a handle from a deleted and
+ *       re-created index looks like, see {@link SeqNoHandle}) are refused; a delete with the stale handle is refused
+ *       and leaves the document unchanged. A cluster that refuses the update script fails here with
+ *       {@link SearchAnswerException.Refusal#SCRIPTS_REFUSED}. The side key is deleted afterwards (a failed clean-up
  *       is logged, not thrown). A store that accepts what it must refuse is reported as
  *       {@link Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}: with it, two leaders could coexist.</li>
  * </ol>
@@ -71,8 +74,8 @@ final class StartupCheck {
         backend.product(product);
         indexExists();
         conditionalWritesWork();
-        log.info("{} answers, and refuses stale and duplicate writes (op_type=create, if_seq_no/if_primary_term)",
-                backend.describe());
+        log.info("{} answers, and refuses stale and duplicate writes (op_type=create, if_seq_no/if_primary_term, the"
+                + " write id of the update script)", backend.describe());
     }
 
     /** Step 1: returns "Elasticsearch 9.1.0" or "OpenSearch 2.19.6", or "unknown version" after a 403. */
@@ -172,6 +175,15 @@ final class StartupCheck {
             }
             expectRefused(backend.write(key, first, probeRecord(4, nonce + "-4"), stepTimeout), key,
                     "accepted a write with a stale if_seq_no");
+            Handle otherIncarnation = otherWriteId(second);
+            expectRefused(backend.write(key, otherIncarnation, probeRecord(5, nonce + "-5"), stepTimeout), key,
+                    "accepted a write with the current if_seq_no and if_primary_term but another write id (so a"
+                    + " version from a deleted and re-created index would match)");
+            DeleteResult otherDelete = backend.delete(key, otherIncarnation, stepTimeout);
+            if (otherDelete != DeleteResult.PRECONDITION_FAILED) {
+                throw unsupported(key, "answered " + otherDelete + " to a delete with the current if_seq_no and"
+                        + " if_primary_term but another write id");
+            }
             DeleteResult staleDelete = backend.delete(key, first, stepTimeout);
             Optional<StoredObject> kept = backend.read(key, stepTimeout);
             if (staleDelete != DeleteResult.PRECONDITION_FAILED || kept.isEmpty()
@@ -182,6 +194,13 @@ final class StartupCheck {
         } finally {
             cleanUp(key);
         }
+    }
+
+    /** {@code handle}'s sequence number and primary term with a new write id: a version of another incarnation. */
+    private Handle otherWriteId(Handle handle) throws BackendException {
+        SeqNoHandle version = SeqNoHandle.parse(handle).orElseThrow(() -> new BackendException(Kind.MISCONFIGURED,
+                "the " + errors.where() + " returned the version " + handle.value() + ", which hoplock cannot read"));
+        return new SeqNoHandle(version.seqNo(), version.primaryTerm(), SeqNoHandle.newWriteId()).handle();
     }
 
     private static Duration longer(Duration a, Duration b) {

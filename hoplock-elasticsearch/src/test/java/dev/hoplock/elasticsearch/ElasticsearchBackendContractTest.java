@@ -35,6 +35,12 @@ class ElasticsearchBackendContractTest extends BackendContractTest {
         SHARED.close();
     }
 
+    /** Deletes the shared index and creates it again with hoplock's definition. */
+    @Override
+    protected void recreateContainer() throws Exception {
+        TestSearch.recreateIndex(node, ((ElasticsearchBackend) store()).index());
+    }
+
     @Override
     protected Duration timeout() {
         return TestSearch.TIMEOUT;

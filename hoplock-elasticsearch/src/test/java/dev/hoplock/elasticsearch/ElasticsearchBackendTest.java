@@ -55,7 +55,9 @@ class ElasticsearchBackendTest {
 
         Map<String, Object> doc = Json.parseObject(raw.get("/" + index + "/_doc/" + key.replace("/", "%2F")).body());
         assertThat(doc.get("_id")).as("the document id is the lease key").isEqualTo(key);
-        assertThat(handle.value()).isEqualTo(doc.get("_seq_no") + ":" + doc.get("_primary_term"));
+        assertThat(handle.value()).as("the handle: sequence number, primary term and the document's write id")
+                .isEqualTo(doc.get("_seq_no") + ":" + doc.get("_primary_term") + ":" + source(doc).get("write_id"));
+        assertThat((String) source(doc).get("write_id")).matches("[0-9a-f]{32}");
         assertThat(source(doc)).containsEntry("key", key)
                 .containsEntry("generation", new Json.NumberLiteral("7"))
                 .containsEntry("expires_at", "2026-09-08T20:37:00.123456789Z")
@@ -94,9 +96,9 @@ class ElasticsearchBackendTest {
                 "{\"generation\":\"seven\",\"owner\":1}".getBytes(StandardCharsets.UTF_8), TIMEOUT));
         written(backend.write(binary, Handle.NONE, invalidUtf8, TIMEOUT));
 
-        assertThat(source(text)).containsOnlyKeys("key", "record").containsEntry("record", "not json");
-        assertThat(source(corrupt)).containsOnlyKeys("key", "record");
-        assertThat(source(binary)).containsOnlyKeys("key", "record_base64");
+        assertThat(source(text)).containsOnlyKeys("key", "record", "write_id").containsEntry("record", "not json");
+        assertThat(source(corrupt)).containsOnlyKeys("key", "record", "write_id");
+        assertThat(source(binary)).containsOnlyKeys("key", "record_base64", "write_id");
         assertThat(read(binary).content()).isEqualTo(invalidUtf8);
         assertThat(read(corrupt).content()).asString(StandardCharsets.UTF_8)
                 .isEqualTo("{\"generation\":\"seven\",\"owner\":1}");
@@ -114,6 +116,79 @@ class ElasticsearchBackendTest {
         assertThat(record.generation()).isEqualTo(3);
         assertThat(record.expiresAt()).isEqualTo(Instant.parse("2026-09-08T14:13:20.5Z"));
         assertThat(record.owner()).isEqualTo("ops");
+    }
+
+    /**
+     * A document written by hand has no write id, so its handle is {@code <_seq_no>:<_primary_term>} alone: the
+     * elector can still replace it (and an operator's record can be deleted through its handle), and a handle that
+     * carries a write id does not match it even at its sequence number.
+     */
+    @Test
+    void aDocumentWrittenByHandIsReplacedAndDeletedThroughAHandleWithoutWriteId() throws Exception {
+        String key = newKey("by-hand-swap");
+        String other = newKey("by-hand-delete");
+        for (String k : new String[] {key, other}) {
+            assertThat(raw.put("/" + index + "/_doc/" + k.replace("/", "%2F"),
+                    "{\"generation\":3,\"expires_at\":\"2026-09-08T16:13:20.5+02:00\",\"owner\":\"ops\"}").status())
+                    .isEqualTo(201);
+        }
+        Handle byHand = read(key).handle();
+        SeqNoHandle version = SeqNoHandle.parse(byHand).orElseThrow();
+        assertThat(version.writeId()).as("the write id of a document written by hand").isNull();
+        Handle withWriteId = new SeqNoHandle(version.seqNo(), version.primaryTerm(), SeqNoHandle.newWriteId()).handle();
+
+        assertThat(backend.write(key, withWriteId, bytes("x"), TIMEOUT))
+                .isEqualTo(new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
+        assertThat(backend.delete(key, withWriteId, TIMEOUT)).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+        assertThat(read(key).handle()).isEqualTo(byHand);
+
+        Handle replaced = written(backend.write(key, byHand, bytes("replaced"), TIMEOUT));
+        assertThat(read(key).content()).isEqualTo(bytes("replaced"));
+        assertThat(SeqNoHandle.parse(replaced).orElseThrow().writeId()).isNotNull();
+        assertThat(source(key)).containsOnlyKeys("key", "record", "write_id");
+        assertThat(backend.write(key, byHand, bytes("again"), TIMEOUT))
+                .isEqualTo(new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
+
+        assertThat(backend.delete(other, read(other).handle(), TIMEOUT)).isEqualTo(DeleteResult.DELETED);
+        assertThat(backend.read(other, TIMEOUT)).isEmpty();
+    }
+
+    /**
+     * Issue 19 defect 4, across processes: a stale holder (its own backend, as in another process) keeps the handle
+     * of its record while the index is deleted and re-created and a new holder (another backend) writes the same key
+     * at the same sequence number and primary term. The stale holder's swap and delete must be refused, and the new
+     * holder's record stays. Before the fix the handle was {@code 0:1} in both indexes and the stale swap applied.
+     */
+    @Test
+    void aStaleHolderCannotReplaceOrDeleteANewHoldersRecordAfterTheIndexIsRecreated(OpenSearchNode node)
+            throws Exception {
+        String own = TestSearch.uniqueIndex("recreated");
+        try (ElasticsearchBackend staleHolder = TestSearch.backend(node, own);
+             ElasticsearchBackend newHolder = TestSearch.backend(node, own)) {
+            String key = "elections/billing";
+            TestSearch.recreateIndex(node, own);
+            Handle stale = written(staleHolder.write(key, Handle.NONE, LeaseRecordCodec.encode(
+                    new LeaseRecord(4, Instant.now().plusSeconds(30), "stale", "n-stale")), TIMEOUT));
+
+            TestSearch.recreateIndex(node, own);
+            byte[] fresh = LeaseRecordCodec.encode(new LeaseRecord(1, Instant.now().plusSeconds(30), "new", "n-new"));
+            Handle current = written(newHolder.write(key, Handle.NONE, fresh, TIMEOUT));
+            SeqNoHandle staleVersion = SeqNoHandle.parse(stale).orElseThrow();
+            SeqNoHandle currentVersion = SeqNoHandle.parse(current).orElseThrow();
+            assertThat(currentVersion.seqNo() + ":" + currentVersion.primaryTerm())
+                    .as("the new index repeats the sequence number and primary term")
+                    .isEqualTo(staleVersion.seqNo() + ":" + staleVersion.primaryTerm());
+
+            assertThat(staleHolder.write(key, stale, LeaseRecordCodec.encode(
+                    new LeaseRecord(5, Instant.now().plusSeconds(30), "stale", "n-stale-2")), TIMEOUT))
+                    .isEqualTo(new WriteResult.Refused(WriteResult.Refusal.PRECONDITION_FAILED));
+            assertThat(staleHolder.delete(key, stale, TIMEOUT)).isEqualTo(DeleteResult.PRECONDITION_FAILED);
+
+            StoredObject kept = newHolder.read(key, TIMEOUT).orElseThrow();
+            assertThat(kept.content()).isEqualTo(fresh);
+            assertThat(kept.handle()).isEqualTo(current);
+            assertThat(written(newHolder.write(key, current, bytes("renewed"), TIMEOUT))).isNotEqualTo(current);
+        }
     }
 
     @Test

@@ -60,6 +60,12 @@ class Rest5ClientContractTest extends BackendContractTest {
                 .contains("OpenSearch 2.19.6");
     }
 
+    /** Deletes the shared index and creates it again with hoplock's definition. */
+    @Override
+    protected void recreateContainer() throws Exception {
+        TestSearch.recreateIndex(node, ((ElasticsearchBackend) store()).index());
+    }
+
     @Override
     protected Duration timeout() {
         return TestSearch.TIMEOUT;

@@ -214,6 +214,41 @@ class StartupCheckTest {
                 .contains("accepted a second create").contains("two leaders could coexist").contains("verify(false)");
     }
 
+    /** Issue 19 defect 4: the swap and delete are a scripted update; a cluster that refuses it is named, with the fix. */
+    @Test
+    void aClusterThatRefusesInlineScriptsIsToldToAllowThem() {
+        gateway.refuseScripts();
+
+        BackendException e = failure(builder());
+
+        assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.SCRIPTS_REFUSED);
+        assertThat(e.getMessage()).contains("HTTP 400").contains("cannot execute [inline] scripts")
+                .contains("index " + index).contains("script.allowed_types").contains("script.allowed_contexts")
+                .contains("re-created index");
+    }
+
+    /** An index made by an earlier hoplock lacks the write id's field: the message gives the one request that adds it. */
+    @Test
+    void anIndexWithoutTheWriteIdFieldIsToldHowToAddIt() throws Exception {
+        String earlier = LeaseDocument.INDEX_DEFINITION.replaceAll(",\\s*\"write_id\":\\{[^}]*}", "");
+        assertThat(earlier).doesNotContain("write_id");
+        assertThat(raw.put("/" + index, earlier).status()).isEqualTo(200);
+
+        BackendException e = failure(builder());
+
+        assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+        assertThat(refusal(e)).isEqualTo(SearchAnswerException.Refusal.FOREIGN_MAPPING);
+        assertThat(e.getMessage()).contains("HTTP 400").contains("lacks the field write_id")
+                .contains("PUT /" + index + "/_mapping " + LeaseDocument.WRITE_ID_MAPPING);
+
+        assertThat(raw.put("/" + index + "/_mapping", LeaseDocument.WRITE_ID_MAPPING).status())
+                .as("the request the message gives").isEqualTo(200);
+        try (ElasticsearchBackend backend = builder().build()) {
+            assertThat(backend.describe()).contains(index);
+        }
+    }
+
     @Test
     void aServerThatIsNoSearchClusterIsNamed() {
         gateway.notSearch();

@@ -35,6 +35,16 @@ final class BackendTable implements AutoCloseable {
         return backend;
     }
 
+    /**
+     * Drops the table and creates it again, empty, from the shipped DDL, under the running backend (made first if
+     * there is none): a new incarnation of the store.
+     */
+    synchronized void recreate(int poolSize) throws Exception {
+        backend(poolSize);
+        database.dropTable(pool, table);
+        JdbcSchema.initializeLeaseTable(pool, table, InitializeSchema.ALWAYS);
+    }
+
     @Override
     public synchronized void close() throws Exception {
         if (pool != null) {

@@ -28,6 +28,12 @@ class JdbcBackendContractTest {
             return table.backend(raceWriters() + 2);
         }
 
+        /** Drops the table and creates it again from the shipped DDL. */
+        @Override
+        protected void recreateContainer() throws Exception {
+            table.recreate(raceWriters() + 2);
+        }
+
         @Override
         protected Duration timeout() {
             return Duration.ofSeconds(10);

@@ -7,6 +7,7 @@ import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.time.Duration;
 
@@ -41,6 +42,14 @@ class CephRgwBackendContractTest extends BackendContractTest {
     @AfterAll
     static void closeBackend() throws Exception {
         SHARED.close();
+    }
+
+    /** Deletes every object under the backend's prefix, the S3 store's container (the bucket is shared). */
+    @Override
+    protected void recreateContainer() {
+        try (S3Client client = rgw.rawClient()) {
+            TestS3.emptyPrefix(client, rgw.bucket(), (S3Backend) store());
+        }
     }
 
     @Override

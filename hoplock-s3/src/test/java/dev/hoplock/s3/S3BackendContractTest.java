@@ -7,6 +7,7 @@ import dev.hoplock.test.BackendContractTest;
 import dev.hoplock.test.SharedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.time.Duration;
 
@@ -34,6 +35,14 @@ class S3BackendContractTest extends BackendContractTest {
     @AfterAll
     static void closeBackend() throws Exception {
         SHARED.close();
+    }
+
+    /** Deletes every object under the backend's prefix, the S3 store's container (the bucket is shared). */
+    @Override
+    protected void recreateContainer() {
+        try (S3Client client = TestS3.rawClient(server.endpoint())) {
+            TestS3.emptyPrefix(client, server.bucket(), (S3Backend) store());
+        }
     }
 
     @Override

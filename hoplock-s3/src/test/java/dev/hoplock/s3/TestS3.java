@@ -6,6 +6,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.net.URI;
 import java.time.Duration;
@@ -57,5 +59,18 @@ final class TestS3 {
                         AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_KEY)))
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .build();
+    }
+
+    /**
+     * Deletes every object of {@code backend}'s prefix (unconditionally, as an operator emptying it would): the
+     * S3 store's container is the prefix, so this re-creates it empty. The bucket itself stays.
+     */
+    static void emptyPrefix(S3Client client, String bucket, S3Backend backend) {
+        String prefix = backend.objectKey("x");
+        String under = prefix.substring(0, prefix.length() - 1);
+        for (S3Object object : client.listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(bucket)
+                .prefix(under).build()).contents()) {
+            client.deleteObject(delete -> delete.bucket(bucket).key(object.key()));
+        }
     }
 }

@@ -12,4 +12,10 @@ class InMemoryBackendContractTest extends BackendContractTest {
     protected Backend backend() {
         return SHARED;
     }
+
+    /** A fresh map: {@link InMemoryBackend#clear()}. */
+    @Override
+    protected void recreateContainer() {
+        SHARED.clear();
+    }
 }

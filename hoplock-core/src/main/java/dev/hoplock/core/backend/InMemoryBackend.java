@@ -64,6 +64,15 @@ public final class InMemoryBackend implements Backend {
         return handle;
     }
 
+    /**
+     * Removes every object at once, as deleting the whole store and creating it again would (for tests of an outside
+     * re-creation). Handles go on counting, so no handle of a removed object is ever handed out again, and a write
+     * conditional on one is refused.
+     */
+    public synchronized void clear() {
+        objects.clear();
+    }
+
     @Override
     public String describe() {
         return "memory";

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
 /**
  * An HTTP gateway in front of the test node that behaves like the things hoplock meets between itself and a
  * cluster: a security layer (401 for wrong credentials, echoing the header it got, and 403 for a missing
- * privilege, in the error shape Elasticsearch uses), a proxy that drops the query parameters compare-and-swap relies on, a server that is no search
+ * privilege, in the error shape Elasticsearch uses), a proxy that drops the query parameters compare-and-swap relies on,
+ * a cluster that refuses inline scripts, a server that is no search
  * cluster, a slow cluster and a peer that never answers. Requests it lets through go to the node unchanged.
  */
 public final class Gateway implements AutoCloseable {
@@ -47,6 +48,7 @@ public final class Gateway implements AutoCloseable {
     private volatile String forbiddenMethod;
     private volatile String forbiddenPath;
     private volatile boolean stripConditions;
+    private volatile boolean refuseScripts;
     private volatile boolean notSearch;
     private volatile boolean hang;
     private volatile String slowMethod;
@@ -90,6 +92,15 @@ public final class Gateway implements AutoCloseable {
     /** Drops {@code op_type}, {@code if_seq_no} and {@code if_primary_term}: writes become unconditional. */
     public Gateway stripConditions() {
         stripConditions = true;
+        return this;
+    }
+
+    /**
+     * Answers every {@code _update} with the 400 a cluster gives when inline scripts are not allowed
+     * ({@code script.allowed_types: stored}), in Elasticsearch's error shape.
+     */
+    public Gateway refuseScripts() {
+        refuseScripts = true;
         return this;
     }
 
@@ -158,6 +169,13 @@ public final class Gateway implements AutoCloseable {
             if (method.equals(forbiddenMethod) && (path.equals(forbiddenPath) || path.startsWith(forbiddenPath + "/"))) {
                 answer(exchange, 403, "application/json", error("security_exception", "action [" + method + " "
                         + path + "] is unauthorized for user [hoplock] with effective roles [reader]", 403));
+                return;
+            }
+            if (refuseScripts && path.contains("/_update/")) {
+                answer(exchange, 400, "application/json", "{\"error\":{\"root_cause\":[{\"type\":"
+                        + "\"illegal_argument_exception\",\"reason\":\"cannot execute [inline] scripts\"}],\"type\":"
+                        + "\"illegal_argument_exception\",\"reason\":\"failed to execute script\",\"caused_by\":{\"type\":"
+                        + "\"illegal_argument_exception\",\"reason\":\"cannot execute [inline] scripts\"}},\"status\":400}");
                 return;
             }
             if (method.equals(slowMethod) && path.equals(slowPath)) {

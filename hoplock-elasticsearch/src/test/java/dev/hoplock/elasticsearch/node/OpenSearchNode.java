@@ -6,6 +6,7 @@ import org.opensearch.env.Environment;
 import org.opensearch.http.HttpServerTransport;
 import org.opensearch.node.InternalSettingsPreparer;
 import org.opensearch.node.Node;
+import org.opensearch.painless.PainlessPlugin;
 import org.opensearch.transport.Netty4Plugin;
 
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.Map;
  * A real single-node OpenSearch 2.19.6 cluster inside this JVM, with its HTTP API on 127.0.0.1 and a free port: one
  * per test JVM (it takes 6 to 16 s to start), shared by every test class through {@link OpenSearchExtension}.
  *
- * <p>The node runs from Maven Central jars ({@code org.opensearch:opensearch}, the Netty 4 HTTP plugin and
+ * <p>The node runs from Maven Central jars ({@code org.opensearch:opensearch}, the Netty 4 HTTP plugin, Painless and
  * {@code log4j-core}); its data lives in a fresh directory under {@code target/} and is deleted when the JVM ends.
  */
 public final class OpenSearchNode {
@@ -120,10 +121,10 @@ public final class OpenSearchNode {
         }
     }
 
-    /** {@link Node} with the Netty 4 HTTP transport, which a node from the jar alone does not load. */
+    /** {@link Node} with the Netty 4 HTTP transport and Painless, which a node from the jar alone does not load. */
     private static final class NodeWithNetty extends Node {
         NodeWithNetty(Environment environment) {
-            super(environment, List.of(Netty4Plugin.class), true);
+            super(environment, List.of(Netty4Plugin.class, PainlessPlugin.class), true);
         }
     }
 }
