@@ -14,6 +14,7 @@ import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.support.Databases;
 import dev.hoplock.spring.support.Failures;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -33,6 +34,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -98,6 +101,20 @@ class FencedDataSourceTests {
                             "not in the method's transaction");
                     assertThat(analysis.getAction()).contains("hoplock.fence.data-source=appDataSource",
                             "@Transactional(\"<a transaction manager of fenceDataSource>\")");
+                });
+    }
+
+    @Test
+    void aFencedMethodWhoseTransactionManagerRunsOnNoDataSourceThatCanBeToldFailsTheStart() {
+        DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
+        runner.withPropertyValues(DATABASE.dataSourceProperties())
+                .withUserConfiguration(DelegatingTransactionManager.class, InvoiceBeans.class).run(context -> {
+                    FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("@Fenced cannot work on bean 'invoices'",
+                            "transaction manager 'transactionManager' (Delegating)",
+                            "runs them on no DataSource that can be told", "DataSource 'dataSource'");
+                    assertThat(analysis.getAction()).contains("JdbcTransactionManager",
+                            "dev.hoplock.core.fencing.Fence bean");
                 });
     }
 
@@ -221,6 +238,36 @@ class FencedDataSourceTests {
         @Primary
         JdbcTransactionManager transactionManager(@Qualifier("appDataSource") DataSource appDataSource) {
             return new JdbcTransactionManager(appDataSource);
+        }
+    }
+
+    /**
+     * A transaction manager that says nothing of its resource (as a JTA or chained manager): it delegates to one over
+     * the application's DataSource, but nothing shows which connection its transactions use.
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class DelegatingTransactionManager {
+
+        @Bean
+        PlatformTransactionManager transactionManager(DataSource dataSource) {
+            return new Delegating(new JdbcTransactionManager(dataSource));
+        }
+    }
+
+    record Delegating(PlatformTransactionManager target) implements PlatformTransactionManager {
+        @Override
+        public TransactionStatus getTransaction(@Nullable TransactionDefinition definition) {
+            return target.getTransaction(definition);
+        }
+
+        @Override
+        public void commit(TransactionStatus status) {
+            target.commit(status);
+        }
+
+        @Override
+        public void rollback(TransactionStatus status) {
+            target.rollback(status);
         }
     }
 
