@@ -37,7 +37,9 @@ import java.util.Locale;
  * {@link Fence} bean: a {@link TransactionalJdbcFence} over {@code hoplock.fence.table} in the application's
  * DataSource (or the one {@code hoplock.fence.data-source} names), whose table is created at start-up when
  * {@code hoplock.fence.initialize-schema} asks for it (default: only in an embedded database), and whose table must
- * exist at start-up when any bean has {@code @Fenced} methods.
+ * exist at start-up when any bean has {@code @Fenced} methods. The validator also fails the start when a
+ * {@code @Fenced} method's transaction manager does not run its transactions on that DataSource (the check would run
+ * outside the method's transaction), naming the bean, the transaction manager, both DataSources and the fix.
  *
  * <p>Active when Spring's transaction support is on the classpath. Ordered after hoplock's {@code @LeaderOnly}
  * configuration and after Boot's DataSource, DataSource-transaction-manager and transaction auto-configurations (by

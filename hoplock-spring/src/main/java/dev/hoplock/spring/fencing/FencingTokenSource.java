@@ -31,7 +31,9 @@ public interface FencingTokenSource {
     /**
      * The resource the current call's token is checked against, given the one {@code @Fenced} declares: the declared
      * name, unless tokens are scoped finer than the call's gate (per-key ownership: one token sequence per key, so the
-     * key is appended, {@code "invoices/org-42"}).
+     * key is appended, {@code "invoices/org-42"}). A source made of other sources must return the resource of the
+     * source whose token {@link #currentToken()} returns (tokens of different sequences are not comparable: checking
+     * one key's token against another key's resource refuses a rightful owner).
      */
     default String resource(String declared) {
         return declared;

@@ -10,7 +10,9 @@ import java.util.stream.Collectors;
 /**
  * Several token sources as one: the token is the first source's that has one on this thread (so a
  * {@code @WithLock} call's token wins over an enclosing {@code @LeaderOnly} lease when the lock source is listed
- * first); a method is covered when any source covers it. Each source keeps its own guarantees.
+ * first), and the fenced resource is <em>that same source's</em> {@link #resource(String)} (so a per-key
+ * {@code @LeaderOnly(key = ...)} call is fenced on {@code "invoices/" + key}, each key with its own token sequence);
+ * a method is covered when any source covers it. Each source keeps its own guarantees.
  */
 public final class FirstTokenSource implements FencingTokenSource {
 
@@ -32,6 +34,20 @@ public final class FirstTokenSource implements FencingTokenSource {
             }
         }
         return OptionalLong.empty();
+    }
+
+    /**
+     * The resource of the source whose token {@link #currentToken()} returns, so that a token is always checked
+     * against the resource of its own sequence; the declared name when no source has a token.
+     */
+    @Override
+    public String resource(String declared) {
+        for (FencingTokenSource source : sources) {
+            if (source.currentToken().isPresent()) {
+                return source.resource(declared);
+            }
+        }
+        return declared;
     }
 
     @Override

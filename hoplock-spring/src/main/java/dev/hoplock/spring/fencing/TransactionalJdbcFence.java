@@ -7,6 +7,7 @@ import dev.hoplock.jdbc.JdbcFence;
 import dev.hoplock.jdbc.JdbcSchema;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import javax.sql.DataSource;
@@ -26,27 +27,56 @@ import java.util.Optional;
  * fence.check("invoices", lease.generation());   // StaleTokenException: the transaction rolls back
  * }</pre>
  *
- * <p>Guarantees: those of {@link JdbcFence}, plus: without an active Spring transaction it refuses with
- * {@link FencingException} before borrowing a connection (an autocommit check would protect nothing); it never
- * commits, rolls back or closes the transaction's connection. With a transaction manager over another resource (a JTA
- * or another DataSource), the connection it gets is in autocommit mode and {@link JdbcFence} refuses it. Thread-safe.
+ * <p>Guarantees: those of {@link JdbcFence}, plus:
+ * <ul>
+ *   <li>without an active Spring transaction it refuses with {@link FencingException} before borrowing a connection
+ *       (an autocommit check would protect nothing);</li>
+ *   <li>it refuses, the same way, when a transaction is active but none is bound for <em>its</em> DataSource at the
+ *       moment of the check (no connection holder of that DataSource in {@link TransactionSynchronizationManager}):
+ *       the transaction manager runs the transaction on another resource (another DataSource, JTA), and a connection
+ *       borrowed now would be in no transaction that commits with the caller's writes. This is what stops a pool
+ *       configured {@code autoCommit=false} from fencing nothing: its connection passes the autocommit test, nobody
+ *       commits it, the pool rolls the fence row back, and the writes commit unchecked;</li>
+ *   <li>it never commits, rolls back or closes the transaction's connection.</li>
+ * </ul>
+ * What it cannot tell apart at call time: a connection of its DataSource that an earlier statement of the same
+ * foreign transaction borrowed through {@link DataSourceUtils} (Spring then binds one outside any transaction). For
+ * {@code @Fenced} methods the start-up validator closes that case: it refuses a method whose transaction manager does
+ * not run on {@link #dataSource()}. Thread-safe.
  */
-public final class TransactionalJdbcFence implements Fence {
+public final class TransactionalJdbcFence implements DataSourceFence {
 
     private final DataSource dataSource;
     /** The connection the running check borrowed, for the delegate (which caches the database it recognised). */
     private final ThreadLocal<Connection> borrowed = new ThreadLocal<>();
     private final JdbcFence delegate;
 
-    /** A fence over {@code table} (validated: an unquoted, optionally schema-qualified identifier). */
+    /**
+     * A fence over {@code table} (validated: an unquoted, optionally schema-qualified identifier) in the transactions
+     * of {@code dataSource} (a {@link TransactionAwareDataSourceProxy} is unwrapped, as Spring's transaction managers
+     * unwrap it).
+     */
     public TransactionalJdbcFence(DataSource dataSource, String table) {
-        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.dataSource = unwrap(Objects.requireNonNull(dataSource, "dataSource"));
         this.delegate = JdbcFence.forCurrentConnection(borrowed::get).table(table);
     }
 
     /** A fence over the default table {@value JdbcSchema#DEFAULT_FENCE_TABLE}. */
     public TransactionalJdbcFence(DataSource dataSource) {
         this(dataSource, JdbcSchema.DEFAULT_FENCE_TABLE);
+    }
+
+    private static DataSource unwrap(DataSource dataSource) {
+        if (dataSource instanceof TransactionAwareDataSourceProxy proxy) {
+            DataSource target = proxy.getTargetDataSource();
+            return target == null ? dataSource : target;
+        }
+        return dataSource;
+    }
+
+    @Override
+    public DataSource dataSource() {
+        return dataSource;
     }
 
     /** The fence table, as used in SQL. */
@@ -93,6 +123,15 @@ public final class TransactionalJdbcFence implements Fence {
             throw new FencingException(resource, "the fence check for '" + resource + "' must run inside a Spring"
                     + " transaction (@Transactional or TransactionTemplate), so that the fence row stays locked until"
                     + " the writes it protects commit; no transaction is active on this thread", null);
+        }
+        if (!TransactionSynchronizationManager.hasResource(dataSource)) {
+            throw new FencingException(resource, "the fence check for '" + resource + "' found no Spring transaction"
+                    + " of its DataSource: a transaction is active on this thread, but its transaction manager runs it"
+                    + " on another resource (another DataSource, or JTA), so a connection borrowed now would be in no"
+                    + " transaction that commits or rolls back with the writes it protects. Run the check in a"
+                    + " transaction of the fence's DataSource (a JdbcTransactionManager, DataSourceTransactionManager"
+                    + " or JpaTransactionManager over it), or point the fence at your transaction manager's DataSource"
+                    + " (hoplock.fence.data-source). The write must not proceed", null);
         }
         Connection connection;
         try {

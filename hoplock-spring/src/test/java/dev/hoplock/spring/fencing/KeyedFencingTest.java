@@ -6,7 +6,9 @@ import dev.hoplock.core.fencing.StaleTokenException;
 import dev.hoplock.core.ownership.OwnershipClaim;
 import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.annotation.WhenLockHeld;
 import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.aop.WithLockAttributeSource;
 import dev.hoplock.spring.fencing.FencedInterceptorTest.Writer;
 import dev.hoplock.spring.ownership.OwnershipScope;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +61,24 @@ class KeyedFencingTest {
         assertThat(events).endsWith("refused invoices/org-1@8");
     }
 
+    /**
+     * Issue 19, defect 6: the starter's token source is a {@link FirstTokenSource} of {@code @WithLock} and
+     * {@code @LeaderOnly}; it must pass the per-key resource on, or every key is fenced on one resource and the owner
+     * of a key acquired at an earlier epoch (a lower token) is refused as stale.
+     */
+    @Test
+    void theStartersCompositeTokenSourceFencesEachKeyOnItsOwnResource() {
+        Writer writer = proxy(new FirstTokenSource(List.of(
+                new WithLockTokenSource(new WithLockAttributeSource(WhenLockHeld.SKIP, null)),
+                new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false)))));
+        TransactionSynchronizationManager.setActualTransactionActive(true);
+        writeAs(writer, "org-2", 5);
+        writeAs(writer, "org-1", 3);
+        assertThat(events).containsExactly("checked invoices/org-2@5", "body", "checked invoices/org-1@3", "body");
+        assertThatThrownBy(() -> writeAs(writer, "org-1", 2)).isInstanceOf(StaleTokenException.class);
+        assertThat(events).endsWith("refused invoices/org-1@2");
+    }
+
     private static void writeAs(Writer writer, String key, long token) {
         OwnershipScope scope = new OwnershipScope("billing", "member-a", new Claim(key, token));
         LeaderContext previous = LeaderContextHolder.enter(scope);
@@ -71,10 +91,13 @@ class KeyedFencingTest {
     }
 
     private Writer proxy() {
+        return proxy(new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false)));
+    }
+
+    private Writer proxy(FencingTokenSource tokens) {
         ProxyFactory factory = new ProxyFactory(new Writer(events));
         factory.setProxyTargetClass(true);
-        factory.addAdvisor(new FencedAdvisor(() -> fence,
-                new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false))));
+        factory.addAdvisor(new FencedAdvisor(() -> fence, tokens));
         return (Writer) factory.getProxy();
     }
 
