@@ -99,6 +99,8 @@ final class LockSimulation extends SimWorld {
     private final Map<String, Long> deletedFromOutsideAt = new HashMap<>();
     /** Per name, the highest token acquired before its latest delete from outside. */
     private final Map<String, Long> tokenBeforeDelete = new HashMap<>();
+    /** Per name, "owner generation" of the last record deleted from outside (its acquisition may be answered later). */
+    private final Map<String, String> deletedRecord = new HashMap<>();
     private double requestLoss;
     private double answerLoss;
     private double conflicts;
@@ -254,6 +256,14 @@ final class LockSimulation extends SimWorld {
     }
 
     private void acquired(Node node, String name, LockHandle handle) {
+        if ((node.owner + " " + handle.token()).equals(deletedRecord.get(name))) {
+            // The write that gave this token landed before the delete from outside (the record deleted was this
+            // very version); only its answer came after (seed 20261530). It belongs to the count before the delete.
+            trace(node, "acquired " + name + " token " + handle.token() + " by a write that landed before the delete"
+                    + " from outside");
+            stats.count("lock.acquired-by-a-write-before-an-outside-delete");
+            return;
+        }
         long previous = maxAcquired.getOrDefault(name, 0L);
         if (handle.token() <= previous) {
             violation(node.owner + " ", "acquired '" + name + "' with token " + handle.token() + ", not above "
@@ -409,7 +419,10 @@ final class LockSimulation extends SimWorld {
         if (store.delete(key, object.get().handle(), requestTimeout) == DeleteResult.DELETED) {
             deletedFromOutsideAt.put(name, time.nanoTime());
             // As the elector simulation's checker: after a delete the next create may restart the count.
-            tokenBeforeDelete.merge(name, maxAcquired.getOrDefault(name, 0L), Math::max);
+            LeaseRecord deleted = decode(object.get().content());
+            long deletedGeneration = deleted == null ? 0 : deleted.generation();
+            tokenBeforeDelete.merge(name, Math.max(deletedGeneration, maxAcquired.getOrDefault(name, 0L)), Math::max);
+            deletedRecord.put(name, holder + " " + deletedGeneration);
             maxAcquired.remove(name);
             noStartsUntil = OutsideDeletes.noStartsUntil(time.nanoTime(), ttl.toNanos());
             stats.count("fault.external-delete");

@@ -83,7 +83,10 @@ class LockSimulationTest {
                     "net.request-lost.reset", "net.409-without-effect", "net.slow", "work.stopped-lock-lost",
                     "lock.abandoned", "release.RELEASED", "lock.held-by-another", "lock.unavailable", "lock.extended");
             for (Simulation.Fault fault : FAULTS) {
-                assertThat(total.counters).as("what %s injects", fault).containsKeys(injected(fault));
+                String[] counters = injected(fault);
+                if (counters.length > 0) {  // leader work and step-downs are the elector's alone
+                    assertThat(total.counters).as("what %s injects", fault).containsKeys(counters);
+                }
             }
             assertThat(total.counters.get("lock.acquired")).isGreaterThan(schedules * 10L);
         }
