@@ -99,7 +99,8 @@ final class EpochView {
         this.self = entry != null && (generationOnly || entry.owner().equals(selfOwner)) ? entry : null;
         this.selfGeneration = self == null ? -1 : self.generation();
         this.selfIdBytes = Utf8.encode("member id", selfId);
-        EpochView before = chains(candidate, generationOnly) ? candidate : null;
+        EpochView before = chains(candidate, generationOnly, config.has(GroupConfig.Defect.SAME_EPOCH_IS_SAME_VIEW))
+                ? candidate : null;
         this.previous = before;
         this.graceEndNanos = graceEndNanos;
         // Rule M8: the chain's compact state, from the one before (or a new chain at this epoch).
@@ -149,9 +150,11 @@ final class EpochView {
     }
 
     /** Rules M1, M4: {@code before} continues into this view (one epoch lower, same incarnation and registration). */
-    private boolean chains(@Nullable EpochView before, boolean generationOnly) {
-        if (before == null || self == null || before.self == null || before.epoch != epoch - 1
-                || !before.registry.sameIncarnation(registry)) {
+    private boolean chains(@Nullable EpochView before, boolean generationOnly, boolean epochNumberOnly) {
+        if (before == null || self == null || before.self == null || before.epoch != epoch - 1) {
+            return false;
+        }
+        if (!before.registry.sameIncarnation(registry) && !epochNumberOnly) {
             return false;
         }
         return before.self.generation() == self.generation()

@@ -41,7 +41,7 @@ record GroupConfig(String group, String memberId, String address, String owner, 
         YOUNG_REGISTRY_SETTLED_BY_ACKS,
         /**
          * Breaks M9 (issue 19, defect 2): a registry at the epoch number of the adopted view is taken as that view and
-         * only re-confirms it, whatever its incarnation and members.
+         * only re-confirms it, whatever its incarnation and members, and the chain looks at epoch numbers only.
          */
         SAME_EPOCH_IS_SAME_VIEW,
         /**

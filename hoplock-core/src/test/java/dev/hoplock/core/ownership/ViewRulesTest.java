@@ -302,6 +302,46 @@ class ViewRulesTest {
                 .hasValue(token);
     }
 
+    // ------------------------------------------------------------------ planted defects: each fix has teeth
+
+    /** Runs {@code scenario} with {@code defect} planted in every process: it must fail with {@code expected}. */
+    private void plantedBreaks(GroupConfig.Defect defect, Runnable scenario, String expected) {
+        defects = EnumSet.of(defect);
+        org.assertj.core.api.Assertions.assertThatThrownBy(scenario::run).as("planted %s", defect)
+                .isInstanceOf(AssertionError.class).hasMessageContaining(expected);
+    }
+
+    @Test
+    void plantedYoungRegistrySettledByAcksActsBesideTheOldMembers() {
+        plantedBreaks(GroupConfig.Defect.YOUNG_REGISTRY_SETTLED_BY_ACKS,
+                this::aFreshMemberThatCreatesTheRegistryAfterADeleteWaitsAWholeTtlAtEveryRead, "acted on by");
+    }
+
+    @Test
+    void plantedYoungRegistrySettledByAcksLetsAJoinerActBesideTheOldMembers() {
+        plantedBreaks(GroupConfig.Defect.YOUNG_REGISTRY_SETTLED_BY_ACKS,
+                this::aMemberJoiningAFreshlyCreatedRegistryIsNotSettledByAcknowledgementsAlone, "acted on by");
+    }
+
+    @Test
+    void plantedSameEpochIsSameViewRevivesAStaleView() {
+        plantedBreaks(GroupConfig.Defect.SAME_EPOCH_IS_SAME_VIEW,
+                this::aRegistryReCreatedAtTheSameEpochNumberIsANewViewNotTheOldOne, "acted on by b and");
+    }
+
+    @Test
+    void plantedGenerationOnlyRegistrationLetsTwoProcessesOfOneIdAct() {
+        plantedBreaks(GroupConfig.Defect.GENERATION_ONLY_REGISTRATION,
+                this::aSecondProcessWithTheSameMemberIdAtTheSameGenerationDoesNotActUnderTheFirstOnesEntry,
+                "acted on by b-1 and b-2");
+    }
+
+    @Test
+    void plantedTokenLooksBackFourRaisesTheTokenOfAKeyThatNeverMoved() {
+        plantedBreaks(GroupConfig.Defect.TOKEN_LOOKS_BACK_FOUR,
+                this::aKeyThatNeverMovedKeepsItsTokenAcrossManyMembershipChanges, "which never moved");
+    }
+
     /** A link whose requests to the registry (or to everything) can be cut: they then fail fast. */
     static final class Link implements AsyncBackend {
         private final AsyncBackend inner;
