@@ -16,7 +16,9 @@ import java.util.OptionalLong;
  * only: no store request, no lock (a claim is opened only while acting, and handed out only if still acting after).
  *
  * <p>Guarantees: {@link #tokenIfActing} answers a token only when rule M1 holds (checked here: the liveness elector
- * leads now, in the term whose generation the adopted registry entry carries), the view is confirmed (M2,
+ * leads now, and the adopted registry entry of this member id was written by this process for the term it leads in:
+ * the entry's owner is this process and its generation that term's; another process's entry at the same generation,
+ * a rescheduled pod's that re-created a deleted lease, is not this one's), the view is confirmed (M2,
  * {@link EpochView#fresh}), the key is actionable (M3 and M4, {@link EpochView#actionable}), and the group is not
  * leaving (M7, {@link #stopActing}); the token is the one of rule M8 ({@link EpochView#acquiredAt}).
  */
@@ -51,15 +53,12 @@ final class ActingGate {
             return -1;
         }
         EpochView view = loop.current();
-        if (view == null || view.selfIndex < 0) {
+        if (view == null || view.self == null) {
             return -1;
         }
-        // Rule M1: acting needs the registered term.
-        if (!ignoreLease) {
-            Optional<Lease> lease = elector.currentLease();
-            if (lease.isEmpty() || lease.get().generation() != view.selfGeneration) {
-                return -1;
-            }
+        // Rule M1: acting needs the registered term, registered by this process (EpochView.self).
+        if (!ignoreLease && !registeredTerm(view)) {
+            return -1;
         }
         long now = time.nanoTime();
         if (!view.fresh(now, time.wallMillis()) || !view.actionable(key, now)) {
@@ -90,12 +89,19 @@ final class ActingGate {
         return Optional.of(claim);
     }
 
+    /**
+     * Rule M1: the liveness elector leads now, in the term of the generation that this process's entry in
+     * {@code view} carries ({@code view.self} is null for an entry of another process).
+     */
+    private boolean registeredTerm(EpochView view) {
+        Optional<Lease> lease = elector.currentLease();
+        return view.self != null && lease.isPresent() && lease.get().generation() == view.self.generation();
+    }
+
     /** True when this instance is registered under its current liveness term (it may own keys). */
     boolean isMember() {
         EpochView view = loop.current();
-        Optional<Lease> lease = elector.currentLease();
-        return !leaving && view != null && view.selfIndex >= 0 && lease.isPresent()
-                && lease.get().generation() == view.selfGeneration && view.fresh(time.nanoTime(), time.wallMillis());
+        return !leaving && view != null && registeredTerm(view) && view.fresh(time.nanoTime(), time.wallMillis());
     }
 
     /** The current epoch while its view is confirmed (M2). */

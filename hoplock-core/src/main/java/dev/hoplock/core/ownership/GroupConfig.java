@@ -33,7 +33,27 @@ record GroupConfig(String group, String memberId, String address, String owner, 
         /** Breaks M6: a member is removed after a single read of its lease. */
         HASTY_REMOVAL,
         /** Breaks M1: acting does not need the liveness term. */
-        IGNORE_LEASE
+        IGNORE_LEASE,
+        /**
+         * Breaks M3 (issue 19, defect 1): acknowledgements settle epochs of a young (just created) registry, so a
+         * member that created it, alone in it, counts as acknowledged by everyone at its next read.
+         */
+        YOUNG_REGISTRY_SETTLED_BY_ACKS,
+        /**
+         * Breaks M9 (issue 19, defect 2): a registry at the epoch number of the adopted view is taken as that view and
+         * only re-confirms it, whatever its incarnation and members, and the chain looks at epoch numbers only.
+         */
+        SAME_EPOCH_IS_SAME_VIEW,
+        /**
+         * Breaks M1 (issue 19, defect 3): the acting check and the chains compare only the lease generation of the
+         * registry entry, not the process that wrote it.
+         */
+        GENERATION_ONLY_REGISTRATION,
+        /**
+         * Breaks M8 (issue 19, defect 7): a token looks back at most four epochs, so the token of a key that never
+         * moved rises after more than four membership changes.
+         */
+        TOKEN_LOOKS_BACK_FOUR
     }
 
     boolean has(Defect defect) {

@@ -47,6 +47,7 @@ final class MembershipLoop {
     private final String registryKey;
     private final long ttlNanos;
     private final SplittableRandom jitter;
+    private final SplittableRandom incarnations;
     private final ViewAdoption views;
 
     // ---- guarded by this ----
@@ -76,8 +77,10 @@ final class MembershipLoop {
         this.registryKey = MemberKeys.registryKey(config.group());
         this.ttlNanos = config.ttl().toNanos();
         this.absence = new RegistryAbsence(ttlNanos);
-        this.views = new ViewAdoption(config, claims, events, this::problem);
+        this.views = new ViewAdoption(config, time, claims, events, this::problem);
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
+        this.incarnations = new SplittableRandom(jitter.nextLong() ^ time.nanoTime() * 0x9E3779B97F4A7C15L
+                ^ time.wallMillis());
     }
 
     /** The adopted view, read without lock by the hot path ({@link ActingGate}). */
@@ -171,8 +174,10 @@ final class MembershipLoop {
             if (absence.mayCreate(answered) && lease.isPresent()) {
                 EpochView current = views.current();
                 long epoch = (current == null ? 0 : current.epoch) + 1;
-                Registry first = Registry.first(epoch, SelfRegistration.entry(config, lease.get().generation(), 0));
-                write(first, "create", true);
+                // Rule M9: a new incarnation, young until some member has waited a whole TTL in it (M3).
+                Registry first = Registry.first(epoch, SelfRegistration.entry(config, lease.get().generation(), 0),
+                        newIncarnation());
+                write(first, "create");
                 return;
             }
             if (absence.sawRegistry()) {
@@ -191,15 +196,20 @@ final class MembershipLoop {
             return;
         }
         absence.decoded();
-        adopt(registry, answer.get().handle(), t0, w0, answered, false);
+        adopt(registry, answer.get().handle(), t0, w0, answered);
         decide(t0, w0);
     }
 
     /** Adopts a registry version that a request sent at {@code t0} / {@code w0} showed (rules M2, M3: ViewAdoption). */
-    private void adopt(Registry registry, Handle handle, long t0, long w0, long answered, boolean created) {
+    private void adopt(Registry registry, Handle handle, long t0, long w0, long answered) {
         latest = registry;
         registryHandle = handle;
-        views.adopt(registry, t0, w0, answered, created);
+        views.adopt(registry, t0, w0, answered);
+    }
+
+    /** A fresh incarnation id for a registry this member creates (rule M9): 64 random bits, in hex. */
+    private String newIncarnation() {
+        return String.format("%016x", incarnations.nextLong());
     }
 
     /** This member's own entry first (SelfRegistration: M1's entry, M5, M7), then a removal (M6), then the watch. */
@@ -211,14 +221,23 @@ final class MembershipLoop {
             if (change.left()) {
                 leaving.complete(true);
             } else {
-                write(change.next(), change.what(), false);
+                write(change.next(), change.what());
             }
+            return;
+        }
+        // Rule M3: once this member's own grace has passed at an epoch of a young incarnation (that answer came after
+        // the creation), every view confirmed before the deletion has lapsed: it records that the incarnation is no
+        // longer young, so acknowledgements settle its epochs from now on.
+        EpochView current = views.current();
+        if (registry.young() && current != null && current.registry.sameViewAs(registry)
+                && current.graceHasPassed(time.nanoTime())) {
+            write(registry.grownUp(), "end the hand-over grace of a created registry");
             return;
         }
         if (removable != null) {
             Registry.Entry entry = registry.entry(removable.id());
             if (entry != null && watch != null && watch.watches(entry)) {
-                write(registry.without(entry.id()), "remove " + entry.id(), false);
+                write(registry.without(entry.id()), "remove " + entry.id());
                 return;
             }
             removable = null;
@@ -226,7 +245,7 @@ final class MembershipLoop {
         watchStep();
     }
 
-    private void write(Registry next, String what, boolean created) {
+    private void write(Registry next, String what) {
         long t0 = time.nanoTime();
         long w0 = time.wallMillis();
         Handle expected = registryHandle == null ? Handle.NONE : registryHandle;
@@ -234,7 +253,7 @@ final class MembershipLoop {
             if (result instanceof WriteResult.Written written) {
                 log.debug("hoplock: {} of group '{}' wrote the registry: {} (epoch {})", config.memberId(),
                         config.group(), what, next.epoch());
-                adopt(next, written.handle(), t0, w0, time.nanoTime(), created);
+                adopt(next, written.handle(), t0, w0, time.nanoTime());
                 if (leaving != null && next.entry(config.memberId()) == null) {
                     leaving.complete(true);
                     return;

@@ -35,9 +35,11 @@ import java.util.function.Consumer;
  *       the elector's rules (anchored validity, self-fencing on both clocks, takeover only after local observation).
  *       Two processes with one member id cannot both be members: only one holds the lease.</li>
  *   <li><b>Registry.</b> One record {@code <group>/registry}, changed only by compare-and-swap, lists the members with
- *       the membership <em>epoch</em>, which rises by one at every change of the member set. Each entry names the
- *       process and the generation (term) of its liveness lease that registered it, and the highest epoch the member
- *       acknowledged. The store needs no list operation.</li>
+ *       the membership <em>epoch</em>, which rises by one at every change of the member set, and its
+ *       <em>incarnation</em>, a random id chosen when the record is created and carried by every later write (a
+ *       deleted and re-created registry is another incarnation). Each entry names the process and the generation
+ *       (term) of its liveness lease that registered it, and the highest epoch the member acknowledged. The store
+ *       needs no list operation.</li>
  *   <li><b>Cost.</b> Discovery and failure detection cost members, not keys: 3 store requests per member per renew
  *       interval with nothing changing (the cost model is in the {@linkplain dev.hoplock.core.ownership package}
  *       documentation).</li>
@@ -50,24 +52,36 @@ import java.util.function.Consumer;
  * valid. The rules:
  * <ol>
  *   <li><b>M1, acting needs the registered term.</b> An instance acts only while its liveness elector leads, and only
- *       under a registry entry that carries this process and the generation of the term it leads in now (checked in
- *       {@code ActingGate.tokenIfActing}; the entry is written by {@code SelfRegistration}). A process whose term ended
- *       (self-fenced at the elector's deadline, whether or not it can reach the store) owns nothing, and a later term
- *       of it owns nothing until it registered again.</li>
+ *       under a registry entry that carries this process (its owner id) and the generation of the term it leads in now
+ *       (checked in {@code ActingGate.tokenIfActing}; the entry is written by {@code SelfRegistration}; the chains of
+ *       M4 and M8 need the same). An entry of another process at the same generation (a second process with this
+ *       member id that re-created a deleted member lease) is not this one's. A process whose term ended (self-fenced
+ *       at the elector's deadline, whether or not it can reach the store) owns nothing, and a later term of it owns
+ *       nothing until it registered again. A registration that replaced another process's entry of its member id at
+ *       a generation not below its own trusts no acknowledgement for a whole {@code ttl} ({@code ViewAdoption}): no
+ *       lease rule proves that the replaced process stopped, only the lapse of its view (M2).</li>
  *   <li><b>M2, a view is acted under only while confirmed.</b> An epoch's view is used until {@code t0 + ttl - margin}
  *       on both the monotonic and the wall clock, where {@code t0} is taken before the last request whose answer showed
  *       that epoch (set in {@code ViewAdoption.adopt}, checked by {@code EpochView.fresh}). Any newer epoch was written
- *       after that request took effect.</li>
+ *       after that request took effect. Only a version that is provably the same view re-confirms it: the same
+ *       incarnation, epoch and registrations (member ids, processes, generations; {@code Registry.sameViewAs}). Any
+ *       other version, even at the same epoch number, is a new view (M9).</li>
  *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own at
  *       {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
- *       {@code E} (read in the registry), or a whole {@code ttl} has passed on this machine's monotonic clock since the
- *       answer that first showed it {@code E} ({@code ViewAdoption.adopt}, {@code EpochView.settled}). By then every
- *       view older than {@code E} confirmed elsewhere has lapsed (M2), because it was confirmed before {@code E} was
- *       written. A member that is in an older epoch but not in {@code E} was removed only once stopped (M6, M7).</li>
+ *       {@code E} (read in the registry) and the incarnation is not <em>young</em>, or a whole {@code ttl} has passed on
+ *       this machine's monotonic clock since the answer that first showed it {@code E} ({@code ViewAdoption.adopt},
+ *       {@code EpochView.settled}). By then every view older than {@code E} confirmed elsewhere has lapsed (M2),
+ *       because it was confirmed before {@code E} was written. A member that is in an older epoch but not in
+ *       {@code E} was removed only once stopped (M6, M7). A created registry is young: the members of a deleted one
+ *       are in no entry and acknowledge nothing, so a member alone in the registry it created is not "acknowledged by
+ *       everyone", and no epoch of a young incarnation is settled by acknowledgements, at any read. It stops being
+ *       young when a member whose own grace has passed at one of its epochs records so ({@code Registry.grownUp},
+ *       written by {@code MembershipLoop}): that answer came after the creation, so every view confirmed before the
+ *       deletion has lapsed.</li>
  *   <li><b>M4, a kept key is not interrupted.</b> A key owned by this instance under the same registration at
  *       {@code E - 1} and {@code E} stays actionable across the change if it was actionable at {@code E - 1}
- *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped break the
- *       chain.</li>
+ *       ({@code EpochView.actionable}): no epoch in between gave it to anyone else. Epochs skipped, another
+ *       incarnation, another view at the same epoch number and another registration break the chain.</li>
  *   <li><b>M5, acknowledge only after stopping.</b> An instance writes its acknowledgement of {@code E} only after it
  *       adopted {@code E} (it acts under no older epoch from then on), and only while every open claim is on a key it
  *       owns at {@code E} with the same token ({@code SelfRegistration.next}, {@code ClaimBook.mayAcknowledge}).</li>
@@ -82,7 +96,11 @@ import java.util.function.Consumer;
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
  *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}, {@code Departure}).</li>
  *   <li><b>M8, fencing tokens.</b> The token of {@code k} is the epoch at which this instance's continuous ownership of
- *       {@code k} began (the chain of M4; {@code EpochView.acquiredAt}). Proof that it rises at every change of owner:
+ *       {@code k} began (the chain of M4; {@code EpochView.acquiredAt}), computed from the chain's membership history
+ *       alone (its first epoch, and the last epoch each departed member id was present), so a key that did not move
+ *       keeps its token whichever keys were asked about and however many changes ago its ownership began (exactly for
+ *       up to 1,024 member ids departed within one chain; beyond, the oldest departures raise the chain's start:
+ *       {@code EpochView}'s memory limit). Proof that it rises at every change of owner:
  *       let A act on {@code k} with token {@code a} under epochs {@code a..G}, and B act on it after A with token
  *       {@code b} under epoch {@code F}. B's chain {@code b..F} holds only epochs where B owns {@code k}, so it
  *       excludes {@code a..G}. {@code F < a} is impossible: A's gate at {@code a} (M3) required B to have acknowledged
@@ -91,9 +109,11 @@ import java.util.function.Consumer;
  *       {@code b > G >= a}.</li>
  *   <li><b>M9, epochs only rise.</b> Every write is a compare-and-swap on the version read, and each change of the
  *       member set writes {@code epoch + 1}. A registry that disappears is re-created by a member that saw it only
- *       after a whole {@code ttl} of observed absence; an epoch lower than one seen is reported (a re-created registry:
- *       tokens may repeat across such a reset) and starts a new chain ({@code RegistryAbsence} for the re-creation,
- *       {@code ViewAdoption} for the report, the compare-and-swap in {@code MembershipLoop.write}).</li>
+ *       after a whole {@code ttl} of observed absence, as a new, young incarnation (M3). An epoch lower than one seen,
+ *       another registry at the adopted epoch number, or another incarnation is reported (a re-created registry:
+ *       tokens may repeat across such a reset), and is a new view that starts a new chain, its gained keys waiting for
+ *       M3 ({@code RegistryAbsence} for the re-creation, {@code ViewAdoption} for the recognition and the report,
+ *       the compare-and-swap in {@code MembershipLoop.write}).</li>
  * </ol>
  * Together: two instances acting on one key at one instant would have to act under epochs where each owns it; by M2
  * to M5 the later one's gate opened only after the earlier one stopped acting under its epoch, and by M1, M6 and M7
@@ -110,8 +130,10 @@ import java.util.function.Consumer;
  * <h2>Limits</h2>
  * Owner work that ignores {@link OwnershipClaim#isValid()} and interruption cannot be stopped; a claim then only delays
  * the hand-over until the validity has passed. A key moves only after the old owner acknowledged (about one poll) or
- * after one TTL; a crashed member's keys move after its lease is judged ended (about one to two TTLs). A deleted
- * registry stops every member that saw it for one TTL, and tokens may repeat across that reset.
+ * after one TTL; a crashed member's keys move after its lease is judged ended (about one to two TTLs). A new group
+ * (or a re-created registry) owns nothing for one TTL after its registry is created. A deleted registry stops every
+ * member that saw it for one TTL, and tokens may repeat across that reset. A registry record with an incarnation line
+ * cannot be read by versions older than it (they own nothing until upgraded).
  *
  * <h2>Threads</h2>
  * {@link #isOwner}, {@link #token}, {@link #owner}, {@link #replicas} and {@link #members} read local state only: no

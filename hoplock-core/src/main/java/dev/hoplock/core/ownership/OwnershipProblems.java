@@ -46,6 +46,23 @@ final class OwnershipProblems {
                 + " tokens may repeat across this reset";
     }
 
+    static String registryReplaced(long epoch) {
+        return "the registry at epoch " + epoch + " is not the one this member adopted at that epoch (re-created after"
+                + " a deletion, or written outside hoplock?): it stops acting under its old view at once and treats"
+                + " this one as a new view; fencing tokens may repeat across this reset";
+    }
+
+    static String registryRecreated(long from, long to) {
+        return "the registry was re-created (another incarnation, epoch " + to + " after " + from + "; deleted outside"
+                + " hoplock?): a new view, fencing tokens may repeat across this reset";
+    }
+
+    static String registrationReplaced(String memberId, String otherProcess) {
+        return "member '" + memberId + "' replaced the registration of another process (" + otherProcess + ") at a"
+                + " lease generation not below its own (the member lease deleted and re-created outside hoplock? two"
+                + " processes with one member id?): it acts on gained keys only after a whole TTL";
+    }
+
     static String loopFailed(Throwable failure) {
         return "the membership loop failed: " + failure;
     }

@@ -13,17 +13,28 @@ import java.util.Objects;
  * member. Every change of the member set raises the epoch by one; an acknowledgement changes only the acknowledging
  * member's {@code ack}; every write raises {@code seq}, so no two versions have the same bytes.
  *
+ * <p>The {@code incarnation} names one life of the record: chosen at random when a member creates the record and
+ * carried unchanged by every later write, so a registry deleted and re-created (even at the same epoch number, with
+ * the same members) is recognisable as another registry (rule M9). A {@code young} incarnation is one for which no
+ * member has yet shown that a whole TTL has passed since its creation: the members of a deleted registry may still act
+ * under their old views, and no acknowledgement written in it settles an epoch (rule M3).
+ *
  * <p>Format (UTF-8 text, one line each, fields separated by single spaces, texts URL-encoded):
  * <pre>
  * hoplock-registry 1
  * epoch &lt;epoch&gt;
  * seq &lt;seq&gt;
+ * incarnation &lt;id&gt; young|settled
  * member &lt;ack&gt; &lt;generation&gt; &lt;ttl-millis&gt; &lt;id&gt; &lt;owner&gt; &lt;address&gt;
  * </pre>
+ * The {@code incarnation} line is optional: a record without it (written before incarnations existed) reads as the
+ * incarnation {@code ""}, not young, and later writes keep it so. Readers older than the line refuse a record that has
+ * it (the registry is then unreadable to them: they own nothing until upgraded; fail closed).
  */
-record Registry(long epoch, long seq, List<Entry> entries) {
+record Registry(long epoch, long seq, String incarnation, boolean young, List<Entry> entries) {
 
     static final String HEADER = "hoplock-registry 1";
+    private static final String INCARNATION = "incarnation ";
     static final int MAX_SIZE = 4 * 1024 * 1024;
 
     /**
@@ -53,12 +64,58 @@ record Registry(long epoch, long seq, List<Entry> entries) {
     }
 
     Registry {
+        Objects.requireNonNull(incarnation, "incarnation");
         entries = List.copyOf(entries.stream().sorted(Comparator.comparing(Entry::id)).toList());
     }
 
-    /** A first registry whose only member is {@code self}, acknowledged at the new epoch. */
-    static Registry first(long epoch, Entry self) {
-        return new Registry(epoch, 1, List.of(self.acked(epoch)));
+    /** A registry of the incarnation {@code ""} (a record written before incarnations existed). */
+    Registry(long epoch, long seq, List<Entry> entries) {
+        this(epoch, seq, "", false, entries);
+    }
+
+    /**
+     * A first registry of a new, young incarnation {@code incarnation} whose only member is {@code self},
+     * acknowledged at the new epoch.
+     */
+    static Registry first(long epoch, Entry self, String incarnation) {
+        if (incarnation.isEmpty()) {
+            throw new IllegalArgumentException("a created registry needs an incarnation id");
+        }
+        return new Registry(epoch, 1, incarnation, true, List.of(self.acked(epoch)));
+    }
+
+    /** The same version with other entries (same epoch, incarnation and age, next seq). */
+    Registry withEntries(List<Entry> list) {
+        return new Registry(epoch, seq + 1, incarnation, young, list);
+    }
+
+    /** Rule M3: the same epoch, recording that a whole TTL has passed since this incarnation was created. */
+    Registry grownUp() {
+        return new Registry(epoch, seq + 1, incarnation, false, entries);
+    }
+
+    /** Rule M9: true when {@code other} is a version of the same life of the record (not a re-created one). */
+    boolean sameIncarnation(Registry other) {
+        return incarnation.equals(other.incarnation);
+    }
+
+    /**
+     * Rule M9: true when {@code other} provably shows the same view as this version: the same incarnation, the same
+     * epoch and the same registrations (member ids, processes and lease generations). Acknowledgements, addresses and
+     * the age of the incarnation may differ.
+     */
+    boolean sameViewAs(Registry other) {
+        if (epoch != other.epoch || !sameIncarnation(other) || entries.size() != other.entries.size()) {
+            return false;
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            Entry a = entries.get(i);
+            Entry b = other.entries.get(i);
+            if (!a.id.equals(b.id) || !a.owner.equals(b.owner) || a.generation != b.generation) {
+                return false;
+            }
+        }
+        return true;
     }
 
     Entry entry(String id) {
@@ -80,7 +137,7 @@ record Registry(long epoch, long seq, List<Entry> entries) {
             }
         }
         list.add(self.acked(next));
-        return new Registry(next, seq + 1, list);
+        return new Registry(next, seq + 1, incarnation, young, list);
     }
 
     /** The next epoch, without member {@code id}. */
@@ -91,7 +148,7 @@ record Registry(long epoch, long seq, List<Entry> entries) {
                 list.add(e);
             }
         }
-        return new Registry(epoch + 1, seq + 1, list);
+        return new Registry(epoch + 1, seq + 1, incarnation, young, list);
     }
 
     /** The same epoch, with member {@code id} acknowledging it. */
@@ -100,7 +157,7 @@ record Registry(long epoch, long seq, List<Entry> entries) {
         for (Entry e : entries) {
             list.add(e.id.equals(id) ? e.acked(epoch) : e);
         }
-        return new Registry(epoch, seq + 1, list);
+        return withEntries(list);
     }
 
     /** True when every member other than {@code selfId} has acknowledged this epoch. */
@@ -126,6 +183,9 @@ record Registry(long epoch, long seq, List<Entry> entries) {
         out.append(HEADER).append('\n');
         out.append("epoch ").append(epoch).append('\n');
         out.append("seq ").append(seq).append('\n');
+        if (!incarnation.isEmpty()) {
+            out.append(INCARNATION).append(enc(incarnation)).append(young ? " young" : " settled").append('\n');
+        }
         for (Entry e : entries) {
             out.append("member ").append(e.ack).append(' ').append(e.generation).append(' ').append(e.ttlMillis)
                     .append(' ').append(enc(e.id)).append(' ').append(enc(e.owner)).append(' ')
@@ -145,8 +205,22 @@ record Registry(long epoch, long seq, List<Entry> entries) {
         }
         long epoch = number(lines[1], "epoch");
         long seq = number(lines[2], "seq");
+        String incarnation = "";
+        boolean young = false;
+        int first = 3;
+        if (lines.length > 3 && lines[3].startsWith(INCARNATION)) {
+            String[] f = lines[3].split(" ", -1);
+            if (f.length != 3 || !(f[2].equals("young") || f[2].equals("settled")) || f[1].isEmpty()
+                    || f[1].equals("~")) {
+                throw new IllegalArgumentException("registry line 4 is not an incarnation line ('incarnation <id>"
+                        + " young|settled')");
+            }
+            incarnation = dec(f[1]);
+            young = f[2].equals("young");
+            first = 4;
+        }
         List<Entry> entries = new ArrayList<>();
-        for (int i = 3; i < lines.length; i++) {
+        for (int i = first; i < lines.length; i++) {
             String[] f = lines[i].split(" ", -1);
             if (f.length != 7 || !f[0].equals("member")) {
                 throw new IllegalArgumentException("registry line " + (i + 1) + " is not a member line");
@@ -158,7 +232,7 @@ record Registry(long epoch, long seq, List<Entry> entries) {
                 throw new IllegalArgumentException("registry line " + (i + 1) + " is malformed: " + e.getMessage(), e);
             }
         }
-        return new Registry(epoch, seq, entries);
+        return new Registry(epoch, seq, incarnation, young, entries);
     }
 
     private static long number(String line, String name) {

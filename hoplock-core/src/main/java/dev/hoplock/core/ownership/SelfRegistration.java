@@ -62,8 +62,8 @@ final class SelfRegistration {
             Registry.Entry entry = entry(config, generation, sameTerm ? me.ack() : -1);
             Registry joined = registry.join(entry);
             if (sameTerm) {
-                joined = new Registry(joined.epoch(), joined.seq(), joined.entries().stream()
-                        .map(e -> e.id().equals(entry.id()) ? entry : e).toList());
+                joined = new Registry(joined.epoch(), joined.seq(), joined.incarnation(), joined.young(),
+                        joined.entries().stream().map(e -> e.id().equals(entry.id()) ? entry : e).toList());
             }
             return new Change(joined, "join");
         }

@@ -128,9 +128,11 @@ class OwnershipGroupTest {
         member("a");
         member("b");
         member("c");
-        run(Duration.ofSeconds(40));
+        // A new group's registry is young for one TTL (rule M3): the hand-over below starts from a settled group.
+        run(Duration.ofSeconds(70));
         groups.get("b").closeAsync();
-        run(Duration.ofSeconds(6));
+        // Within one renew interval and a poll: every remaining member reads the new epoch and acknowledges it.
+        run(Duration.ofSeconds(12));
         groups.remove("b");
         assertThat(ownedByAnyone()).isEqualTo(keys.size());
         assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c");
@@ -188,7 +190,8 @@ class OwnershipGroupTest {
     @Test
     void aClaimLosesWhenItsKeyMovesAndHoldsTheAcknowledgementUntilClosed() {
         member("a");
-        run(Duration.ofSeconds(10));
+        // Rule M3: the member that creates a new group's registry acts only after a whole TTL.
+        run(Duration.ofSeconds(40));
         String key = keys.stream().filter(k -> {
             MembershipView two = MembershipView.of(9, List.of(Member.of("a"), Member.of("b")));
             return Rendezvous.owner(k, two).orElseThrow().id().equals("b");
@@ -196,7 +199,8 @@ class OwnershipGroupTest {
         OwnershipClaim claim = groups.get("a").claim(key, false).orElseThrow();
         assertThat(claim.isValid()).isTrue();
         member("b");
-        run(Duration.ofSeconds(5));
+        // Within one renew interval and a poll, a reads the new epoch.
+        run(Duration.ofSeconds(12));
         assertThat(claim.isValid()).isFalse();
         assertThat(groups.get("b").isOwner(key)).as("b waits while a's claim is open").isFalse();
         claim.close();
