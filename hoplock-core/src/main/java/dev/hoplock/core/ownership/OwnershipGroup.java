@@ -279,6 +279,16 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     }
 
     /**
+     * The unique id of this process as written into its liveness lease ({@link Builder#owner}; default
+     * host:pid:random). Unlike the member id, a new process does not reuse it: pass it as the holder of a fence
+     * check with a key's token ({@link dev.hoplock.core.fencing.Fence#check(String, long, String)}), so that a stale
+     * process's equal token is refused.
+     */
+    public String processOwner() {
+        return config.owner();
+    }
+
+    /**
      * The members of the current epoch (version = epoch).
      *
      * @throws MembershipUnavailableException before the first registry read, and once the view is older than its

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * Builds the {@link ElasticsearchBackend} from {@code hoplock.elasticsearch.*} and, with
  * {@code hoplock.elasticsearch.check-on-start}, runs its start-up check. Every failure is a
  * {@link HoplockConfigurationException} that names the property at fault (or, when the application's own client is
- * used, the {@code spring.elasticsearch.*} settings behind it), the cause as the store reported it (endpoint, index,
+ * used, the {@code spring.elasticsearch.*} settings behind it; or, for a cluster setting such as refused inline
+ * scripts, names none and says so), the cause as the store reported it (endpoint, index,
  * HTTP status) and the fix. No message contains the password or the API key: the builder keeps them out of its
  * messages, and the store's messages are redacted by it.
  */
@@ -172,15 +173,35 @@ final class ElasticsearchBackends {
                     description, "Point " + where + " at the cluster itself, not at a proxy that rewrites query"
                             + " parameters (op_type, if_seq_no, if_primary_term); Elasticsearch must be 6.7 or later.",
                     e);
-            case MISCONFIGURED -> refusal(e) == SearchAnswerException.Refusal.FOREIGN_MAPPING
-                    ? new HoplockConfigurationException("hoplock.elasticsearch.index", description,
-                            "Set hoplock.elasticsearch.index to a new index name (hoplock creates it with its"
-                                    + " mapping), or re-create " + settings.getIndex() + " with the mapping in the"
-                                    + " hoplock README.", e)
-                    : new HoplockConfigurationException(reuse ? null : ENDPOINT, description,
-                            "Point " + where + " at the HTTP port of an Elasticsearch or OpenSearch cluster (9200"
-                                    + " by default, with any path prefix), over https only if it serves TLS.", e);
+            case MISCONFIGURED -> misconfigured(e, settings, description, reuse, where);
         };
+    }
+
+    /**
+     * A cluster that answers, but not as hoplock needs: an index with a foreign mapping (the index property), inline
+     * update scripts refused (a cluster setting: no hoplock property is at fault, so none is named), or not a search
+     * cluster at all (the endpoint).
+     */
+    private static HoplockConfigurationException misconfigured(Exception e, HoplockProperties.Elasticsearch settings,
+            String description, boolean reuse, String where) {
+        SearchAnswerException.Refusal refusal = refusal(e);
+        if (refusal == SearchAnswerException.Refusal.FOREIGN_MAPPING) {
+            return new HoplockConfigurationException("hoplock.elasticsearch.index", description,
+                    "Set hoplock.elasticsearch.index to a new index name (hoplock creates it with its mapping), or"
+                            + " re-create " + settings.getIndex() + " with the mapping in the hoplock README.", e);
+        }
+        if (refusal == SearchAnswerException.Refusal.SCRIPTS_REFUSED) {
+            return new HoplockConfigurationException(null, description,
+                    "Allow inline painless scripts in the update context on the cluster: the cluster setting"
+                            + " script.allowed_types, if set, must include inline, and script.allowed_contexts, if"
+                            + " set, must include update; the lang-painless module must be installed. These are"
+                            + " settings of the cluster (elasticsearch.yml / opensearch.yml), not of the"
+                            + " application: no hoplock property fixes it, and hoplock cannot work without the script"
+                            + " (every conditional swap and delete runs it).", e);
+        }
+        return new HoplockConfigurationException(reuse ? null : ENDPOINT, description,
+                "Point " + where + " at the HTTP port of an Elasticsearch or OpenSearch cluster (9200 by default,"
+                        + " with any path prefix), over https only if it serves TLS.", e);
     }
 
     /** Which refusal of the cluster the check met, from the exception's field (never from its message); or null. */

@@ -9,6 +9,7 @@ import dev.hoplock.elasticsearch.node.Gateway;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.elasticsearch.node.RawHttp;
+import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.support.Failures;
@@ -227,6 +228,36 @@ class ElasticsearchAutoConfigurationTests {
                     assertThat(analysis.getDescription()).contains("strict_dynamic_mapping_exception");
                     assertThat(analysis.getAction()).contains("hoplock.elasticsearch.index to a new index name");
                 });
+    }
+
+    /**
+     * A cluster that forbids inline painless update scripts: a cluster setting, not one of ours, so the failure
+     * names the cluster settings and says no hoplock property fixes it (pointing the endpoint elsewhere does not).
+     */
+    @Test
+    void aClusterThatRefusesScriptsNamesTheClusterSettingsNotAHoplockProperty() {
+        gateway.refuseScripts();
+        runner.withPropertyValues("hoplock.backend=elasticsearch",
+                "hoplock.elasticsearch.endpoint=" + gateway.endpoint(), "hoplock.elasticsearch.index=" + index)
+                .run(context -> {
+                    Throwable failure = context.getStartupFailure();
+                    HoplockConfigurationException cause = findCause(failure, HoplockConfigurationException.class);
+                    assertThat(cause.property()).as("no hoplock property is at fault").isNull();
+                    FailureAnalysis analysis = Failures.analyze(failure);
+                    assertThat(analysis.getDescription()).contains("HTTP 400").contains("cannot execute [inline]");
+                    assertThat(analysis.getAction()).contains("script.allowed_types", "script.allowed_contexts",
+                                    "no hoplock property")
+                            .doesNotContain("Point hoplock.elasticsearch.endpoint");
+                });
+    }
+
+    private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " in " + failure);
     }
 
     @Test

@@ -381,6 +381,16 @@ class FencedTransactionTests {
         }
 
         @Override
+        public String resource(String declared) {
+            return tokens.getObject().resource(declared);
+        }
+
+        @Override
+        public String currentHolder() {
+            return tokens.getObject().currentHolder();
+        }
+
+        @Override
         public boolean covers(java.lang.reflect.Method method, Class<?> targetClass) {
             return tokens.getObject().covers(method, targetClass);
         }

@@ -41,6 +41,13 @@ import java.lang.annotation.Target;
  *       lease or a named lock, {@code value() + "/" + key} for {@code @LeaderOnly(key = ...)}, whose keys each have
  *       their own token. So the owner of one key is never refused because another key's owner wrote with a higher
  *       token, and a stale owner of the same key always is.</li>
+ *   <li>The check names the token's holder ({@link dev.hoplock.spring.fencing.FencingTokenSource#currentHolder()}:
+ *       the elector lease's owner id for {@code @LeaderOnly}, the lock's owner for {@code @WithLock}, the ownership
+ *       group's process owner for {@code @LeaderOnly(key = ...)}), so a fence that records holders (the JDBC fence)
+ *       refuses an <em>equal</em> token of another holder: after the lease record was deleted from outside and
+ *       re-created at generation 1, a stale holder with the repeated token is refused once the new holder has
+ *       written (see "Equal tokens of two holders" in {@link dev.hoplock.core.fencing.Fence}). Whichever of the two
+ *       checks first keeps the resource until a higher token.</li>
  *   <li>It never passes silently: no active transaction, no transaction bound for the fence's DataSource at the
  *       moment of the check (the running transaction is another DataSource's or JTA's), no token on the thread, or a
  *       check that cannot be made (table missing, connection lost) each fail the call with

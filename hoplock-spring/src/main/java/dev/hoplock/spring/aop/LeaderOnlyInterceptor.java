@@ -126,7 +126,8 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             }
             return SkipValues.of(method.getReturnType());
         }
-        return proceedInScope(invocation, new OwnershipScope(owners.name(), owners.self().id(), claim),
+        return proceedInScope(invocation, new OwnershipScope(owners.name(), owners.self().id(),
+                owners.processOwner(), claim),
                 gate.interruptOnLoss());
     }
 

@@ -14,7 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * The {@code @Fenced} check around one call: it needs an active transaction and a token on the thread, checks the
- * token for the resource, and only then lets the method run. Every way the check cannot be made throws
+ * token for the resource, naming the token's holder ({@link FencingTokenSource#currentHolder()}), and only then lets
+ * the method run. Every way the check cannot be made throws
  * {@link FencingException} before the method body, so nothing is written unchecked.
  */
 final class FencedInterceptor implements MethodInterceptor {
@@ -51,7 +52,9 @@ final class FencedInterceptor implements MethodInterceptor {
                     + " fencing token: tokens come from " + tokens.describe() + ", and this call is not inside one."
                     + " The method did not run", null);
         }
-        fence().check(tokens.resource(resource), token.getAsLong());
+        // The holder, so that an equal token of another holder (a lease record re-created after an outside delete)
+        // is refused by a fence that records holders.
+        fence().check(tokens.resource(resource), token.getAsLong(), tokens.currentHolder());
         return invocation.proceed();
     }
 

@@ -12,7 +12,8 @@ import java.util.OptionalLong;
  *
  * <p>Guarantees an implementation must give: {@link #currentToken()} reads thread-local state only (no store
  * request), is empty outside a call of its own, and inside one returns the token that call holds, a value that rises
- * at every change of holder of the thing it gates. Thread-safe.
+ * at every change of holder of the thing it gates; {@link #currentHolder()} and {@link #resource(String)} answer for
+ * that same token. Thread-safe.
  */
 public interface FencingTokenSource {
 
@@ -37,6 +38,20 @@ public interface FencingTokenSource {
      */
     default String resource(String declared) {
         return declared;
+    }
+
+    /**
+     * The holder of the token {@link #currentToken()} returns: a unique id of the process (and term) holding it, the
+     * lease's owner id, so that the fence can refuse an equal token of a different holder (tokens repeat when a
+     * lease record is deleted from outside and re-created, see {@link dev.hoplock.core.fencing.Fence}). Must be at
+     * most 255 characters without control characters. Reads thread-local state only. A source made of other sources
+     * must return the holder of the source whose token {@link #currentToken()} returns.
+     *
+     * <p>The default, for a source that cannot name holders, is empty: the check is then made without a holder and
+     * an equal token passes (the older rule), so a stale holder with a repeated token is not refused.
+     */
+    default String currentHolder() {
+        return "";
     }
 
     /** What supplies tokens, for messages, for example {@code "@LeaderOnly"}. */

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.fencing;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Advisor;
 
 import java.lang.reflect.Method;
@@ -11,8 +12,9 @@ import java.util.stream.Collectors;
  * Several token sources as one: the token is the first source's that has one on this thread (so a
  * {@code @WithLock} call's token wins over an enclosing {@code @LeaderOnly} lease when the lock source is listed
  * first), and the fenced resource is <em>that same source's</em> {@link #resource(String)} (so a per-key
- * {@code @LeaderOnly(key = ...)} call is fenced on {@code "invoices/" + key}, each key with its own token sequence);
- * a method is covered when any source covers it. Each source keeps its own guarantees.
+ * {@code @LeaderOnly(key = ...)} call is fenced on {@code "invoices/" + key}, each key with its own token sequence),
+ * and so is the holder ({@link #currentHolder()}): token, resource and holder always come from one source. A method
+ * is covered when any source covers it. Each source keeps its own guarantees.
  */
 public final class FirstTokenSource implements FencingTokenSource {
 
@@ -27,13 +29,8 @@ public final class FirstTokenSource implements FencingTokenSource {
 
     @Override
     public OptionalLong currentToken() {
-        for (FencingTokenSource source : sources) {
-            OptionalLong token = source.currentToken();
-            if (token.isPresent()) {
-                return token;
-            }
-        }
-        return OptionalLong.empty();
+        FencingTokenSource active = active();
+        return active == null ? OptionalLong.empty() : active.currentToken();
     }
 
     /**
@@ -42,12 +39,28 @@ public final class FirstTokenSource implements FencingTokenSource {
      */
     @Override
     public String resource(String declared) {
+        FencingTokenSource active = active();
+        return active == null ? declared : active.resource(declared);
+    }
+
+    /**
+     * The holder of the source whose token {@link #currentToken()} returns (a lock's owner must not be checked with
+     * an enclosing lease's token, nor the reverse); empty when no source has a token.
+     */
+    @Override
+    public String currentHolder() {
+        FencingTokenSource active = active();
+        return active == null ? "" : active.currentHolder();
+    }
+
+    /** The first source with a token on this thread: the one that answers token, resource and holder. */
+    private @Nullable FencingTokenSource active() {
         for (FencingTokenSource source : sources) {
             if (source.currentToken().isPresent()) {
-                return source.resource(declared);
+                return source;
             }
         }
-        return declared;
+        return null;
     }
 
     @Override

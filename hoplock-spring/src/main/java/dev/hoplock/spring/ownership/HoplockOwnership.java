@@ -73,6 +73,11 @@ public final class HoplockOwnership implements AutoCloseable {
         return group.self();
     }
 
+    /** The unique id of this process in the group ({@link OwnershipGroup#processOwner()}), the fence holder. */
+    public String processOwner() {
+        return group.processOwner();
+    }
+
     /** True when this instance acts as the owner of {@code key} now. Local state only. */
     public boolean isOwner(String key) {
         seen.add(key);
