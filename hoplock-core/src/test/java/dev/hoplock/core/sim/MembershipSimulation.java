@@ -10,6 +10,9 @@ import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.core.ownership.OwnershipSeams;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.record.MalformedLeaseRecordException;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.core.time.VirtualTime;
@@ -17,10 +20,12 @@ import dev.hoplock.core.time.VirtualTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -40,9 +45,15 @@ import java.util.function.Supplier;
  * crash (kill -9, no release) and restart under a new process id, leave gracefully and come back; some machines join
  * only during the run.
  *
- * <p>The checker samples every process that is running (not paused, not dead) every 50 ms of virtual time and after
- * every fault, asking each of 24 keys whether it acts as the owner ({@code ActingGate.tokenIfActing}, the hot path
- * itself). It fails the schedule when two processes act on one key at one sample, or when a key's token does not strictly rise at
+ * <p>On top, the {@link Fault}s of issue 19, each switchable ({@code -Dhoplock.membership.faults}): outside deletes of
+ * the registry and of member leases, a member id reused by a new process (a rescheduled pod, also at the same
+ * lease generation), partitions from one record but not another, loaded machines whose answers come seconds late and
+ * out of order, the whole store re-created, and members that never saw the registry starting right after its delete.
+ * Outside deletes follow the elector simulation's {@link OutsideDeleteRule}.
+ *
+ * <p>The checker samples every process that is running (not paused, not dead) every 50 ms of virtual time, after
+ * every task of a process (timer or answer) and after every fault, asking each of 24 keys whether it acts as the
+ * owner ({@code ActingGate.tokenIfActing}, the hot path itself). It fails the schedule when two processes act on one key at one sample, or when a key's token does not strictly rise at
  * a change of acting process, or falls for one process. After the chaos every fault heals; every key must then be
  * owned by exactly one process within {@link #LIVENESS_BOUND_TTLS} TTLs (requests then take 1 to 400 ms, none lost).
  */
@@ -52,11 +63,88 @@ final class MembershipSimulation {
     static final int LIVENESS_BOUND_TTLS = 6;
     private static final long SAMPLE_NANOS = 50_000_000L;
 
-    enum Link { UP, REFUSED, BLACKHOLE, ONE_WAY, REGISTRY_DOWN }
+    static final String GROUP = "sim-group";
+    static final String REGISTRY_KEY = GROUP + "/registry";
+
+    /**
+     * A machine's link. The first five are the base schedule's; the others cut a machine off from some records but not
+     * others ({@link Fault#PARTIAL_PARTITION}): requests to the cut-off records are refused or vanish, the rest go
+     * through.
+     */
+    enum Link {
+        UP, REFUSED, BLACKHOLE, ONE_WAY, REGISTRY_DOWN,
+        /** The registry's requests vanish (no answer); the member leases answer. */
+        REGISTRY_BLACKHOLE,
+        /** Its own member lease is refused; the registry and the other leases answer. */
+        OWN_LEASE_DOWN,
+        /** Its own member lease's requests vanish; the registry and the other leases answer. */
+        OWN_LEASE_BLACKHOLE,
+        /** Every member lease (its own and the watched one) is refused; the registry answers. */
+        LEASES_DOWN;
+
+        /** The links of the base schedule (drawn as before, so that a seed replays the same base schedule). */
+        static final Link[] BASE = {REFUSED, BLACKHOLE, ONE_WAY, REGISTRY_DOWN};
+        static final Link[] PARTIAL = {REGISTRY_DOWN, REGISTRY_BLACKHOLE, OWN_LEASE_DOWN, OWN_LEASE_BLACKHOLE,
+                LEASES_DOWN};
+
+        /** What a request to a record of kind {@code registry} / {@code ownLease} meets on this link. */
+        Link toward(boolean registry, boolean ownLease) {
+            return switch (this) {
+                case REGISTRY_DOWN -> registry ? REFUSED : UP;
+                case REGISTRY_BLACKHOLE -> registry ? BLACKHOLE : UP;
+                case OWN_LEASE_DOWN -> ownLease ? REFUSED : UP;
+                case OWN_LEASE_BLACKHOLE -> ownLease ? BLACKHOLE : UP;
+                case LEASES_DOWN -> registry ? UP : REFUSED;
+                default -> this;
+            };
+        }
+    }
+
+    /**
+     * The faults issue 19 added, each of which can be switched on alone ({@code -Dhoplock.membership.faults}: {@code all},
+     * {@code none} or a list such as {@code registry-delete,loaded}) to attribute a violation to one family. With
+     * none, a seed replays exactly the schedule it did before they existed.
+     */
+    enum Fault {
+        /** The registry is deleted from outside (by {@link OutsideDeleteRule}: every living member last saw it). */
+        REGISTRY_DELETE,
+        /** A member lease is deleted from outside (by {@link OutsideDeleteRule}, among the processes of that id). */
+        MEMBER_LEASE_DELETE,
+        /**
+         * A member id is reused by a new process on another machine (a rescheduled pod): the old process is killed at
+         * once or keeps running until a later kill (the orchestrator thought it dead); half the time the member's
+         * lease is first deleted from outside, so that the new process re-creates it at the same generation.
+         */
+        MEMBER_ID_REUSE,
+        /** A machine is cut off from one record but not another ({@link Link#PARTIAL}). */
+        PARTIAL_PARTITION,
+        /**
+         * A machine is loaded (the host of the evidence in ownership-split-s3-under-load): each answer comes up to 3 s
+         * late and each timer up to 1 s late, independently, so a later request's answer can arrive before an earlier
+         * one's.
+         */
+        LOADED,
+        /** Every record is gone at once (the store or bucket re-created), by {@link OutsideDeleteRule} for each. */
+        STORE_RECREATION,
+        /**
+         * After a registry delete, new processes are not held off: a member that never saw the registry may start at
+         * once and create it. (The ownership rules claim to cover this: a created registry waits a TTL, rule M3.)
+         */
+        FRESH_CREATOR;
+
+        static Set<Fault> parse(String spec) {
+            return FaultSwitches.parse(Fault.class, spec);
+        }
+
+        /** The switch that selects {@code faults} ({@link #parse}'s inverse). */
+        static String spec(Set<Fault> faults) {
+            return FaultSwitches.spec(Fault.class, faults);
+        }
+    }
 
     /** What one schedule showed. */
     record Result(long seed, String violation, long samples, long ownerChanges, long faults, long requests,
-                  Duration simulated) {
+                  Duration simulated, SimStats stats) {
     }
 
     final long seed;
@@ -64,13 +152,23 @@ final class MembershipSimulation {
     final VirtualTime time = new VirtualTime(Instant.parse("2026-12-01T00:00:00Z"));
     private final InMemoryBackend store = new InMemoryBackend();
     private final OwnershipSeams.PlantedDefect defect;
+    private final Set<Fault> extra;
     private final Duration ttl;
     private final List<Node> nodes = new ArrayList<>();
     private final List<String> keys = new ArrayList<>();
     private final Map<String, String> lastActor = new HashMap<>();
     private final Map<String, Long> lastToken = new HashMap<>();
-    private final List<String> trace = new ArrayList<>();
+    private final Trace trace = new Trace(400);
+    private final SimStats stats = new SimStats();
+    /** Per member id: no process of that id starts before this shared instant (rule 3 of {@link OutsideDeleteRule}). */
+    private final Map<String, Long> holdOff = new HashMap<>();
+    /** No new process of any id starts before this shared instant (after a registry delete). */
+    private long holdOffAll;
+    private long chaosNanos;
+    private int reuses;
     private String violation;
+    /** Processes started per member id (owner ids are {@code <member id>#<n>}, unique per process). */
+    private final Map<String, Integer> incarnations = new HashMap<>();
     /** After the heal: requests take 1 to 400 ms and no answer is lost. */
     private boolean healed;
     private long samples;
@@ -79,9 +177,14 @@ final class MembershipSimulation {
     private long requests;
 
     MembershipSimulation(long seed, OwnershipSeams.PlantedDefect defect) {
+        this(seed, defect, EnumSet.noneOf(Fault.class));
+    }
+
+    MembershipSimulation(long seed, OwnershipSeams.PlantedDefect defect, Set<Fault> faults) {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.defect = defect;
+        this.extra = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
         this.ttl = random.nextBoolean() ? Duration.ofSeconds(10) : Duration.ofSeconds(30);
         for (int i = 0; i < KEYS; i++) {
             keys.add("key-" + i);
@@ -96,6 +199,16 @@ final class MembershipSimulation {
             Node node = new Node("m" + i, Duration.ofNanos(skew), rate, random.nextLong(Long.MAX_VALUE / 2));
             nodes.add(node);
         }
+        if (extra.contains(Fault.MEMBER_ID_REUSE) || extra.contains(Fault.FRESH_CREATOR)) {
+            // Spare machines, with no member of their own: rescheduled pods and new members start there.
+            for (int i = 0; i < 2; i++) {
+                long skew = random.nextLong(-ttl.toNanos(), ttl.toNanos() + 1);
+                double rate = 1 + (random.nextDouble() * 2 - 1) * 0.01;
+                Node spare = new Node("s" + i, Duration.ofNanos(skew), rate, random.nextLong(Long.MAX_VALUE / 2));
+                spare.memberId = null;
+                nodes.add(spare);
+            }
+        }
         int startNow = Math.max(2, machines - random.nextInt(3));
         for (int i = 0; i < machines; i++) {
             Node node = nodes.get(i);
@@ -103,21 +216,30 @@ final class MembershipSimulation {
                 node.startProcess();
             } else {
                 long at = random.nextLong(ttl.toNanos() * 6);
-                time.schedule(() -> {
-                    if (node.process == null) {
-                        node.startProcess();
-                    }
-                }, Duration.ofNanos(at));
+                time.schedule(() -> start(node), Duration.ofNanos(at));
             }
         }
         scheduleSampling();
-        long chaosNanos = ttl.toNanos() * (6 + random.nextInt(7));
+        chaosNanos = ttl.toNanos() * (6 + random.nextInt(7));
         long end = chaosNanos;
         long at = ttl.toNanos() * 2;
         while (at < end) {
             long when = at;
             time.schedule(this::fault, Duration.ofNanos(when));
             at += random.nextLong(ttl.toNanos() / 5, ttl.toNanos() * 2);
+        }
+        List<Fault> drawn = new ArrayList<>(extra);
+        drawn.remove(Fault.FRESH_CREATOR);
+        if (extra.contains(Fault.FRESH_CREATOR) && !extra.contains(Fault.REGISTRY_DELETE)
+                && !extra.contains(Fault.STORE_RECREATION)) {
+            drawn.add(Fault.REGISTRY_DELETE);
+        }
+        if (!drawn.isEmpty()) {
+            for (long t = ttl.toNanos() + random.nextLong(ttl.toNanos()); t < end;
+                 t += random.nextLong(ttl.toNanos() / 5, ttl.toNanos() * 2)) {
+                Fault fault = drawn.get(random.nextInt(drawn.size()));
+                time.schedule(() -> extraFault(fault), Duration.ofNanos(t));
+            }
         }
         advance(Duration.ofNanos(end));
         if (violation == null) {
@@ -127,11 +249,11 @@ final class MembershipSimulation {
                 checkEveryKeyOwned();
             }
         }
-        return new Result(seed, violation, samples, ownerChanges, faults, requests, time.elapsed());
+        return new Result(seed, violation, samples, ownerChanges, faults, requests, time.elapsed(), stats);
     }
 
     String trace() {
-        return String.join("\n", trace.subList(Math.max(0, trace.size() - 300), trace.size()));
+        return trace.dump();
     }
 
     private void advance(Duration duration) {
@@ -143,13 +265,14 @@ final class MembershipSimulation {
 
     private void scheduleSampling() {
         time.schedule(() -> {
-            sample();
+            samples++;
+            check();
             scheduleSampling();
         }, Duration.ofNanos(SAMPLE_NANOS));
     }
 
     private void log(String what) {
-        trace.add(String.format("%10.3fs %s", time.nanoTime() / 1e9, what));
+        trace.add(time.nanoTime(), null, what);
     }
 
     // ------------------------------------------------------------------ faults
@@ -169,7 +292,7 @@ final class MembershipSimulation {
                 time.schedule(node::resume, Duration.ofNanos(duration));
             }
         } else if (kind < 40) {
-            Link link = Link.values()[1 + random.nextInt(Link.values().length - 1)];
+            Link link = Link.BASE[random.nextInt(Link.BASE.length)];
             log(node.name + " link " + link + " for " + duration / 1_000_000 + "ms");
             node.link = link;
             long epoch = ++node.linkEpoch;
@@ -183,36 +306,283 @@ final class MembershipSimulation {
             if (node.process != null) {
                 log(node.name + " KILLED (" + node.process.owner + ")");
                 node.kill();
-                time.schedule(() -> {
-                    if (node.process == null) {
-                        node.startProcess();
-                    }
-                }, Duration.ofNanos(duration));
+                time.schedule(() -> start(node), Duration.ofNanos(duration));
             }
         } else if (kind < 70) {
             if (node.process != null && !node.paused) {
                 log(node.name + " LEAVES gracefully (" + node.process.owner + ")");
                 Process leaving = node.process;
+                leaving.leaving = true;
                 leaving.group.closeAsync().thenRun(() -> {
                     if (node.process == leaving) {
                         node.process = null;
                         log(node.name + " left");
-                        time.schedule(() -> {
-                            if (node.process == null) {
-                                node.startProcess();
-                            }
-                        }, Duration.ofNanos(duration));
+                        time.schedule(() -> start(node), Duration.ofNanos(duration));
                     }
                 });
             }
         } else if (kind < 80) {
-            if (node.process == null) {
-                node.startProcess();
-            }
+            start(node);
         } else {
             node.slow = !node.slow;
             log(node.name + (node.slow ? " SLOW link" : " fast link"));
         }
+        check();
+    }
+
+    /** Starts a process on {@code node} unless one runs there, it hosts no member, or its id is held off. */
+    private void start(Node node) {
+        if (node.process != null || node.memberId == null) {
+            return;
+        }
+        if (node.orphan) {
+            // The old pod of a reused member id is gone for good: the machine is a spare again.
+            node.orphan = false;
+            node.memberId = null;
+            return;
+        }
+        long until = Math.max(holdOffAll, holdOff.getOrDefault(node.memberId, Long.MIN_VALUE));
+        if (time.nanoTime() < until) {
+            time.schedule(() -> start(node), Duration.ofNanos(until - time.nanoTime()));
+            return;
+        }
+        node.startProcess();
+    }
+
+    // ------------------------------------------------------------------ the faults of issue 19
+
+    private void extraFault(Fault fault) {
+        if (violation != null || healed) {
+            return;
+        }
+        faults++;
+        long duration = random.nextLong(ttl.toNanos() / 10, ttl.toNanos() * 5 / 2);
+        switch (fault) {
+            case REGISTRY_DELETE -> deleteRegistry();
+            case MEMBER_LEASE_DELETE -> {
+                List<Node> members = nodes.stream().filter(n -> n.memberId != null && !n.orphan).toList();
+                deleteMemberLease(members.get(random.nextInt(members.size())).memberId);
+            }
+            case MEMBER_ID_REUSE -> reuseMemberId();
+            case PARTIAL_PARTITION -> {
+                Node node = nodes.get(random.nextInt(nodes.size()));
+                Link link = Link.PARTIAL[random.nextInt(Link.PARTIAL.length)];
+                stats.count("fault.partition-" + link.name().toLowerCase().replace('_', '-'));
+                log(node.name + " link " + link + " for " + duration / 1_000_000 + "ms");
+                node.link = link;
+                long epoch = ++node.linkEpoch;
+                time.schedule(() -> {
+                    if (node.linkEpoch == epoch) {
+                        node.link = Link.UP;
+                        log(node.name + " link UP");
+                    }
+                }, Duration.ofNanos(duration));
+            }
+            case LOADED -> {
+                Node node = nodes.get(random.nextInt(nodes.size()));
+                stats.count("fault.loaded");
+                log(node.name + " LOADED (answers up to 3 s late, timers up to 1 s, out of order) for "
+                        + duration / 1_000_000 + "ms");
+                node.loaded = true;
+                long epoch = ++node.loadEpoch;
+                time.schedule(() -> {
+                    if (node.loadEpoch == epoch) {
+                        node.loaded = false;
+                        log(node.name + " no longer loaded");
+                    }
+                }, Duration.ofNanos(duration));
+            }
+            case STORE_RECREATION -> recreateStore();
+            case FRESH_CREATOR -> throw new IllegalStateException("a switch of the registry delete, not a fault");
+        }
+        check();
+    }
+
+    private boolean quietBeforeHeal() {
+        return time.nanoTime() > chaosNanos - OutsideDeleteRule.quietBeforeHeal(ttl);
+    }
+
+    /** The living processes that are not leaving (the competitors of {@link OutsideDeleteRule}). */
+    private List<Process> living() {
+        List<Process> living = new ArrayList<>();
+        for (Node node : nodes) {
+            Process p = node.process;
+            if (p != null && !p.dead && !p.leaving) {
+                living.add(p);
+            }
+        }
+        return living;
+    }
+
+    /**
+     * The registry may go when every living member last saw it (a member that did not would take its absence for a
+     * new group, rule M9): {@link OutsideDeleteRule} with "present" for a holder. New processes are held off for its
+     * hold-off unless {@link Fault#FRESH_CREATOR} is on.
+     */
+    private boolean registryDeletable() {
+        List<OutsideDeleteRule.Sighting> sightings = new ArrayList<>();
+        for (Process p : living()) {
+            sightings.add(new OutsideDeleteRule.Sighting(p.owner, p.lastSeen(REGISTRY_KEY)));
+        }
+        return OutsideDeleteRule.allows(Process.PRESENT, sightings);
+    }
+
+    /** The owner of member {@code id}'s lease if {@link OutsideDeleteRule} lets it be deleted now, else null. */
+    private String memberLeaseDeletable(String id) {
+        String key = memberKey(id);
+        String holder = holderOf(key);
+        List<OutsideDeleteRule.Sighting> sightings = new ArrayList<>();
+        for (Process p : living()) {
+            if (p.memberId.equals(id)) {
+                sightings.add(new OutsideDeleteRule.Sighting(p.owner, p.lastSeen(key)));
+            }
+        }
+        return OutsideDeleteRule.allows(holder, sightings) ? holder : null;
+    }
+
+    private void deleteRegistry() {
+        if (quietBeforeHeal() || !registryDeletable() || !deleteFromOutside(REGISTRY_KEY)) {
+            return;
+        }
+        stats.count("fault.registry-delete");
+        log("REGISTRY DELETED FROM OUTSIDE");
+        if (extra.contains(Fault.FRESH_CREATOR)) {
+            freshMember();
+        } else {
+            holdOffAll = time.nanoTime() + OutsideDeleteRule.holdOff(ttl);
+        }
+    }
+
+    private boolean deleteMemberLease(String id) {
+        if (quietBeforeHeal()) {
+            return false;
+        }
+        String holder = memberLeaseDeletable(id);
+        if (holder == null || !deleteFromOutside(memberKey(id))) {
+            return false;
+        }
+        stats.count("fault.member-lease-delete");
+        log("MEMBER LEASE of " + id + " (held by " + holder + ") DELETED FROM OUTSIDE");
+        holdOff.put(id, time.nanoTime() + OutsideDeleteRule.holdOff(ttl));
+        return true;
+    }
+
+    /** Every record gone at once, when each of them may go by {@link OutsideDeleteRule}. */
+    private void recreateStore() {
+        if (quietBeforeHeal() || store.read(REGISTRY_KEY, ttl).isEmpty() || !registryDeletable()) {
+            return;
+        }
+        List<String> ids = memberIds();
+        for (String id : ids) {
+            if (store.read(memberKey(id), ttl).isPresent() && memberLeaseDeletable(id) == null) {
+                return;
+            }
+        }
+        deleteFromOutside(REGISTRY_KEY);
+        long until = time.nanoTime() + OutsideDeleteRule.holdOff(ttl);
+        for (String id : ids) {
+            deleteFromOutside(memberKey(id));
+            holdOff.put(id, until);
+        }
+        holdOffAll = until;
+        stats.count("fault.store-recreation");
+        log("STORE RE-CREATED: every record gone");
+    }
+
+    /** A member that never saw the registry starts right after its delete (on a spare machine, with a new id). */
+    private void freshMember() {
+        Node spare = spare();
+        if (spare == null) {
+            return;
+        }
+        spare.memberId = "n" + ++reuses;
+        stats.count("fault.fresh-creator");
+        log(spare.name + " hosts NEW member " + spare.memberId + " (never saw the registry)");
+        start(spare);
+    }
+
+    /**
+     * A rescheduled pod: member {@code id}'s process is started on a spare machine; the old one is killed at once or
+     * keeps running (then its machine hosts it until it dies, and no longer restarts it). Half the time its lease is
+     * first deleted from outside, so that the new process creates it at generation 1 (after the hold-off).
+     */
+    private void reuseMemberId() {
+        Node spare = spare();
+        List<Node> homes = nodes.stream().filter(n -> n.memberId != null && !n.orphan).toList();
+        if (spare == null || homes.isEmpty()) {
+            return;
+        }
+        Node old = homes.get(random.nextInt(homes.size()));
+        String id = old.memberId;
+        boolean deleted = random.nextBoolean() && deleteMemberLease(id);
+        boolean killOld = random.nextBoolean();
+        stats.count("fault.member-id-reuse" + (deleted ? "-after-lease-delete" : ""));
+        log(spare.name + " takes over member " + id + " from " + old.name + (deleted ? " after its lease was deleted" : "")
+                + (old.process == null ? "" : killOld ? ", " + old.process.owner + " KILLED" : ", "
+                + old.process.owner + " keeps running"));
+        spare.memberId = id;
+        if (old.process == null) {
+            old.memberId = null;
+        } else if (killOld) {
+            old.kill();
+            old.memberId = null;
+        } else {
+            old.orphan = true;
+        }
+        start(spare);
+    }
+
+    private Node spare() {
+        for (Node node : nodes) {
+            if (node.memberId == null && node.process == null) {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    private List<String> memberIds() {
+        List<String> ids = new ArrayList<>();
+        for (Node node : nodes) {
+            if (node.memberId != null && !ids.contains(node.memberId)) {
+                ids.add(node.memberId);
+            }
+        }
+        for (int i = 1; i <= reuses; i++) {
+            if (!ids.contains("n" + i)) {
+                ids.add("n" + i);
+            }
+        }
+        return ids;
+    }
+
+    static String memberKey(String id) {
+        return GROUP + "/members/" + id;
+    }
+
+    /** The owner of the lease record under {@code key}, or null when there is none or it is released. */
+    private String holderOf(String key) {
+        Optional<StoredObject> object = store.read(key, ttl);
+        if (object.isEmpty()) {
+            return null;
+        }
+        String owner = leaseOwner(object.get().content());
+        return owner.isEmpty() ? null : owner;
+    }
+
+    /** The owner of a lease record, or "" when it is released or does not decode. */
+    static String leaseOwner(byte[] content) {
+        try {
+            LeaseRecord record = LeaseRecordCodec.decode(content);
+            return record.isReleased() ? "" : record.owner();
+        } catch (MalformedLeaseRecordException e) {
+            return "";
+        }
+    }
+
+    private boolean deleteFromOutside(String key) {
+        Optional<StoredObject> object = store.read(key, ttl);
+        return object.isPresent() && store.delete(key, object.get().handle(), ttl) == DeleteResult.DELETED;
     }
 
     private void heal() {
@@ -222,22 +592,27 @@ final class MembershipSimulation {
             node.link = Link.UP;
             node.linkEpoch++;
             node.slow = false;
+            node.loaded = false;
+            node.loadEpoch++;
             if (node.paused) {
                 node.resume();
             }
-            if (node.process == null) {
-                node.startProcess();
+            if (node.orphan && node.process != null) {
+                // The orchestrator finally kills the old pod of a reused member id.
+                log(node.name + " old pod " + node.process.owner + " KILLED at the heal");
+                node.kill();
             }
+            start(node);
         }
     }
 
     // ------------------------------------------------------------------ the checker
 
-    private void sample() {
+    /** The invariants at this instant: one acting owner per key; tokens rise at a change of owner, never fall. */
+    private void check() {
         if (violation != null) {
             return;
         }
-        samples++;
         for (String key : keys) {
             Process acting = null;
             long actingToken = -1;
@@ -321,25 +696,35 @@ final class MembershipSimulation {
         long linkEpoch;
         boolean slow;
         boolean paused;
+        /** True while the tasks held during a pause run, at the instant it ends. */
+        boolean waking;
+        /** While true, answers and timers of this machine come late, each by its own delay ({@link Fault#LOADED}). */
+        boolean loaded;
+        long loadEpoch;
         Process process;
-        int incarnation;
+        /** The member id this machine runs, or null on a spare machine. */
+        String memberId;
+        /** Its process is the old pod of a member id now run elsewhere: when it dies, the machine becomes a spare. */
+        boolean orphan;
 
         Node(String name, Duration wallOffset, double rate, long origin) {
             this.name = name;
             this.wallOffset = wallOffset;
             this.rate = rate;
             this.origin = origin;
+            this.memberId = name;
         }
 
         void startProcess() {
-            incarnation++;
+            int incarnation = incarnations.merge(memberId, 1, Integer::sum);
             paused = false;
-            process = new Process(this, name + "#" + incarnation);
+            process = new Process(this, memberId + "#" + incarnation);
             log(name + " STARTS " + process.owner);
             process.group.start();
         }
 
         void kill() {
+            stats.count("process.killed");
             process.dead = true;
             process.held.clear();
             process = null;
@@ -356,27 +741,41 @@ final class MembershipSimulation {
             if (p != null) {
                 List<Runnable> due = new ArrayList<>(p.held);
                 p.held.clear();
-                for (Runnable task : due) {
-                    if (!p.dead) {
-                        task.run();
+                waking = true;
+                try {
+                    for (Runnable task : due) {
+                        if (!p.dead) {
+                            task.run();
+                        }
                     }
+                } finally {
+                    waking = false;
                 }
+                check();
             }
         }
     }
 
     /** One member process: its clocks and scheduler on the machine, its link to the store, its group. */
     final class Process implements TimeSource, Scheduler, AsyncBackend {
+        /** What a sighting of the registry records when it was there. */
+        static final String PRESENT = "present";
+
         final Node node;
+        final String memberId;
         final String owner;
         final OwnershipGroup group;
         final List<Runnable> held = new ArrayList<>();
+        /** Per key: what this process last saw ({@link #sighting}), by an answer in time or its own confirmed write. */
+        private final Map<String, String> lastSeen = new HashMap<>();
         boolean dead;
+        boolean leaving;
 
         Process(Node node, String owner) {
             this.node = node;
+            this.memberId = node.memberId;
             this.owner = owner;
-            OwnershipGroup.Builder builder = OwnershipGroup.builder(this, "sim-group").memberId(node.name)
+            OwnershipGroup.Builder builder = OwnershipGroup.builder(this, GROUP).memberId(memberId)
                     .address(node.name + ":7000").owner(owner).ttl(ttl).timeSource(this).scheduler(this)
                     .eventExecutor(Runnable::run).releaseTimeout(Duration.ofSeconds(2));
             OwnershipSeams.electorCustomizer(builder, eb -> SimulationSeams.fallbackScheduler(eb, this));
@@ -407,7 +806,28 @@ final class MembershipSimulation {
         @Override
         public Cancellable schedule(Runnable task, Duration delay) {
             long shared = (long) Math.ceil(Math.max(0, delay.toNanos()) / node.rate);
+            if (node.loaded) {
+                shared += random.nextLong(1_000_000_000L);
+            }
             return deliver(task, shared);
+        }
+
+        /** An answer's delivery: late by up to 3 s more on a loaded machine, each on its own. */
+        private void answer(Runnable task, long sharedNanos) {
+            deliver(task, node.loaded ? sharedNanos + random.nextLong(3_000_000_000L) : sharedNanos);
+        }
+
+        /** What this process last saw of {@code key}: an owner, {@link #PRESENT}, or "" (nothing, or released). */
+        String lastSeen(String key) {
+            return lastSeen.getOrDefault(key, "");
+        }
+
+        private void saw(String key, Optional<StoredObject> object) {
+            lastSeen.put(key, object.map(o -> sighting(key, o.content())).orElse(""));
+        }
+
+        private String sighting(String key, byte[] content) {
+            return key.equals(REGISTRY_KEY) ? PRESENT : leaseOwner(content);
         }
 
         /** Runs {@code task} after {@code sharedNanos} of true time, unless dead; held while paused. */
@@ -416,6 +836,11 @@ final class MembershipSimulation {
             Runnable guarded = () -> {
                 if (!cancelled[0] && !dead) {
                     task.run();
+                    if (!node.waking) {
+                        // (The tasks held during a pause run one after the other when it ends; on a real machine they
+                        // would run at once, so the process is judged once they all ran.)
+                        check();
+                    }
                 }
             };
             time.schedule(() -> {
@@ -445,15 +870,9 @@ final class MembershipSimulation {
         private <T> CompletionStage<T> send(String key, Supplier<T> apply) {
             requests++;
             CompletableFuture<T> answer = new CompletableFuture<>();
-            Link link = node.link;
-            if (link == Link.REGISTRY_DOWN && !key.endsWith("/registry")) {
-                link = Link.UP;
-            }
-            if (link == Link.REGISTRY_DOWN) {
-                link = Link.REFUSED;
-            }
+            Link link = node.link.toward(key.equals(REGISTRY_KEY), key.equals(memberKey(memberId)));
             switch (link) {
-                case REFUSED -> deliver(() -> answer.completeExceptionally(
+                case REFUSED -> answer(() -> answer.completeExceptionally(
                         new BackendException(BackendException.Kind.UNREACHABLE, "refused")), random.nextLong(1_000_000, 50_000_000));
                 case BLACKHOLE -> {
                 }
@@ -463,7 +882,7 @@ final class MembershipSimulation {
                     time.schedule(() -> {
                         T result = apply.get();
                         if (!oneWay && !lost) {
-                            deliver(() -> answer.complete(result), latency());
+                            answer(() -> answer.complete(result), latency());
                         }
                     }, Duration.ofNanos(latency()));
                 }
@@ -473,17 +892,34 @@ final class MembershipSimulation {
 
         @Override
         public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
-            return send(key, () -> store.read(key, timeout));
+            long sent = nanoTime();
+            return send(key, () -> store.read(key, timeout)).thenApply(read -> {
+                // An answer later than the request's bound was abandoned (it timed out first): not a sighting.
+                if (nanoTime() - sent < timeout.toNanos()) {
+                    saw(key, read);
+                }
+                return read;
+            });
         }
 
         @Override
         public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
-            return send(key, () -> store.write(key, expected, content, timeout));
+            return send(key, () -> store.write(key, expected, content, timeout)).thenApply(result -> {
+                if (result instanceof WriteResult.Written) {
+                    lastSeen.put(key, sighting(key, content));
+                }
+                return result;
+            });
         }
 
         @Override
         public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
-            return send(key, () -> store.delete(key, expected, timeout));
+            return send(key, () -> store.delete(key, expected, timeout)).thenApply(result -> {
+                if (result == DeleteResult.DELETED) {
+                    lastSeen.put(key, "");
+                }
+                return result;
+            });
         }
 
         @Override
@@ -499,9 +935,11 @@ final class MembershipSimulation {
         long requests = results.stream().mapToLong(Result::requests).sum();
         double hours = results.stream().mapToLong(r -> r.simulated().toSeconds()).sum() / 3600.0;
         long failed = results.stream().filter(r -> r.violation() != null).count();
-        Map<String, Long> none = new TreeMap<>();
+        SimStats merged = new SimStats();
+        results.forEach(r -> merged.merge(r.stats()));
+        Map<String, Long> counters = new TreeMap<>(merged.counters);
         return String.format("%d schedules, %d failed; %.1f simulated hours; %d faults; %d store requests; %d samples"
                 + " of %d keys; %d changes of acting owner checked%s", results.size(), failed, hours, faults, requests,
-                samples, KEYS, changes, none.isEmpty() ? "" : "");
+                samples, KEYS, changes, counters.isEmpty() ? "" : "; " + counters);
     }
 }

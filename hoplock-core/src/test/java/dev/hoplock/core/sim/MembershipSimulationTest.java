@@ -7,7 +7,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,17 +21,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code simulation-long} profile) from seed {@code hoplock.membership.baseSeed} (default 20261201), and fails with the
  * seed and the trace of the first that breaks an invariant. {@code hoplock.membership.seed} replays one seed.
  * The planted-defect rows prove that the checker catches a broken rule.
+ *
+ * <p>The outside faults of issue 19 ({@link MembershipSimulation.Fault}) run in
+ * {@link #noScheduleHasTwoActingOwnersUnderOutsideFaults} (all of them, or those of {@code hoplock.membership.faults},
+ * over {@code hoplock.sim.schedules} schedules) and one family at a time in {@link #oneOutsideFaultFamily}
+ * ({@code hoplock.membership.familySchedules}, default 100, each). {@code hoplock.membership.seed} with
+ * {@code hoplock.membership.faults} replays one seed of them.
  */
 @Tag("simulation")
 class MembershipSimulationTest {
 
     private static final long BASE_SEED = Long.getLong("hoplock.membership.baseSeed", 20261201L);
+    private static final Set<MembershipSimulation.Fault> FAULTS =
+            MembershipSimulation.Fault.parse(System.getProperty("hoplock.membership.faults"));
 
     @Test
     void noScheduleHasTwoActingOwnersOrAFallingToken() throws Exception {
         Long single = Long.getLong("hoplock.membership.seed");
         int schedules = single != null ? 1 : Integer.getInteger("hoplock.sim.schedules", 1000);
-        List<MembershipSimulation.Result> results = runMany(single != null ? single : BASE_SEED, schedules, null);
+        List<MembershipSimulation.Result> results = runMany(single != null ? single : BASE_SEED, schedules, null,
+                EnumSet.noneOf(MembershipSimulation.Fault.class));
         String summary = MembershipSimulation.summary(results);
         System.out.println("membership simulation: " + summary);
         for (MembershipSimulation.Result result : results) {
@@ -39,6 +50,47 @@ class MembershipSimulationTest {
                 System.out.println(replay.trace());
             }
             assertThat(result.violation()).as("seed %d", result.seed()).isNull();
+        }
+        assertThat(results.stream().mapToLong(MembershipSimulation.Result::ownerChanges).sum())
+                .as("the schedules move keys between owners").isPositive();
+    }
+
+    /**
+     * Issue 19: the base schedules plus outside deletes of the registry and of member leases (fair: {@link
+     * OutsideDeleteRule}), member ids reused by new processes (also at the same lease generation), partitions from one
+     * record but not another, loaded machines (answers seconds late and out of order), store re-creation and members
+     * that never saw the registry starting right after its delete. Rules M1 to M9 must hold through all of them: no
+     * two acting owners of a key at any instant, tokens rising at every change of owner and never falling.
+     */
+    @Test
+    void noScheduleHasTwoActingOwnersUnderOutsideFaults() throws Exception {
+        Long single = Long.getLong("hoplock.membership.seed");
+        int schedules = single != null ? 1 : Integer.getInteger("hoplock.sim.schedules", 1000);
+        assertNoViolation(runMany(single != null ? single : BASE_SEED, schedules, null, FAULTS), FAULTS);
+    }
+
+    /** One row per fault family of issue 19, alone on top of the base schedule, to attribute a violation to it. */
+    @ParameterizedTest
+    @EnumSource(MembershipSimulation.Fault.class)
+    void oneOutsideFaultFamily(MembershipSimulation.Fault fault) throws Exception {
+        int schedules = Integer.getInteger("hoplock.membership.familySchedules", 100);
+        Set<MembershipSimulation.Fault> faults = EnumSet.of(fault);
+        assertNoViolation(runMany(BASE_SEED, schedules, null, faults), faults);
+    }
+
+    private static void assertNoViolation(List<MembershipSimulation.Result> results,
+                                          Set<MembershipSimulation.Fault> faults) {
+        String summary = MembershipSimulation.summary(results);
+        System.out.println("membership simulation with " + faults + ": " + summary);
+        List<MembershipSimulation.Result> failed = results.stream().filter(r -> r.violation() != null).toList();
+        failed.forEach(r -> System.out.println("  " + r.violation()));
+        if (!failed.isEmpty()) {
+            MembershipSimulation replay = new MembershipSimulation(failed.get(0).seed(), null, faults);
+            replay.run();
+            assertThat(failed.get(0).violation()).as("%d of %d schedules with %s failed; the first one's trace:%n%s"
+                    + "%nReplay: -Dtest=MembershipSimulationTest#noScheduleHasTwoActingOwnersUnderOutsideFaults"
+                    + " -Dhoplock.membership.seed=%d -Dhoplock.membership.faults=%s", failed.size(), results.size(),
+                    faults, replay.trace(), failed.get(0).seed(), MembershipSimulation.Fault.spec(faults)).isNull();
         }
         assertThat(results.stream().mapToLong(MembershipSimulation.Result::ownerChanges).sum())
                 .as("the schedules move keys between owners").isPositive();
@@ -70,21 +122,23 @@ class MembershipSimulationTest {
     @EnumSource(value = OwnershipSeams.PlantedDefect.class, names = {"SETTLE_AT_ONCE", "NO_VIEW_DEADLINE",
             "HASTY_REMOVAL"})
     void theCheckerCatchesAPlantedDefect(OwnershipSeams.PlantedDefect defect) throws Exception {
-        List<MembershipSimulation.Result> results = runMany(BASE_SEED, 300, defect);
+        List<MembershipSimulation.Result> results = runMany(BASE_SEED, 300, defect,
+                EnumSet.noneOf(MembershipSimulation.Fault.class));
         long caught = results.stream().filter(r -> r.violation() != null).count();
         System.out.println("planted " + defect + ": caught in " + caught + " of " + results.size() + " schedules");
         assertThat(caught).as("schedules in which the checker caught %s", defect).isPositive();
     }
 
     private static List<MembershipSimulation.Result> runMany(long base, int schedules,
-                                                             OwnershipSeams.PlantedDefect defect) throws Exception {
+                                                             OwnershipSeams.PlantedDefect defect,
+                                                             Set<MembershipSimulation.Fault> faults) throws Exception {
         int threads = Integer.getInteger("hoplock.sim.threads", Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<MembershipSimulation.Result>> futures = new ArrayList<>();
         try {
             for (int i = 0; i < schedules; i++) {
                 long seed = base + i;
-                futures.add(pool.submit(() -> new MembershipSimulation(seed, defect).run()));
+                futures.add(pool.submit(() -> new MembershipSimulation(seed, defect, faults).run()));
             }
             List<MembershipSimulation.Result> results = new ArrayList<>();
             for (Future<MembershipSimulation.Result> f : futures) {

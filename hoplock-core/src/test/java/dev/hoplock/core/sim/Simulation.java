@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -72,17 +71,7 @@ final class Simulation extends SimWorld {
 
         /** Parses {@code all}, {@code none} or a comma-separated list such as {@code sync-answers,suspend}. */
         static Set<Fault> parse(String spec) {
-            if (spec == null || spec.isBlank() || spec.equals("all")) {
-                return EnumSet.allOf(Fault.class);
-            }
-            Set<Fault> set = EnumSet.noneOf(Fault.class);
-            if (spec.equals("none")) {
-                return set;
-            }
-            for (String name : spec.split(",")) {
-                set.add(Fault.valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
-            }
-            return set;
+            return FaultSwitches.parse(Fault.class, spec);
         }
     }
 
