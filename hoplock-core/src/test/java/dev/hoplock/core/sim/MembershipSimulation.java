@@ -158,6 +158,10 @@ final class MembershipSimulation {
     private final List<String> keys = new ArrayList<>();
     private final Map<String, String> lastActor = new HashMap<>();
     private final Map<String, Long> lastToken = new HashMap<>();
+    /** Per key: {@link #registryIncarnation} when its token was last seen. */
+    private final Map<String, Integer> lastRegistry = new HashMap<>();
+    /** How many times the registry was deleted from outside (alone or with the whole store). */
+    private int registryIncarnation;
     private final Trace trace = new Trace(400);
     private final SimStats stats = new SimStats();
     /** Per member id: no process of that id starts before this shared instant (rule 3 of {@link OutsideDeleteRule}). */
@@ -445,6 +449,7 @@ final class MembershipSimulation {
             return;
         }
         stats.count("fault.registry-delete");
+        registryIncarnation++;
         log("REGISTRY DELETED FROM OUTSIDE");
         if (extra.contains(Fault.FRESH_CREATOR)) {
             freshMember();
@@ -486,6 +491,7 @@ final class MembershipSimulation {
         }
         holdOffAll = until;
         stats.count("fault.store-recreation");
+        registryIncarnation++;
         log("STORE RE-CREATED: every record gone");
     }
 
@@ -627,7 +633,7 @@ final class MembershipSimulation {
                 }
                 if (acting != null) {
                     fail("key " + key + " has two acting owners: " + acting.owner + " (token " + actingToken + ") and "
-                            + p.owner + " (token " + token + ")");
+                            + p.owner + " (token " + token + ")" + acting.signature() + p.signature());
                     return;
                 }
                 acting = p;
@@ -638,19 +644,23 @@ final class MembershipSimulation {
             }
             String before = lastActor.put(key, acting.owner);
             Long beforeToken = lastToken.put(key, actingToken);
+            Integer beforeRegistry = lastRegistry.put(key, registryIncarnation);
             if (beforeToken == null) {
                 continue;
             }
+            // A registry re-created since the earlier token restarts the epochs: named, so that the token rule across a
+            // re-creation (issue 19's "tokens that do not repeat across a re-creation") is told from the rest.
+            String across = beforeRegistry != registryIncarnation ? " (across a re-creation of the registry)" : "";
             if (!acting.owner.equals(before)) {
                 ownerChanges++;
                 if (actingToken <= beforeToken) {
                     fail("key " + key + " moved from " + before + " (token " + beforeToken + ") to " + acting.owner
-                            + " with token " + actingToken + ": not higher");
+                            + " with token " + actingToken + ": not higher" + across + acting.signature());
                     return;
                 }
             } else if (actingToken < beforeToken) {
                 fail("key " + key + ": the token of " + acting.owner + " fell from " + beforeToken + " to "
-                        + actingToken);
+                        + actingToken + across + acting.signature());
                 return;
             }
         }
@@ -681,7 +691,47 @@ final class MembershipSimulation {
         if (violation == null) {
             violation = message + " at " + time.elapsed() + " (seed " + seed + ", ttl " + ttl.toSeconds() + "s)";
             log("VIOLATION " + message);
+            for (Node node : nodes) {
+                if (node.process != null) {
+                    log(node.name + " " + node.process.owner + (node.paused ? " (paused)" : "") + " state: "
+                            + OwnershipSeams.describe(node.process.group));
+                }
+            }
+            log("store: registry " + store.read(REGISTRY_KEY, ttl).map(o -> registryLine(o.content())).orElse("none"));
         }
+    }
+
+    /** Per member-lease key: the owner the trace last showed, so that renewals are not traced. */
+    private final Map<String, String> traceLeases = new HashMap<>();
+
+    /** Traces a registry write, or a member lease changing hands (not its renewals). */
+    private void traceWrite(String writer, String key) {
+        byte[] content = store.read(key, ttl).map(StoredObject::content).orElse(new byte[0]);
+        if (key.equals(REGISTRY_KEY)) {
+            log(writer + " wrote the registry: " + registryLine(content));
+        } else {
+            traceLeases.put(key, leaseTag(key));
+            log(writer + " wrote " + key + ": " + new String(content, java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The owner and generation of the lease record under {@code key}, for the trace. */
+    private String leaseTag(String key) {
+        Optional<StoredObject> object = store.read(key, ttl);
+        if (object.isEmpty()) {
+            return "";
+        }
+        try {
+            LeaseRecord record = LeaseRecordCodec.decode(object.get().content());
+            return record.owner() + " g" + record.generation() + (record.isReleased() ? " released" : "");
+        } catch (MalformedLeaseRecordException e) {
+            return "corrupt";
+        }
+    }
+
+    /** The registry's text on one line: epoch, and per member id, owner, generation and ack. */
+    static String registryLine(byte[] content) {
+        return RegistryText.parse(content).toString();
     }
 
     // ------------------------------------------------------------------ machines and processes
@@ -770,6 +820,12 @@ final class MembershipSimulation {
         private final Map<String, String> lastSeen = new HashMap<>();
         boolean dead;
         boolean leaving;
+        /** For {@link #signature}: the registry this process last read, the view it adopted, the epoch it created. */
+        private RegistryText lastRegistry;
+        private long adoptedEpoch = -1;
+        private List<String> adoptedMembers = List.of();
+        private long createdEpoch = -1;
+        private long createdAt;
 
         Process(Node node, String owner) {
             this.node = node;
@@ -785,6 +841,8 @@ final class MembershipSimulation {
             this.group = builder.build();
             group.addListener(event -> {
                 if (event instanceof dev.hoplock.core.ownership.OwnershipEvent.MembershipChanged changed) {
+                    adoptedEpoch = changed.epoch();
+                    adoptedMembers = changed.current().members().stream().map(m -> m.id()).sorted().toList();
                     log(owner + " adopts epoch " + changed.epoch() + " " + changed.current().members().stream()
                             .map(m -> m.id()).toList());
                 } else if (event instanceof dev.hoplock.core.ownership.OwnershipEvent.Settled settled) {
@@ -824,6 +882,35 @@ final class MembershipSimulation {
 
         private void saw(String key, Optional<StoredObject> object) {
             lastSeen.put(key, object.map(o -> sighting(key, o.content())).orElse(""));
+            if (key.equals(REGISTRY_KEY) && object.isPresent()) {
+                lastRegistry = RegistryText.parse(object.get().content());
+            }
+        }
+
+        /**
+         * What this process's state shows of the known defects of issue 19 (a diagnosis for the report, not a check):
+         * its registry entry names another process (defect 3), its view's members are not those of the registry it
+         * last read at the same epoch (defect 2), or it acts under a registry it created less than a TTL ago (defect 1).
+         */
+        String signature() {
+            List<String> signs = new ArrayList<>();
+            RegistryText read = lastRegistry;
+            if (read != null) {
+                RegistryText.Entry mine = read.entry(memberId);
+                if (mine != null && !mine.owner().equals(owner)) {
+                    signs.add("defect 3: acts under the entry of " + mine.owner() + " (generation " + mine.generation()
+                            + ")");
+                }
+                if (read.epoch() == adoptedEpoch && !read.ids().equals(adoptedMembers)) {
+                    signs.add("defect 2: acts under epoch " + adoptedEpoch + " as " + adoptedMembers
+                            + " while the registry it last read holds epoch " + read.epoch() + " as " + read.ids());
+                }
+            }
+            if (createdEpoch == adoptedEpoch && time.nanoTime() - createdAt < ttl.toNanos()) {
+                signs.add("defect 1: acts " + (time.nanoTime() - createdAt) / 1_000_000 + " ms after it created the"
+                        + " registry at epoch " + createdEpoch + " (less than a TTL)");
+            }
+            return signs.isEmpty() ? "" : " [" + owner + ": " + String.join("; ", signs) + "]";
         }
 
         private String sighting(String key, byte[] content) {
@@ -881,6 +968,10 @@ final class MembershipSimulation {
                     boolean lost = !healed && random.nextInt(100) < 3;
                     time.schedule(() -> {
                         T result = apply.get();
+                        if (result instanceof WriteResult.Written && (key.equals(REGISTRY_KEY)
+                                || !traceLeases.getOrDefault(key, "").equals(leaseTag(key)))) {
+                            traceWrite(owner, key);
+                        }
                         if (!oneWay && !lost) {
                             answer(() -> answer.complete(result), latency());
                         }
@@ -907,6 +998,13 @@ final class MembershipSimulation {
             return send(key, () -> store.write(key, expected, content, timeout)).thenApply(result -> {
                 if (result instanceof WriteResult.Written) {
                     lastSeen.put(key, sighting(key, content));
+                    if (key.equals(REGISTRY_KEY)) {
+                        lastRegistry = RegistryText.parse(content);
+                        if (expected.isNone()) {
+                            createdEpoch = lastRegistry.epoch();
+                            createdAt = time.nanoTime();
+                        }
+                    }
                 }
                 return result;
             });
