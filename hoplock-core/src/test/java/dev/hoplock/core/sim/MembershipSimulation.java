@@ -119,9 +119,10 @@ final class MembershipSimulation {
         /** A machine is cut off from one record but not another ({@link Link#PARTIAL}). */
         PARTIAL_PARTITION,
         /**
-         * A machine is loaded (the host of the evidence in ownership-split-s3-under-load): each answer comes up to 3 s
-         * late and each timer up to 1 s late, independently, so a later request's answer can arrive before an earlier
-         * one's.
+         * A machine is loaded (the host of the evidence in ownership-split-s3-under-load, TTL 3 s, answers seconds
+         * late): each answer comes up to a TTL late and each timer up to a third of a TTL late, independently, so a
+         * later request's answer can arrive before an earlier one's and many requests time out with an unknown
+         * outcome.
          */
         LOADED,
         /** Every record is gone at once (the store or bucket re-created), by {@link OutsideDeleteRule} for each. */
@@ -296,16 +297,7 @@ final class MembershipSimulation {
                 time.schedule(node::resume, Duration.ofNanos(duration));
             }
         } else if (kind < 40) {
-            Link link = Link.BASE[random.nextInt(Link.BASE.length)];
-            log(node.name + " link " + link + " for " + duration / 1_000_000 + "ms");
-            node.link = link;
-            long epoch = ++node.linkEpoch;
-            time.schedule(() -> {
-                if (node.linkEpoch == epoch) {
-                    node.link = Link.UP;
-                    log(node.name + " link UP");
-                }
-            }, Duration.ofNanos(duration));
+            cut(node, Link.BASE[random.nextInt(Link.BASE.length)], duration);
         } else if (kind < 55) {
             if (node.process != null) {
                 log(node.name + " KILLED (" + node.process.owner + ")");
@@ -332,6 +324,19 @@ final class MembershipSimulation {
             log(node.name + (node.slow ? " SLOW link" : " fast link"));
         }
         check();
+    }
+
+    /** Puts {@code node}'s link into {@code link} for {@code duration} ns (unless another fault changes it first). */
+    private void cut(Node node, Link link, long duration) {
+        log(node.name + " link " + link + " for " + duration / 1_000_000 + "ms");
+        node.link = link;
+        long epoch = ++node.linkEpoch;
+        time.schedule(() -> {
+            if (node.linkEpoch == epoch) {
+                node.link = Link.UP;
+                log(node.name + " link UP");
+            }
+        }, Duration.ofNanos(duration));
     }
 
     /** Starts a process on {@code node} unless one runs there, it hosts no member, or its id is held off. */
@@ -372,20 +377,12 @@ final class MembershipSimulation {
                 Node node = nodes.get(random.nextInt(nodes.size()));
                 Link link = Link.PARTIAL[random.nextInt(Link.PARTIAL.length)];
                 stats.count("fault.partition-" + link.name().toLowerCase().replace('_', '-'));
-                log(node.name + " link " + link + " for " + duration / 1_000_000 + "ms");
-                node.link = link;
-                long epoch = ++node.linkEpoch;
-                time.schedule(() -> {
-                    if (node.linkEpoch == epoch) {
-                        node.link = Link.UP;
-                        log(node.name + " link UP");
-                    }
-                }, Duration.ofNanos(duration));
+                cut(node, link, duration);
             }
             case LOADED -> {
                 Node node = nodes.get(random.nextInt(nodes.size()));
                 stats.count("fault.loaded");
-                log(node.name + " LOADED (answers up to 3 s late, timers up to 1 s, out of order) for "
+                log(node.name + " LOADED (answers up to a TTL late, timers up to TTL/3, out of order) for "
                         + duration / 1_000_000 + "ms");
                 node.loaded = true;
                 long epoch = ++node.loadEpoch;
@@ -865,14 +862,14 @@ final class MembershipSimulation {
         public Cancellable schedule(Runnable task, Duration delay) {
             long shared = (long) Math.ceil(Math.max(0, delay.toNanos()) / node.rate);
             if (node.loaded) {
-                shared += random.nextLong(1_000_000_000L);
+                shared += random.nextLong(ttl.toNanos() / 3);
             }
             return deliver(task, shared);
         }
 
-        /** An answer's delivery: late by up to 3 s more on a loaded machine, each on its own. */
+        /** An answer's delivery: late by up to a TTL more on a loaded machine, each on its own. */
         private void answer(Runnable task, long sharedNanos) {
-            deliver(task, node.loaded ? sharedNanos + random.nextLong(3_000_000_000L) : sharedNanos);
+            deliver(task, node.loaded ? sharedNanos + random.nextLong(ttl.toNanos()) : sharedNanos);
         }
 
         /** What this process last saw of {@code key}: an owner, {@link #PRESENT}, or "" (nothing, or released). */
