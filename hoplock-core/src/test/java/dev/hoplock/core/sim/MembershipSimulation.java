@@ -49,7 +49,8 @@ import java.util.function.Supplier;
  * the registry and of member leases, a member id reused by a new process (a rescheduled pod, also at the same
  * lease generation), partitions from one record but not another, loaded machines whose answers come seconds late and
  * out of order, the whole store re-created, and members that never saw the registry starting right after its delete.
- * Outside deletes follow the elector simulation's {@link OutsideDeleteRule}.
+ * Outside deletes follow the elector simulation's condition ({@link OutsideDeletes}, see {@link #registryDeletable}
+ * and {@link #memberLeaseDeletable}).
  *
  * <p>The checker samples every process that is running (not paused, not dead) every 50 ms of virtual time, after
  * every task of a process (timer or answer) and after every fault, asking each of 24 keys whether it acts as the
@@ -57,12 +58,13 @@ import java.util.function.Supplier;
  * a change of acting process, or falls for one process. After the chaos every fault heals; every key must then be
  * owned by exactly one process within {@link #LIVENESS_BOUND_TTLS} TTLs (requests then take 1 to 400 ms, none lost).
  */
-final class MembershipSimulation {
+final class MembershipSimulation extends SimWorld {
 
     static final int KEYS = 24;
     static final int LIVENESS_BOUND_TTLS = 6;
     private static final long SAMPLE_NANOS = 50_000_000L;
 
+    static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
     static final String GROUP = "sim-group";
     static final String REGISTRY_KEY = GROUP + "/registry";
 
@@ -106,9 +108,9 @@ final class MembershipSimulation {
      * none, a seed replays exactly the schedule it did before they existed.
      */
     enum Fault {
-        /** The registry is deleted from outside (by {@link OutsideDeleteRule}: every living member last saw it). */
+        /** The registry is deleted from outside (by {@link OutsideDeletes}: every living member last saw it). */
         REGISTRY_DELETE,
-        /** A member lease is deleted from outside (by {@link OutsideDeleteRule}, among the processes of that id). */
+        /** A member lease is deleted from outside (by {@link OutsideDeletes}, among the processes of that id). */
         MEMBER_LEASE_DELETE,
         /**
          * A member id is reused by a new process on another machine (a rescheduled pod): the old process is killed at
@@ -125,7 +127,7 @@ final class MembershipSimulation {
          * outcome.
          */
         LOADED,
-        /** Every record is gone at once (the store or bucket re-created), by {@link OutsideDeleteRule} for each. */
+        /** Every record is gone at once (the store or bucket re-created), by {@link OutsideDeletes} for each. */
         STORE_RECREATION,
         /**
          * After a registry delete, new processes are not held off: a member that never saw the registry may start at
@@ -149,8 +151,6 @@ final class MembershipSimulation {
     }
 
     final long seed;
-    final SplittableRandom random;
-    final VirtualTime time = new VirtualTime(Instant.parse("2026-12-01T00:00:00Z"));
     private final InMemoryBackend store = new InMemoryBackend();
     private final OwnershipSeams.PlantedDefect defect;
     private final Set<Fault> extra;
@@ -164,8 +164,7 @@ final class MembershipSimulation {
     /** How many times the registry was deleted from outside (alone or with the whole store). */
     private int registryIncarnation;
     private final Trace trace = new Trace(400);
-    private final SimStats stats = new SimStats();
-    /** Per member id: no process of that id starts before this shared instant (rule 3 of {@link OutsideDeleteRule}). */
+    /** Per member id: no process of that id starts before this shared instant (rule 2 of {@link OutsideDeletes}). */
     private final Map<String, Long> holdOff = new HashMap<>();
     /** No new process of any id starts before this shared instant (after a registry delete). */
     private long holdOffAll;
@@ -186,8 +185,8 @@ final class MembershipSimulation {
     }
 
     MembershipSimulation(long seed, OwnershipSeams.PlantedDefect defect, Set<Fault> faults) {
+        super(seed, START);
         this.seed = seed;
-        this.random = new SplittableRandom(seed);
         this.defect = defect;
         this.extra = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
         this.ttl = random.nextBoolean() ? Duration.ofSeconds(10) : Duration.ofSeconds(30);
@@ -400,10 +399,12 @@ final class MembershipSimulation {
     }
 
     private boolean quietBeforeHeal() {
-        return time.nanoTime() > chaosNanos - OutsideDeleteRule.quietBeforeHeal(ttl);
+        // (Not just before the heal, as in the elector simulation: the loss and the new views would fall into the calm
+        // after it, where liveness is measured.)
+        return time.nanoTime() > chaosNanos - 2 * ttl.toNanos();
     }
 
-    /** The living processes that are not leaving (the competitors of {@link OutsideDeleteRule}). */
+    /** The living processes that are not leaving (the witnesses of {@link OutsideDeletes}). */
     private List<Process> living() {
         List<Process> living = new ArrayList<>();
         for (Node node : nodes) {
@@ -417,28 +418,32 @@ final class MembershipSimulation {
 
     /**
      * The registry may go when every living member last saw it (a member that did not would take its absence for a
-     * new group, rule M9): {@link OutsideDeleteRule} with "present" for a holder. New processes are held off for its
+     * new group, rule M9): {@link OutsideDeletes#everyOtherSaw} with "present" for a holder. New processes are held off for its
      * hold-off unless {@link Fault#FRESH_CREATOR} is on.
      */
     private boolean registryDeletable() {
-        List<OutsideDeleteRule.Sighting> sightings = new ArrayList<>();
+        List<OutsideDeletes.Witness> witnesses = new ArrayList<>();
         for (Process p : living()) {
-            sightings.add(new OutsideDeleteRule.Sighting(p.owner, p.lastSeen(REGISTRY_KEY)));
+            witnesses.add(new OutsideDeletes.Witness(p.owner, p.lastSeen(REGISTRY_KEY)));
         }
-        return OutsideDeleteRule.allows(Process.PRESENT, sightings);
+        return OutsideDeletes.everyOtherSaw(Process.PRESENT, witnesses);
     }
 
-    /** The owner of member {@code id}'s lease if {@link OutsideDeleteRule} lets it be deleted now, else null. */
+    /**
+     * The owner of member {@code id}'s lease if it may be deleted now, else null: it is held, and every other living
+     * process of that member id (the only ones that would take it) last saw it held by that owner
+     * ({@link OutsideDeletes#everyOtherSaw}). (Watchers of other ids only remove the entry after a TTL of absence.)
+     */
     private String memberLeaseDeletable(String id) {
         String key = memberKey(id);
         String holder = holderOf(key);
-        List<OutsideDeleteRule.Sighting> sightings = new ArrayList<>();
+        List<OutsideDeletes.Witness> witnesses = new ArrayList<>();
         for (Process p : living()) {
             if (p.memberId.equals(id)) {
-                sightings.add(new OutsideDeleteRule.Sighting(p.owner, p.lastSeen(key)));
+                witnesses.add(new OutsideDeletes.Witness(p.owner, p.lastSeen(key)));
             }
         }
-        return OutsideDeleteRule.allows(holder, sightings) ? holder : null;
+        return holder != null && OutsideDeletes.everyOtherSaw(holder, witnesses) ? holder : null;
     }
 
     private void deleteRegistry() {
@@ -451,7 +456,7 @@ final class MembershipSimulation {
         if (extra.contains(Fault.FRESH_CREATOR)) {
             freshMember();
         } else {
-            holdOffAll = time.nanoTime() + OutsideDeleteRule.holdOff(ttl);
+            holdOffAll = OutsideDeletes.noStartsUntil(time.nanoTime(), ttl.toNanos());
         }
     }
 
@@ -465,11 +470,11 @@ final class MembershipSimulation {
         }
         stats.count("fault.member-lease-delete");
         log("MEMBER LEASE of " + id + " (held by " + holder + ") DELETED FROM OUTSIDE");
-        holdOff.put(id, time.nanoTime() + OutsideDeleteRule.holdOff(ttl));
+        holdOff.put(id, OutsideDeletes.noStartsUntil(time.nanoTime(), ttl.toNanos()));
         return true;
     }
 
-    /** Every record gone at once, when each of them may go by {@link OutsideDeleteRule}. */
+    /** Every record gone at once, when each of them may go by {@link OutsideDeletes}. */
     private void recreateStore() {
         if (quietBeforeHeal() || store.read(REGISTRY_KEY, ttl).isEmpty() || !registryDeletable()) {
             return;
@@ -481,7 +486,7 @@ final class MembershipSimulation {
             }
         }
         deleteFromOutside(REGISTRY_KEY);
-        long until = time.nanoTime() + OutsideDeleteRule.holdOff(ttl);
+        long until = OutsideDeletes.noStartsUntil(time.nanoTime(), ttl.toNanos());
         for (String id : ids) {
             deleteFromOutside(memberKey(id));
             holdOff.put(id, until);
@@ -611,8 +616,19 @@ final class MembershipSimulation {
 
     // ------------------------------------------------------------------ the checker
 
+    @Override
+    void traceOn(Machine machine, String action) {
+        log(action);
+    }
+
+    @Override
+    void violationOn(Machine machine, String what) {
+        fail(what);
+    }
+
     /** The invariants at this instant: one acting owner per key; tokens rise at a change of owner, never fall. */
-    private void check() {
+    @Override
+    void check() {
         if (violation != null) {
             return;
         }
@@ -923,7 +939,7 @@ final class MembershipSimulation {
                     if (!node.waking) {
                         // (The tasks held during a pause run one after the other when it ends; on a real machine they
                         // would run at once, so the process is judged once they all ran.)
-                        check();
+                        afterTask();
                     }
                 }
             };
@@ -982,8 +998,7 @@ final class MembershipSimulation {
         public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
             long sent = nanoTime();
             return send(key, () -> store.read(key, timeout)).thenApply(read -> {
-                // An answer later than the request's bound was abandoned (it timed out first): not a sighting.
-                if (nanoTime() - sent < timeout.toNanos()) {
+                if (OutsideDeletes.isSighting(sent, nanoTime(), timeout)) {
                     saw(key, read);
                 }
                 return read;

@@ -57,7 +57,7 @@ class MembershipSimulationTest {
 
     /**
      * Issue 19: the base schedules plus outside deletes of the registry and of member leases (fair: {@link
-     * OutsideDeleteRule}), member ids reused by new processes (also at the same lease generation), partitions from one
+     * OutsideDeletes}), member ids reused by new processes (also at the same lease generation), partitions from one
      * record but not another, loaded machines (answers seconds late and out of order), store re-creation and members
      * that never saw the registry starting right after its delete. Rules M1 to M9 must hold through all of them: no
      * two acting owners of a key at any instant, tokens rising at every change of owner and never falling.

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * When a simulation may delete a lease record from outside (an operator, a bucket lifecycle rule), shared by the
- * elector simulation ({@link Simulation}) and the lock simulation ({@link LockSimulation}) so that both use one
+ * elector simulation ({@link Simulation}), the lock simulation ({@link LockSimulation}) and the membership simulation
+ * ({@link MembershipSimulation}: the registry, with "present" for its holder, and member leases) so that all use one
  * condition.
  *
  * <p>A delete is detected, not prevented: only a process that saw the record held can know that it disappeared, and a

@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 /**
  * What the parts shared by the simulations ({@link NodeClock}, {@link MachineFaults}) need of the schedule they run in:
  * its one virtual time, its one seeded random source, its counters and trace, and its checker. The elector
- * simulation ({@link Simulation}) and the lock simulation ({@link LockSimulation}) extend it, so that a fault is
- * injected one way in both.
+ * simulation ({@link Simulation}), the lock simulation ({@link LockSimulation}) and the membership simulation
+ * ({@link MembershipSimulation}) extend it, so that a fault is injected one way in all.
  *
  * <p>Guarantees: everything runs on the calling thread, in the order of {@link #time}, and {@link #random} is the
  * schedule's only source of randomness, so a seed replays the same schedule; after every task the checker runs
