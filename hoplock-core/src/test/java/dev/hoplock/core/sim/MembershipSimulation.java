@@ -54,9 +54,12 @@ import java.util.function.Supplier;
  *
  * <p>The checker samples every process that is running (not paused, not dead) every 50 ms of virtual time, after
  * every task of a process (timer or answer) and after every fault, asking each of 24 keys whether it acts as the
- * owner ({@code ActingGate.tokenIfActing}, the hot path itself). It fails the schedule when two processes act on one key at one sample, or when a key's token does not strictly rise at
- * a change of acting process, or falls for one process. After the chaos every fault heals; every key must then be
- * owned by exactly one process within {@link #LIVENESS_BOUND_TTLS} TTLs (requests then take 1 to 400 ms, none lost).
+ * owner ({@code ActingGate.tokenIfActing}, the hot path itself). It fails the schedule when two processes act on one
+ * key at one check (M1 to M4), or when a key's token does not strictly rise at a change of acting process, or falls
+ * for one process (M8; also across a re-creation of the registry unless {@code tokensRestartAtRecreation}). After the
+ * chaos every fault heals; every key must then be owned by exactly one process within {@link #LIVENESS_BOUND_TTLS}
+ * TTLs (requests then take 1 to 400 ms, none lost). A violation names the signatures of issue 19's defects 1 to 3 that
+ * the processes involved show ({@code Process#signature}), and the trace ends with every process's state.
  */
 final class MembershipSimulation extends SimWorld {
 
@@ -159,8 +162,15 @@ final class MembershipSimulation extends SimWorld {
     private final List<String> keys = new ArrayList<>();
     private final Map<String, String> lastActor = new HashMap<>();
     private final Map<String, Long> lastToken = new HashMap<>();
-    /** Per key: {@link #registryIncarnation} when its token was last seen. */
-    private final Map<String, Integer> lastRegistry = new HashMap<>();
+    /** Per key: {@link #registryIncarnation} when its current acting owner began acting. */
+    private final Map<String, Integer> actingSince = new HashMap<>();
+    /**
+     * Off (the default): tokens must rise at every change of owner, also across a re-creation of the registry (issue
+     * 19). On ({@code -Dhoplock.membership.tokensRestartAtRecreation=true}): the token order of a key restarts when the
+     * registry was re-created since its owner began acting, as the elector simulation's generations restart after an
+     * outside delete (documented); two acting owners are still a violation.
+     */
+    private final boolean tokensRestartAtRecreation = Boolean.getBoolean("hoplock.membership.tokensRestartAtRecreation");
     /** How many times the registry was deleted from outside (alone or with the whole store). */
     private int registryIncarnation;
     private final Trace trace = new Trace(400);
@@ -657,13 +667,25 @@ final class MembershipSimulation extends SimWorld {
             }
             String before = lastActor.put(key, acting.owner);
             Long beforeToken = lastToken.put(key, actingToken);
-            Integer beforeRegistry = lastRegistry.put(key, registryIncarnation);
             if (beforeToken == null) {
+                actingSince.put(key, registryIncarnation);
                 continue;
             }
-            // A registry re-created since the earlier token restarts the epochs: named, so that the token rule across a
-            // re-creation (issue 19's "tokens that do not repeat across a re-creation") is told from the rest.
-            String across = beforeRegistry != registryIncarnation ? " (across a re-creation of the registry)" : "";
+            // A registry re-created since the earlier owner began acting restarts the epochs (a member that never saw
+            // it creates epoch 1, rule M9): named, so that issue 19's "tokens that do not repeat across a re-creation"
+            // is told from the rest; with tokensRestartAtRecreation the order restarts there, as the elector
+            // simulation's generations do after an outside delete.
+            boolean recreated = actingSince.get(key) != registryIncarnation;
+            String across = recreated ? " (across a re-creation of the registry)" : "";
+            if (!acting.owner.equals(before)) {
+                actingSince.put(key, registryIncarnation);
+            }
+            if (recreated && tokensRestartAtRecreation) {
+                if (!acting.owner.equals(before)) {
+                    ownerChanges++;
+                }
+                continue;
+            }
             if (!acting.owner.equals(before)) {
                 ownerChanges++;
                 if (actingToken <= beforeToken) {
