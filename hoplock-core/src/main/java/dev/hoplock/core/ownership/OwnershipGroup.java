@@ -11,6 +11,8 @@ import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -258,6 +260,11 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     /** The hot path's gate (rules M1 to M4 and M8), for the tests' seams. */
     ActingGate gate() {
         return gate;
+    }
+
+    /** The view the hot path answers under (or null), for the tests' seams. */
+    @Nullable EpochView currentView() {
+        return loop.current();
     }
 
     /** The owner of {@code key} in the current view (not necessarily acting yet); empty when no view is usable. */

@@ -32,6 +32,15 @@ public final class OwnershipSeams {
         return group.gate().tokenIfActing(key);
     }
 
+    /**
+     * The incarnation id of the registry version the group's current view was adopted from (the view
+     * {@link #tokenIfActing} answers under), or null when it has none.
+     */
+    public static String viewIncarnation(OwnershipGroup group) {
+        EpochView view = group.currentView();
+        return view == null ? null : view.registry.incarnation();
+    }
+
     /** The group's internal state, for simulation traces. */
     public static String describe(OwnershipGroup group) {
         return group.gate().describe();

@@ -56,7 +56,9 @@ import java.util.function.Supplier;
  * every task of a process (timer or answer) and after every fault, asking each of 24 keys whether it acts as the
  * owner ({@code ActingGate.tokenIfActing}, the hot path itself). It fails the schedule when two processes act on one
  * key at one check (M1 to M4), or when a key's token does not strictly rise at a change of acting process, or falls
- * for one process (M8; also across a re-creation of the registry unless {@code tokensRestartAtRecreation}). After the
+ * for one process (M8), except that the order restarts across a re-creation of the registry that happened, by the
+ * store's history, between the two tokens ({@link #tokensRestartAtRecreation}, on by default: rules M8 and M9, as the
+ * elector's generations restart after an outside delete; the fence keeps it safe). After the
  * chaos every fault heals; every key must then be owned by exactly one process within {@link #LIVENESS_BOUND_TTLS}
  * TTLs (requests then take 1 to 400 ms, none lost). A violation names the signatures of issue 19's defects 1 to 3 that
  * the processes involved show ({@code Process#signature}), and the trace ends with every process's state.
@@ -162,15 +164,30 @@ final class MembershipSimulation extends SimWorld {
     private final List<String> keys = new ArrayList<>();
     private final Map<String, String> lastActor = new HashMap<>();
     private final Map<String, Long> lastToken = new HashMap<>();
-    /** Per key: {@link #registryIncarnation} when its current acting owner began acting. */
-    private final Map<String, Integer> actingSince = new HashMap<>();
     /**
-     * Off (the default): tokens must rise at every change of owner, also across a re-creation of the registry (issue
-     * 19). On ({@code -Dhoplock.membership.tokensRestartAtRecreation=true}): the token order of a key restarts when the
-     * registry was re-created since its owner began acting, as the elector simulation's generations restart after an
-     * outside delete (documented); two acting owners are still a violation.
+     * Per key: the life of the registry (see {@link #lives}) whose view the last checked token was issued under.
      */
-    private final boolean tokensRestartAtRecreation = Boolean.getBoolean("hoplock.membership.tokensRestartAtRecreation");
+    private final Map<String, Integer> lastLife = new HashMap<>();
+    /**
+     * The store's history of the registry: per incarnation id, its life, i.e. the value of {@link #registryIncarnation}
+     * when the store applied the write that created it (0 for the first registry, one more after each delete from
+     * outside). Recorded at the store, not from what any process believes.
+     */
+    private final Map<String, Integer> lives = new HashMap<>();
+    /**
+     * On (the default, {@code -Dhoplock.membership.tokensRestartAtRecreation=false} turns it off): a key's token order
+     * restarts when the registry was re-created, by the store's history, between the two tokens compared, i.e. the
+     * later token was issued under a view of a later life of the registry than the earlier one ({@link #lives}). This
+     * is the documented rule: after a delete of the registry from outside (alone or with the whole store) a member
+     * that never saw it creates it at epoch 1 (rule M9), so tokens, which are epochs (rule M8), start again, exactly as
+     * the elector's generations restart after an outside delete of its lease record; the fence keeps that safe
+     * ({@code Fence.check} with a holder; {@code JdbcFence} refuses an equal token from another holder and any lower
+     * token). Everything else is still judged: two acting owners at one check, and within one life of the registry
+     * (or going back to an earlier one) a token that does not rise at a change of owner or falls for one process.
+     * Off: tokens must rise at every change of owner and never fall, across re-creations too (issue 19's wish list).
+     */
+    private final boolean tokensRestartAtRecreation = Boolean.parseBoolean(
+            System.getProperty("hoplock.membership.tokensRestartAtRecreation", "true"));
     /** How many times the registry was deleted from outside (alone or with the whole store). */
     private int registryIncarnation;
     private final Trace trace = new Trace(400);
@@ -667,27 +684,23 @@ final class MembershipSimulation extends SimWorld {
             }
             String before = lastActor.put(key, acting.owner);
             Long beforeToken = lastToken.put(key, actingToken);
+            int life = lifeOf(OwnershipSeams.viewIncarnation(acting.group));
+            Integer beforeLife = lastLife.put(key, life);
             if (beforeToken == null) {
-                actingSince.put(key, registryIncarnation);
-                continue;
-            }
-            // A registry re-created since the earlier owner began acting restarts the epochs (a member that never saw
-            // it creates epoch 1, rule M9): named, so that issue 19's "tokens that do not repeat across a re-creation"
-            // is told from the rest; with tokensRestartAtRecreation the order restarts there, as the elector
-            // simulation's generations do after an outside delete.
-            boolean recreated = actingSince.get(key) != registryIncarnation;
-            String across = recreated ? " (across a re-creation of the registry)" : "";
-            if (!acting.owner.equals(before)) {
-                actingSince.put(key, registryIncarnation);
-            }
-            if (recreated && tokensRestartAtRecreation) {
-                if (!acting.owner.equals(before)) {
-                    ownerChanges++;
-                }
                 continue;
             }
             if (!acting.owner.equals(before)) {
                 ownerChanges++;
+            }
+            // A re-creation of the registry between the two tokens, by the store's history (not by when the checker
+            // noticed it): the earlier token was issued under a view of an earlier life of the registry.
+            boolean recreatedBetween = beforeLife >= 0 && life > beforeLife;
+            String across = life != beforeLife ? " (the earlier token under life " + beforeLife + " of the registry,"
+                    + " this one under life " + life + ")" : "";
+            if (recreatedBetween && tokensRestartAtRecreation) {
+                continue;
+            }
+            if (!acting.owner.equals(before)) {
                 if (actingToken <= beforeToken) {
                     fail("key " + key + " moved from " + before + " (token " + beforeToken + ") to " + acting.owner
                             + " with token " + actingToken + ": not higher" + across + acting.signature());
@@ -699,6 +712,12 @@ final class MembershipSimulation extends SimWorld {
                 return;
             }
         }
+    }
+
+    /** The life of the registry incarnation {@code id} by the store's history ({@link #lives}), or -1 if unknown. */
+    private int lifeOf(String id) {
+        Integer life = id == null ? null : lives.get(id);
+        return life == null ? -1 : life;
     }
 
     private void checkEveryKeyOwned() {
@@ -1029,7 +1048,14 @@ final class MembershipSimulation extends SimWorld {
 
         @Override
         public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
-            return send(key, () -> store.write(key, expected, content, timeout)).thenApply(result -> {
+            return send(key, () -> {
+                WriteResult applied = store.write(key, expected, content, timeout);
+                if (key.equals(REGISTRY_KEY) && expected.isNone() && applied instanceof WriteResult.Written) {
+                    // The store's history: this write created a registry, in the current life of the record.
+                    lives.putIfAbsent(RegistryText.parse(content).incarnation(), registryIncarnation);
+                }
+                return applied;
+            }).thenApply(result -> {
                 if (result instanceof WriteResult.Written) {
                     lastSeen.put(key, sighting(key, content));
                     if (key.equals(REGISTRY_KEY)) {

@@ -7,11 +7,12 @@ import java.util.List;
 
 /**
  * The group registry as the membership simulation reads it from the store, for traces and diagnoses: the epoch and,
- * per member, id, owner (process), lease generation and acknowledged epoch. Read from the documented text format
+ * per member, id, owner (process), lease generation and acknowledged epoch, and the incarnation id ({@code ""} when the
+ * record has no incarnation line). Read from the documented text format
  * ({@code hoplock-registry 1}, see {@code dev.hoplock.core.ownership.Registry}), not through the engine's own parser,
  * so that a diagnosis does not share a defect of the code it diagnoses. Lines it does not know are skipped.
  */
-record RegistryText(long epoch, List<Entry> entries) {
+record RegistryText(long epoch, String incarnation, List<Entry> entries) {
 
     /** One member line. */
     record Entry(String id, String owner, long generation, long ack) {
@@ -19,12 +20,15 @@ record RegistryText(long epoch, List<Entry> entries) {
 
     static RegistryText parse(byte[] content) {
         long epoch = -1;
+        String incarnation = "";
         List<Entry> entries = new ArrayList<>();
         for (String line : new String(content, StandardCharsets.UTF_8).split("\n")) {
             String[] f = line.split(" ");
             try {
                 if (f[0].equals("epoch") && f.length == 2) {
                     epoch = Long.parseLong(f[1]);
+                } else if (f[0].equals("incarnation") && f.length == 3) {
+                    incarnation = decode(f[1]);
                 } else if (f[0].equals("member") && f.length == 7) {
                     entries.add(new Entry(decode(f[4]), decode(f[5]), Long.parseLong(f[2]), Long.parseLong(f[1])));
                 }
@@ -32,7 +36,7 @@ record RegistryText(long epoch, List<Entry> entries) {
                 // Skipped: a trace shows what it can.
             }
         }
-        return new RegistryText(epoch, List.copyOf(entries));
+        return new RegistryText(epoch, incarnation, List.copyOf(entries));
     }
 
     Entry entry(String id) {
