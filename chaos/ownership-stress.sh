@@ -3,10 +3,12 @@
 # of one ownership group over S3Mock 5.2.0, while CPU hogs keep both cores busy the way a busy host does (busy loops,
 # a javac loop that keeps starting JVMs and collecting garbage, fsync-heavy dd), and a chaos loop pauses members
 # (SIGSTOP/SIGCONT 0.1 to 2 s, like GC pauses), stops one past the TTL, kills one (kill -9), stops one (SIGTERM),
-# starts new ones (a restarted id or a new id that sorts last) and pauses the store (slow answers). Every member
+# starts new ones (a restarted id or a new id that sorts last, whose join appends the registry's last line) and pauses
+# the store (slow answers: single pauses, and a burst of short ones while a new member joins). Every member
 # appends each 100 ms interval of acting ownership (key, token, start, end, owner) to a sink in the run's directory;
 # after each run every interval is checked: no two intervals of one key by different processes overlap, and the
-# token rises at every change of owner (and never falls for one owner).
+# token rises at every change of owner (and never falls for one owner); and no epoch was reported (MembershipChanged)
+# with two different member sets by different members (one of them acted under a view the store never held).
 #
 # Usage: chaos/ownership-stress.sh [runs=20] [seconds=60] [tree=DIR] [hogs=on|off] [out=DIR] [seed=N]
 #   runs     number of runs (a bare number as first argument works too)
@@ -134,9 +136,29 @@ pause() { # $1 = pid, $2 = ms: SIGSTOP, then SIGCONT, in the background
   ( kill -STOP "$1" 2>/dev/null; ms_sleep "$2"; kill -CONT "$1" 2>/dev/null ) &
   PAUSER_PIDS+=($!)
 }
-replacement() { # after a departure: the same id again (a rescheduled process) or a new id
-  if (( RANDOM % 2 == 0 || NEXT_ID >= ${#ID_LETTERS[@]} )); then start_member "${1%#*}"
-  else start_member "m-${ID_LETTERS[$NEXT_ID]}"; NEXT_ID=$(( NEXT_ID + 1 )); fi
+slow_store_burst() { # slow store answers while members join: once one of them ($@) leads its member lease (its join
+  # write follows at once), 15 short pauses of S3Mock (80-150 ms stopped, 80-200 ms running); bounded to 20 s of waiting
+  local errs=() o; for o in "$@"; do errs+=("$RUN_DIR/$o.err"); done
+  ( for _ in $(seq 1 200); do grep -qs " leads '" "${errs[@]}" && break; sleep 0.1; done
+    for _ in $(seq 1 15); do
+      kill -STOP "$S3MOCK_PID" 2>/dev/null; ms_sleep $(( 80 + RANDOM % 71 )); kill -CONT "$S3MOCK_PID" 2>/dev/null
+      ms_sleep $(( 80 + RANDOM % 121 ))
+    done ) &
+  PAUSER_PIDS+=($!)
+  EVENTS+=("store-burst:")
+}
+new_id() { NEW_OWNER="m-${ID_LETTERS[$NEXT_ID]}"; NEXT_ID=$(( NEXT_ID + 1 )); }
+join_new() { # 2 to 4 members with new ids at once (a scale-out), which sort after every earlier one: each join
+  # appends the registry's last line
+  local n=$(( 2 + RANDOM % 3 )) owners=() i
+  for i in $(seq 1 "$n"); do
+    (( NEXT_ID < ${#ID_LETTERS[@]} && ${#LIVE[@]} < 8 )) || break
+    new_id; start_member "$NEW_OWNER"; owners+=("$NEW_OWNER#${INCARNATION[$NEW_OWNER]}")
+  done
+  (( ${#owners[@]} > 0 )) && slow_store_burst "${owners[@]}"
+}
+replacement() { # after a departure: the same id again (a rescheduled process, 1 in 4) or new ids
+  if (( RANDOM % 4 == 0 || NEXT_ID >= ${#ID_LETTERS[@]} )); then start_member "${1%#*}"; else join_new; fi
 }
 
 # ---------------------------------------------------------------- the checker
@@ -166,7 +188,7 @@ check_run() { # prints "intervals owners changes overlaps falls" and writes viol
 }
 
 # ---------------------------------------------------------------- the runs
-FAILED=0 TOTAL_INTERVALS=0 TOTAL_OVERLAPS=0 TOTAL_FALLS=0 TOTAL_TORN=0
+FAILED=0 TOTAL_INTERVALS=0 TOTAL_OVERLAPS=0 TOTAL_FALLS=0 TOTAL_TORN=0 TOTAL_DIVERGENT=0
 START_ALL=$(date +%s)
 for run in $(seq 1 "$RUNS"); do
   RUN_DIR="$OUT/run-$run"; mkdir -p "$RUN_DIR"
@@ -179,19 +201,19 @@ for run in $(seq 1 "$RUNS"); do
   sleep 10
   for _ in $(seq 1 40); do          # at most 40 events, and none after chaos_end
     (( $(date +%s) >= chaos_end )) && break
-    ms_sleep $(( 1000 + RANDOM % 3000 ))
+    ms_sleep $(( 1000 + RANDOM % 2000 ))
     (( ${#LIVE[@]} == 0 )) && { start_member "m-a"; continue; }
     victim="$(random_live)"; pid="${PID_OF[$victim]}"
     roll=$(( RANDOM % 12 ))
-    if (( roll < 5 )); then ms=$(( 100 + RANDOM % 1901 )); pause "$pid" "$ms"; EVENTS+=("pause:$victim:${ms}ms")
-    elif (( roll < 6 )); then ms=$(( TTL_MS + 1000 + RANDOM % 2000 )); pause "$pid" "$ms"; EVENTS+=("stop-past-ttl:$victim:${ms}ms")
-    elif (( roll < 7 )) && (( ${#LIVE[@]} >= 2 )); then
+    if (( roll < 3 )); then ms=$(( 100 + RANDOM % 1901 )); pause "$pid" "$ms"; EVENTS+=("pause:$victim:${ms}ms")
+    elif (( roll < 4 )); then ms=$(( TTL_MS + 1000 + RANDOM % 2000 )); pause "$pid" "$ms"; EVENTS+=("stop-past-ttl:$victim:${ms}ms")
+    elif (( roll < 5 )) && (( ${#LIVE[@]} >= 2 )); then
       kill -9 "$pid" 2>/dev/null; drop_live "$victim"; EVENTS+=("kill9:$victim"); replacement "$victim"
-    elif (( roll < 8 )) && (( ${#LIVE[@]} >= 2 )); then
+    elif (( roll < 7 )) && (( ${#LIVE[@]} >= 2 )); then
       kill -CONT "$pid" 2>/dev/null; kill -TERM "$pid" 2>/dev/null; drop_live "$victim"; EVENTS+=("term:$victim")
       replacement "$victim"
-    elif (( roll < 10 )) && (( ${#LIVE[@]} < 5 )) && (( NEXT_ID < ${#ID_LETTERS[@]} )); then
-      start_member "m-${ID_LETTERS[$NEXT_ID]}"; NEXT_ID=$(( NEXT_ID + 1 ))
+    elif (( roll < 10 )) && (( ${#LIVE[@]} < 7 )) && (( NEXT_ID < ${#ID_LETTERS[@]} )); then
+      join_new
     else
       ms=$(( 200 + RANDOM % 801 )); pause "$S3MOCK_PID" "$ms"; EVENTS+=("store-pause:${ms}ms")
     fi
@@ -211,18 +233,23 @@ for run in $(seq 1 "$RUNS"); do
   printf '%s\n' "${EVENTS[@]}" >"$RUN_DIR/events.txt"
   read -r intervals owners changes overlaps falls < <(check_run)
   torn=$(cat "$RUN_DIR"/*.err 2>/dev/null | grep -c "answered torn")
+  # Two members that adopted different member sets at one epoch: one of them acts under a view the store never held.
+  divergent=$(cat "$RUN_DIR"/*.out 2>/dev/null | awk '$1 == "type=MEMBERS" { sub("epoch=", "", $3); v = $3 " " $4
+      if (!(v in seen)) { seen[v] = 1; n[$3]++ } } END { c = 0; for (e in n) if (n[e] > 1) c++; print c }')
+  (( divergent > 0 )) && grep -h "type=MEMBERS" "$RUN_DIR"/*.out | sort -t= -k4,4n | awk '{ print "VIEW " $0 }' >>"$RUN_DIR/violations.txt"
   count() { printf '%s\n' "${EVENTS[@]}" | grep -c "^$1:"; }
   verdict=PASS
-  (( overlaps > 0 || falls > 0 )) && verdict=FAIL
+  (( overlaps > 0 || falls > 0 || divergent > 0 )) && verdict=FAIL
   (( intervals == 0 )) && verdict="FAIL(no work)"
   [[ "$verdict" != PASS ]] && FAILED=$(( FAILED + 1 ))
   TOTAL_INTERVALS=$(( TOTAL_INTERVALS + intervals )) TOTAL_OVERLAPS=$(( TOTAL_OVERLAPS + overlaps ))
-  TOTAL_FALLS=$(( TOTAL_FALLS + falls )) TOTAL_TORN=$(( TOTAL_TORN + torn ))
+  TOTAL_FALLS=$(( TOTAL_FALLS + falls )) TOTAL_TORN=$(( TOTAL_TORN + torn )) TOTAL_DIVERGENT=$(( TOTAL_DIVERGENT + divergent ))
   echo "run $run/$RUNS: $verdict intervals=$intervals owners=$owners changes=$changes overlaps=$overlaps token-falls=$falls" \
-    "torn-reads-refused=$torn events: starts=$(count start) pauses=$(count pause) stops-past-ttl=$(count stop-past-ttl)" \
-    "kill9=$(count kill9) term=$(count term) store-pauses=$(count store-pause) ($(( $(date +%s) - run_start )) s)"
+    "divergent-epochs=$divergent torn-reads-refused=$torn events: starts=$(count start) pauses=$(count pause) stops-past-ttl=$(count stop-past-ttl)" \
+    "kill9=$(count kill9) term=$(count term) store-pauses=$(count store-pause) store-bursts=$(count store-burst)" \
+    "($(( $(date +%s) - run_start )) s)"
   if [[ "$verdict" == PASS ]]; then rm -rf "$RUN_DIR"; else echo "  kept $RUN_DIR:"; head -3 "$RUN_DIR/violations.txt" 2>/dev/null | sed 's/^/  /'; fi
 done
 echo "ownership-stress: $RUNS runs over S3Mock, $FAILED failed; $TOTAL_INTERVALS intervals, $TOTAL_OVERLAPS overlapping," \
-  "$TOTAL_FALLS token falls, $TOTAL_TORN torn registry reads refused; $(( $(date +%s) - START_ALL )) s; tree $TREE; out $OUT"
+  "$TOTAL_FALLS token falls, $TOTAL_DIVERGENT epochs seen with two member sets, $TOTAL_TORN torn registry reads refused; $(( $(date +%s) - START_ALL )) s; tree $TREE; out $OUT"
 (( FAILED == 0 ))
