@@ -71,17 +71,7 @@ class TornRegistryReadTest {
         run(Duration.ofSeconds(40));
 
         assertThat(links.get("a").torn).as("reads of a served torn").isEqualTo(1);
-        for (Map.Entry<String, List<OwnershipEvent>> e : events.entrySet()) {
-            for (OwnershipEvent event : e.getValue()) {
-                if (event instanceof OwnershipEvent.MembershipChanged changed) {
-                    List<String> members = changed.current().members().stream().map(Member::id).toList();
-                    assertThat(store.heldAt(changed.epoch()))
-                            .as("%s adopted epoch %d = %s; the store held at that epoch only", e.getKey(),
-                                    changed.epoch(), members)
-                            .contains(members);
-                }
-            }
-        }
+        assertThat(viewsTheStoreNeverHeld()).as("views adopted that the store never held at their epoch").isEmpty();
         assertThat(events.get("a")).as("the torn read is reported as a problem of the store's answer")
                 .anySatisfy(event -> assertThat(event).isInstanceOfSatisfying(OwnershipEvent.Problem.class,
                         problem -> assertThat(problem.message()).contains("torn")));
@@ -90,20 +80,43 @@ class TornRegistryReadTest {
 
     /**
      * The checker has teeth: without the end line ({@code NO_REGISTRY_END_LINE}, format 1's framing, planted in every
-     * member) the same torn read gives the split of the evidence: {@code a} acts under epoch "{@code n+1} = [a, c]"
-     * while {@code d}, settled by {@code a}'s own acknowledgement of the real epoch, acts on the keys it gained.
+     * member) the same torn read becomes {@code a}'s view "epoch {@code n+1} = [a, c]", which the store never held. On
+     * the code of the evidence (before the same-view rule of M9) that view was then re-confirmed by reads of the real
+     * epoch, {@code a} acknowledged it, and {@code d} acted on keys {@code a} still acted on; with that rule the view
+     * lasts until {@code a}'s next read, so the overlap check may or may not fire, and the view check always does.
      */
     @Test
-    void theCheckerSeesTheSplitWhenTheEndLineIsNotChecked() {
+    void theCheckerSeesTheViewTheStoreNeverHeldWhenTheEndLineIsNotChecked() {
         planted = true;
         member("a");
         member("c");
         run(Duration.ofSeconds(40));
         links.get("a").tearNextChangedRead(store.current(MemberKeys.registryKey(GROUP)));
         member("d");
-        assertThatThrownBy(() -> run(Duration.ofSeconds(40))).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("acted on by a and d");
+        try {
+            run(Duration.ofSeconds(40));
+        } catch (AssertionError twoOwners) {
+            assertThat(twoOwners).hasMessageContaining("acted on by a and d");
+        }
         assertThat(links.get("a").torn).isEqualTo(1);
+        assertThat(viewsTheStoreNeverHeld()).anySatisfy(view -> assertThat(view).startsWith("a adopted epoch")
+                .endsWith("[a, c]"));
+    }
+
+    /** Every view a member announced (MembershipChanged) whose member set the store never held at that epoch. */
+    private List<String> viewsTheStoreNeverHeld() {
+        List<String> never = new ArrayList<>();
+        for (Map.Entry<String, List<OwnershipEvent>> e : events.entrySet()) {
+            for (OwnershipEvent event : e.getValue()) {
+                if (event instanceof OwnershipEvent.MembershipChanged changed) {
+                    List<String> members = changed.current().members().stream().map(Member::id).toList();
+                    if (!store.heldAt(changed.epoch()).contains(members)) {
+                        never.add(e.getKey() + " adopted epoch " + changed.epoch() + " = " + members);
+                    }
+                }
+            }
+        }
+        return never;
     }
 
     private boolean planted;
