@@ -10,11 +10,13 @@
 # token rises at every change of owner (and never falls for one owner); and no epoch was reported (MembershipChanged)
 # with two different member sets by different members (one of them acted under a view the store never held).
 #
-# Usage: chaos/ownership-stress.sh [runs=20] [seconds=60] [tree=DIR] [hogs=on|off] [out=DIR] [seed=N]
+# Usage: chaos/ownership-stress.sh [runs=20] [seconds=60] [tree=DIR] [hogs=on|off] [out=DIR] [seed=N] [ttl=MS]
 #   runs     number of runs (a bare number as first argument works too)
 #   seconds  length of one run's chaos phase plus start and stop (about a minute: 20 runs fit in ~25 minutes)
 #   tree     the hoplock checkout to build and run (default: the one this script is in), e.g. an export of main
 #   hogs     off: no CPU hogs (to compare)
+#   ttl      the members' TTL in ms (default 3000, as OwnershipProcessesTest; polls at TTL/10: a shorter TTL means more
+#            registry reads, so more reads racing a join)
 #   out      where run directories go (default /tmp/hoplock-ownership-stress-<time>); passing runs are deleted
 # Builds hoplock-s3's test classes in TREE offline (mvn -o test-compile, no install), and runs S3Mock from the local
 # Maven repository (the hoplock-s3 build fetches it). Only 127.0.0.1. Every loop is bounded in count and time; the
@@ -22,7 +24,7 @@
 # Prints one summary line per run and one at the end; exit status 0 when every run passed.
 set -uo pipefail
 
-RUNS=20 SECONDS_PER_RUN=60 TREE="$(cd "$(dirname "$0")/.." && pwd)" HOGS=on OUT="" SEED=$$
+RUNS=20 SECONDS_PER_RUN=60 TREE="$(cd "$(dirname "$0")/.." && pwd)" HOGS=on OUT="" SEED=$$ TTL_MS=3000
 for arg in "$@"; do
   case "$arg" in
     [0-9]*) RUNS="$arg" ;;
@@ -32,6 +34,7 @@ for arg in "$@"; do
     hogs=*) HOGS="${arg#hogs=}" ;;
     out=*) OUT="${arg#out=}" ;;
     seed=*) SEED="${arg#seed=}" ;;
+    ttl=*) TTL_MS="${arg#ttl=}" ;;
     *) echo "ownership-stress: unknown argument '$arg' (see the usage at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -41,7 +44,8 @@ done
 RANDOM=$SEED
 OUT="${OUT:-/tmp/hoplock-ownership-stress-$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$OUT"
-TTL_MS=3000 KEYS=12 BUCKET=hoplock-stress
+[[ "$TTL_MS" =~ ^[0-9]+$ && "$TTL_MS" -ge 1000 && "$TTL_MS" -le 30000 ]] || { echo "ownership-stress: ttl must be 1000..30000 ms" >&2; exit 2; }
+KEYS=12 BUCKET=hoplock-stress
 S3MOCK_JAR="${S3MOCK_JAR:-$HOME/.m2/repository/com/adobe/testing/s3mock/5.2.0/s3mock-5.2.0-exec.jar}"
 [[ -f "$S3MOCK_JAR" ]] || { echo "ownership-stress: no S3Mock jar at $S3MOCK_JAR (build hoplock-s3 once to fetch it)" >&2; exit 2; }
 
@@ -86,7 +90,7 @@ for _ in $(seq 1 90); do
   sleep 1
 done
 curl -s -o /dev/null -m 2 "$ENDPOINT/" || { echo "ownership-stress: S3Mock not up in 90 s" >&2; exit 2; }
-echo "ownership-stress: S3Mock at $ENDPOINT (pid $S3MOCK_PID); $RUNS runs of ${SECONDS_PER_RUN} s, hogs $HOGS, seed $SEED, out $OUT"
+echo "ownership-stress: S3Mock at $ENDPOINT (pid $S3MOCK_PID); $RUNS runs of ${SECONDS_PER_RUN} s, ttl $TTL_MS ms, hogs $HOGS, seed $SEED, out $OUT"
 
 # ---------------------------------------------------------------- CPU hogs, bounded by time
 start_hogs() { # $1 = seconds
