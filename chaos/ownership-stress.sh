@@ -237,6 +237,8 @@ for run in $(seq 1 "$RUNS"); do
   printf '%s\n' "${EVENTS[@]}" >"$RUN_DIR/events.txt"
   read -r intervals owners changes overlaps falls < <(check_run)
   torn=$(cat "$RUN_DIR"/*.err 2>/dev/null | grep -c "answered torn")
+  # On code without the registry's end line a torn read cut mid-line shows as an unreadable registry instead.
+  unreadable=$(cat "$RUN_DIR"/*.err 2>/dev/null | grep -c "registry .* cannot be read")
   # Two members that adopted different member sets at one epoch: one of them acts under a view the store never held.
   divergent=$(cat "$RUN_DIR"/*.out 2>/dev/null | awk '$1 == "type=MEMBERS" { sub("epoch=", "", $3); v = $3 " " $4
       if (!(v in seen)) { seen[v] = 1; n[$3]++ } } END { c = 0; for (e in n) if (n[e] > 1) c++; print c }')
@@ -249,7 +251,7 @@ for run in $(seq 1 "$RUNS"); do
   TOTAL_INTERVALS=$(( TOTAL_INTERVALS + intervals )) TOTAL_OVERLAPS=$(( TOTAL_OVERLAPS + overlaps ))
   TOTAL_FALLS=$(( TOTAL_FALLS + falls )) TOTAL_TORN=$(( TOTAL_TORN + torn )) TOTAL_DIVERGENT=$(( TOTAL_DIVERGENT + divergent ))
   echo "run $run/$RUNS: $verdict intervals=$intervals owners=$owners changes=$changes overlaps=$overlaps token-falls=$falls" \
-    "divergent-epochs=$divergent torn-reads-refused=$torn events: starts=$(count start) pauses=$(count pause) stops-past-ttl=$(count stop-past-ttl)" \
+    "divergent-epochs=$divergent torn-reads-refused=$torn unreadable-reads=$unreadable events: starts=$(count start) pauses=$(count pause) stops-past-ttl=$(count stop-past-ttl)" \
     "kill9=$(count kill9) term=$(count term) store-pauses=$(count store-pause) store-bursts=$(count store-burst)" \
     "($(( $(date +%s) - run_start )) s)"
   if [[ "$verdict" == PASS ]]; then rm -rf "$RUN_DIR"; else echo "  kept $RUN_DIR:"; head -3 "$RUN_DIR/violations.txt" 2>/dev/null | sed 's/^/  /'; fi
