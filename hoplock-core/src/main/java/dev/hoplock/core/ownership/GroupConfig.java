@@ -53,7 +53,12 @@ record GroupConfig(String group, String memberId, String address, String owner, 
          * Breaks M8 (issue 19, defect 7): a token looks back at most four epochs, so the token of a key that never
          * moved rises after more than four membership changes.
          */
-        TOKEN_LOOKS_BACK_FOUR
+        TOKEN_LOOKS_BACK_FOUR,
+        /**
+         * Breaks M2's premise: the registry is written and read without its end line (format 1's framing), so a read
+         * served torn at a line end decodes as a version the store never held and becomes a view.
+         */
+        NO_REGISTRY_END_LINE
     }
 
     boolean has(Defect defect) {

@@ -189,7 +189,12 @@ final class MembershipLoop {
         absence.present();
         Registry registry;
         try {
-            registry = Registry.decode(answer.get().content());
+            registry = Registry.decode(answer.get().content(), !config.has(GroupConfig.Defect.NO_REGISTRY_END_LINE));
+        } catch (RegistrySeal.TornRegistryException e) {
+            // Not a version the store held (a torn read): never a view, never a base for a write; read again soon.
+            problem(OwnershipProblems.registryTorn(registryKey, e));
+            next(true);
+            return;
         } catch (IllegalArgumentException e) {
             problem(OwnershipProblems.registryUnreadable(registryKey, e));
             next(false);
@@ -249,7 +254,8 @@ final class MembershipLoop {
         long t0 = time.nanoTime();
         long w0 = time.wallMillis();
         Handle expected = registryHandle == null ? Handle.NONE : registryHandle;
-        call(backend.write(registryKey, expected, next.encode(), timeout()), result -> {
+        call(backend.write(registryKey, expected,
+                next.encode(!config.has(GroupConfig.Defect.NO_REGISTRY_END_LINE)), timeout()), result -> {
             if (result instanceof WriteResult.Written written) {
                 log.debug("hoplock: {} of group '{}' wrote the registry: {} (epoch {})", config.memberId(),
                         config.group(), what, next.epoch());

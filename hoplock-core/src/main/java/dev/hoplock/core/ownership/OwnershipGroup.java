@@ -67,7 +67,9 @@ import java.util.function.Consumer;
  *       that epoch (set in {@code ViewAdoption.adopt}, checked by {@code EpochView.fresh}). Any newer epoch was written
  *       after that request took effect. Only a version that is provably the same view re-confirms it: the same
  *       incarnation, epoch and registrations (member ids, processes, generations; {@code Registry.sameViewAs}). Any
- *       other version, even at the same epoch number, is a new view (M9).</li>
+ *       other version, even at the same epoch number, is a new view (M9). A view is always a whole registry version the store held: a read
+ *       answered torn (S3Mock streams a newer body under an older length) fails the version's end line
+ *       ({@code RegistrySeal}) and is neither adopted nor re-confirms a view.</li>
  *   <li><b>M3, a gained key waits for the hand-over.</b> A key this instance owns at epoch {@code E} but did not own at
  *       {@code E - 1} is acted on only once {@code E} is settled: every other member of {@code E} acknowledged
  *       {@code E} (read in the registry) and the incarnation is not <em>young</em>, or a whole {@code ttl} has passed on

@@ -41,6 +41,13 @@ final class OwnershipProblems {
                 + " is fixed (delete it with every instance stopped)";
     }
 
+    /** The registry read answered bytes that are not one whole version (rules M2 to M4 need one the store held). */
+    static String registryTorn(String registryKey, RegistrySeal.TornRegistryException cause) {
+        return "a read of the registry " + registryKey + " was answered torn: " + cause.getMessage()
+                + " and the registry read again; the view is not re-confirmed by it (a store that keeps doing this"
+                + " serves reads that are not atomic)";
+    }
+
     static String epochWentBack(long from, long to) {
         return "the registry's epoch went back from " + from + " to " + to + " (re-created after a deletion?); fencing"
                 + " tokens may repeat across this reset";

@@ -19,21 +19,26 @@ import java.util.Objects;
  * member has yet shown that a whole TTL has passed since its creation: the members of a deleted registry may still act
  * under their old views, and no acknowledgement written in it settles an epoch (rule M3).
  *
- * <p>Format (UTF-8 text, one line each, fields separated by single spaces, texts URL-encoded):
+ * <p>Format 2 (UTF-8 text, one line each, fields separated by single spaces, texts URL-encoded):
  * <pre>
- * hoplock-registry 1
+ * hoplock-registry 2
  * epoch &lt;epoch&gt;
  * seq &lt;seq&gt;
  * incarnation &lt;id&gt; young|settled
  * member &lt;ack&gt; &lt;generation&gt; &lt;ttl-millis&gt; &lt;id&gt; &lt;owner&gt; &lt;address&gt;
+ * end &lt;crc32c of every byte before this line, 8 hex digits&gt;
  * </pre>
  * The {@code incarnation} line is optional: a record without it (written before incarnations existed) reads as the
  * incarnation {@code ""}, not young, and later writes keep it so. Readers older than the line refuse a record that has
  * it (the registry is then unreadable to them: they own nothing until upgraded; fail closed).
+ * The end line ({@link RegistrySeal}) makes a version self-delimiting: a read that a store served torn (the first
+ * bytes of a longer version, as S3Mock does) is refused instead of decoding as a version the store never held.
+ * Format 1 (the same without the end line) still reads, so that a rolling upgrade works; every write is format 2.
  */
 record Registry(long epoch, long seq, String incarnation, boolean young, List<Entry> entries) {
 
-    static final String HEADER = "hoplock-registry 1";
+    static final String HEADER = "hoplock-registry 2";
+    private static final String FORMER_HEADER = "hoplock-registry 1";
     private static final String INCARNATION = "incarnation ";
     static final int MAX_SIZE = 4 * 1024 * 1024;
 
@@ -179,6 +184,14 @@ record Registry(long epoch, long seq, String incarnation, boolean young, List<En
     }
 
     byte[] encode() {
+        return encode(true);
+    }
+
+    /**
+     * {@link #encode()}, or with {@code withEnd} false (only for the planted defect
+     * {@link GroupConfig.Defect#NO_REGISTRY_END_LINE}) without the end line.
+     */
+    byte[] encode(boolean withEnd) {
         StringBuilder out = new StringBuilder(64 + 96 * entries.size());
         out.append(HEADER).append('\n');
         out.append("epoch ").append(epoch).append('\n');
@@ -191,17 +204,42 @@ record Registry(long epoch, long seq, String incarnation, boolean young, List<En
                     .append(' ').append(enc(e.id)).append(' ').append(enc(e.owner)).append(' ')
                     .append(enc(e.address)).append('\n');
         }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] body = out.toString().getBytes(StandardCharsets.UTF_8);
+        return withEnd ? RegistrySeal.seal(body) : body;
     }
 
-    /** Parses a registry; throws {@link IllegalArgumentException} naming what is wrong. */
+    /**
+     * Parses a registry; throws {@link IllegalArgumentException} naming what is wrong, a
+     * {@link RegistrySeal.TornRegistryException} when the bytes are not one whole version (a torn read).
+     */
     static Registry decode(byte[] bytes) {
+        return decode(bytes, true);
+    }
+
+    /**
+     * {@link #decode(byte[])}, or with {@code checkEnd} false (only for the planted defect
+     * {@link GroupConfig.Defect#NO_REGISTRY_END_LINE}) as format 1 was read: no end line is required (one present is
+     * skipped), so a version cut at a line end decodes.
+     */
+    static Registry decode(byte[] bytes, boolean checkEnd) {
         if (bytes.length > MAX_SIZE) {
             throw new IllegalArgumentException("registry object is larger than " + MAX_SIZE + " bytes");
         }
-        String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n");
-        if (lines.length < 3 || !lines[0].equals(HEADER)) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        // Format 1 (no end line, written before it existed) still reads, for a rolling upgrade: the first write
+        // of a member of this version turns the record into format 2. A torn read of a format 2 version never looks
+        // like format 1 (the header comes first).
+        boolean formatOne = text.startsWith(FORMER_HEADER + "\n");
+        if (!formatOne && !text.startsWith(HEADER + "\n")) {
             throw new IllegalArgumentException("not a hoplock registry (expected the line '" + HEADER + "' first)");
+        }
+        byte[] body = checkEnd && !formatOne ? RegistrySeal.open(bytes) : bytes;
+        String[] lines = new String(body, StandardCharsets.UTF_8).split("\n");
+        if (!checkEnd && lines.length > 0 && lines[lines.length - 1].startsWith("end ")) {
+            lines = java.util.Arrays.copyOf(lines, lines.length - 1);
+        }
+        if (lines.length < 3) {
+            throw new IllegalArgumentException("registry lines 'epoch' and 'seq' are missing");
         }
         long epoch = number(lines[1], "epoch");
         long seq = number(lines[2], "seq");

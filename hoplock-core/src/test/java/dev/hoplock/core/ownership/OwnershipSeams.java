@@ -10,7 +10,8 @@ public final class OwnershipSeams {
     /** The rule-breaking defects the simulation plants to prove its checker sees them. */
     public enum PlantedDefect {
         SETTLE_AT_ONCE, NO_VIEW_DEADLINE, HASTY_REMOVAL, IGNORE_LEASE, YOUNG_REGISTRY_SETTLED_BY_ACKS,
-        SAME_EPOCH_IS_SAME_VIEW, GENERATION_ONLY_REGISTRATION, TOKEN_LOOKS_BACK_FOUR
+        SAME_EPOCH_IS_SAME_VIEW, GENERATION_ONLY_REGISTRATION, TOKEN_LOOKS_BACK_FOUR,
+        NO_REGISTRY_END_LINE
     }
 
     private OwnershipSeams() {

@@ -3,6 +3,7 @@ package dev.hoplock.core.ownership;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +13,11 @@ class RegistryTest {
 
     private static Registry.Entry entry(String id, long ack) {
         return new Registry.Entry(id, "", id + "#1", 1, ack, 30_000);
+    }
+
+    /** A well-formed version's framing around {@code body}, so that the line checks behind it are reached. */
+    private static byte[] sealed(String body) {
+        return RegistrySeal.seal(body.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -94,6 +100,62 @@ class RegistryTest {
                 .hasMessageContaining("epoch");
         assertThatThrownBy(() -> Registry.decode("hoplock-registry 1\nepoch 1\nseq 1\nmember 1 2\n"
                 .getBytes(StandardCharsets.UTF_8))).hasMessageContaining("line 4");
+        assertThatThrownBy(() -> Registry.decode(sealed("hoplock-registry 2\nepoch x\nseq 1\n")))
+                .hasMessageContaining("epoch");
+        assertThatThrownBy(() -> Registry.decode(sealed("hoplock-registry 2\nepoch 1\nseq 1\nmember 1 2\n")))
+                .hasMessageContaining("line 4");
+    }
+
+    /**
+     * Issue 19: S3Mock served {@code m-a#1} the ETag and length of epoch 4 with the bytes of epoch 5 (m-d's join), cut
+     * at epoch 4's length, which is exactly the end of m-c's line. Without an end line that decoded as epoch 5 =
+     * [m-a, m-c], a version the store never held, and became m-a's view.
+     */
+    @Test
+    void aJoinCutShortAtTheLengthOfThePreviousVersionIsRefusedAsTorn() {
+        Registry epoch4 = new Registry(4, 9, List.of(
+                new Registry.Entry("m-a", "m-a#1:0", "m-a#1", 1, 4, 3_000),
+                new Registry.Entry("m-c", "m-c#1:0", "m-c#1", 1, 4, 3_000)));
+        Registry epoch5 = epoch4.join(new Registry.Entry("m-d", "m-d#1:0", "m-d#1", 1, -1, 3_000));
+        byte[] torn = Arrays.copyOf(epoch5.encode(), epoch4.encode().length);
+
+        assertThatThrownBy(() -> Registry.decode(torn))
+                .as("the first %d bytes of epoch 5 (what a torn GET answered)", torn.length)
+                .isInstanceOf(RegistrySeal.TornRegistryException.class)
+                .hasMessageContaining("torn");
+        assertThat(Registry.decode(epoch5.encode())).isEqualTo(epoch5);
+    }
+
+    @Test
+    void everyStrictPrefixAndEverySpliceOfTwoVersionsIsRefused() {
+        Registry before = new Registry(7, 12, List.of(entry("a", 7), entry("b", 6), entry("c", 7)));
+        Registry after = before.ack("b");
+        byte[] whole = after.encode();
+        assertThat(whole.length).isEqualTo(before.encode().length);
+        for (int length = 0; length < whole.length; length++) {
+            byte[] prefix = Arrays.copyOf(whole, length);
+            assertThatThrownBy(() -> Registry.decode(prefix)).as("prefix of %d bytes", length)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        byte[] older = before.encode();
+        for (int cut = 1; cut < whole.length; cut++) {
+            byte[] spliced = whole.clone();
+            System.arraycopy(older, cut, spliced, cut, older.length - cut);
+            if (!Arrays.equals(spliced, whole) && !Arrays.equals(spliced, older)) {
+                assertThatThrownBy(() -> Registry.decode(spliced)).as("new bytes up to %d, old after", cut)
+                        .isInstanceOf(RegistrySeal.TornRegistryException.class);
+            }
+        }
+    }
+
+    @Test
+    void aRegistryOfFormatOneStillReadsAndIsWrittenBackInFormatTwo() {
+        Registry old = Registry.decode("hoplock-registry 1\nepoch 1\nseq 1\nmember 1 1 3000 a a%231 ~\n"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(old.entries()).extracting(Registry.Entry::id).containsExactly("a");
+        String written = new String(old.encode(), StandardCharsets.UTF_8);
+        assertThat(written).startsWith("hoplock-registry 2\n").containsPattern("\nend [0-9a-f]{8}\n$");
+        assertThat(Registry.decode(old.encode())).isEqualTo(old);
     }
 
     @Test
