@@ -12,12 +12,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +90,39 @@ public final class ChaosNode {
                     primitive.names(primitive.resourceCount(a.get("resources"))), Map.copyOf(a));
         }
 
+        /**
+         * When a session begun now ends: after {@code holdMs}; for a broken slot never (before the node's end), as
+         * the elector's broken work never ends: work that ignores the lock or the claim goes on after losing it.
+         */
+        long sessionEnd() {
+            return checkActing ? Math.min(endAt, System.nanoTime() + holdNanos) : endAt;
+        }
+
+        /**
+         * Prints {@code STARTED}, then runs {@code work} for every lock name or key on a thread of its own, each with a
+         * {@link WorkLoop} (and connection) of its own, and returns when all of them have ended.
+         */
+        void startedThenPerName(PerName work) throws Exception {
+            print("STARTED owner=" + owner + " nanos=" + System.nanoTime() + " pid=" + ProcessHandle.current().pid());
+            List<Thread> workers = new ArrayList<>();
+            for (String name : names) {
+                String resource = primitive.resource(name);
+                WorkLoop loop = workLoop(resource);
+                Thread worker = new Thread(() -> {
+                    try {
+                        work.run(name, resource, loop);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(resource + ": the downstream store failed", e);
+                    }
+                }, resource);
+                worker.start();
+                workers.add(worker);
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+        }
+
         /** A work loop of its own (with its own connection) for the session of one thread. */
         WorkLoop workLoop(String resource) throws IOException {
             return new WorkLoop(owner, downstream(resource), workGapNanos, appendEveryNanos, checkActing);
@@ -108,6 +143,11 @@ public final class ChaosNode {
             return new FencedTableSink(arguments.get("jdbcUrl"), arguments.get("jdbcUser"), arguments.get("fenceTable"),
                     arguments.get("writeTable"), Path.of(refusalLog), Boolean.parseBoolean(arguments.get("fenced")));
         }
+    }
+
+    /** The work of one thread on one lock name or key, for {@link Settings#startedThenPerName}. */
+    interface PerName {
+        void run(String name, String resource, WorkLoop loop) throws IOException;
     }
 
     /** The elector's work: while leading, the {@link WorkLoop} on {@link Primitive#ELECTOR_RESOURCE}. */

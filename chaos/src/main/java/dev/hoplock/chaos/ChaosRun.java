@@ -187,10 +187,10 @@ public final class ChaosRun {
             return;
         }
         Set<String> held = heldBy(leader);
-        long pause = ttl + TimeUnit.SECONDS.toNanos(2);
+        long pause = primitive.takeoverTtls() * ttl + TimeUnit.SECONDS.toNanos(2);
         long t = System.nanoTime();
         leader.stop();
-        count("SIGSTOP of " + primitive.holder() + " for TTL + 2 s");
+        count("SIGSTOP of " + primitive.holder() + " for " + ttls() + " + 2 s");
         Event next = awaitLeader(leader.owner, held, t, pause);
         LockSupport.parkNanos(Math.max(0, t + pause - System.nanoTime()));
         // Taken before SIGCONT: the node wakes (and may print) before the kill command returns; while stopped it
@@ -249,11 +249,11 @@ public final class ChaosRun {
         proxied = nodes.values().stream().filter(n -> n.proxied).findFirst().orElseThrow();
         boolean proxiedLeads = acts(proxied);
         Set<String> held = heldBy(proxied);
-        long length = ttl + TimeUnit.SECONDS.toNanos(3);
+        long length = primitive.takeoverTtls() * ttl + TimeUnit.SECONDS.toNanos(3);
         long delay = TimeUnit.NANOSECONDS.toMillis(ttl) + 2000;
         long t = System.nanoTime();
         proxy.mode(mode, delay);
-        count("proxy " + mode + (mode == TcpProxy.Mode.DELAY ? " " + delay + " ms" : "") + " for TTL + 3 s");
+        count("proxy " + mode + (mode == TcpProxy.Mode.DELAY ? " " + delay + " ms" : "") + " for " + ttls() + " + 3 s");
         String owner = proxied.owner;
         Event other = proxiedLeads ? awaitLeader(owner, held, t, length) : null;
         LockSupport.parkNanos(Math.max(0, t + length - System.nanoTime()));
@@ -402,6 +402,11 @@ public final class ChaosRun {
     private String took(Event acquired) {
         return primitive == Primitive.ELECTOR ? " leads at generation " + acquired.generation()
                 : " acts on " + acquired.resource() + " with token " + acquired.generation();
+    }
+
+    /** How long a takeover may take before slack, as a scenario's label says it: "TTL" or "2 x TTL". */
+    private String ttls() {
+        return primitive.takeoverTtls() == 1 ? "TTL" : primitive.takeoverTtls() + " x TTL";
     }
 
     /** The name of who acts: "leader", "lock holder", "key owner". */

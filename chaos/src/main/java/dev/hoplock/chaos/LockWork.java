@@ -7,9 +7,6 @@ import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.s3.S3Backend;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
@@ -18,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * (the same names in every node) that takes the lock ({@code tryAcquire}, polled), keeps it alive, runs the
  * {@link WorkLoop} on resource {@code lock/<name>} with the handle's token while {@link LockHandle#isHeld()}, for
  * {@code holdMs}, then releases it and waits two polls (with jitter) before trying again, so that the lock changes
- * holder without any fault too. Prints {@code ACQUIRED}, {@code RENEWED}, {@code RELEASED} and {@code LOST} lines (with
+ * holder without any fault too. A broken slot ({@code checkLeader=false}, the negative control) keeps working under its
+ * first acquisition of each name until the node ends, whether or not it still holds the lock. Prints {@code ACQUIRED}, {@code RENEWED}, {@code RELEASED} and {@code LOST} lines (with
  * {@code gen=} the token and {@code resource=}) from the instance's lock events.
  */
 final class LockWork {
@@ -35,43 +33,28 @@ final class LockWork {
                 ChaosNode.print(describe(owner, event));
             }
         });
-        ChaosNode.print("STARTED owner=" + owner + " nanos=" + System.nanoTime() + " pid="
-                + ProcessHandle.current().pid());
-        List<Thread> workers = new ArrayList<>();
-        for (String name : s.names()) {
-            WorkLoop work = s.workLoop(Primitive.LOCK.resource(name));
-            Thread worker = new Thread(() -> contend(locks, name, work, s), "lock-" + name);
-            worker.start();
-            workers.add(worker);
-        }
-        for (Thread worker : workers) {
-            worker.join();
-        }
+        s.startedThenPerName((name, resource, work) -> contend(locks, name, resource, work, s));
         locks.close();
     }
 
-    private static void contend(NamedLocks locks, String name, WorkLoop work, ChaosNode.Settings s) {
-        String resource = Primitive.LOCK.resource(name);
+    private static void contend(NamedLocks locks, String name, String resource, WorkLoop work,
+                                ChaosNode.Settings s) throws IOException {
         long poll = s.poll().toNanos();
-        try {
-            while (System.nanoTime() < s.endAt()) {
-                AcquireResult result = locks.tryAcquire(name, s.ttl());
-                if (!(result instanceof AcquireResult.Acquired acquired)) {
-                    LockSupport.parkNanos(poll);
-                    continue;
-                }
-                LockHandle handle = acquired.handle();
-                try {
-                    handle.keepAlive(s.ttl().dividedBy(2));
-                } catch (IllegalStateException lostAlready) {
-                    continue;
-                }
-                work.run(resource, handle.token(), handle::isHeld, Math.min(s.endAt(), System.nanoTime() + s.holdNanos()));
-                handle.release();
-                LockSupport.parkNanos(2 * poll + ThreadLocalRandom.current().nextLong(poll));
+        while (System.nanoTime() < s.endAt()) {
+            AcquireResult result = locks.tryAcquire(name, s.ttl());
+            if (!(result instanceof AcquireResult.Acquired acquired)) {
+                LockSupport.parkNanos(poll);
+                continue;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("lock " + name + ": the downstream store failed", e);
+            LockHandle handle = acquired.handle();
+            try {
+                handle.keepAlive(s.ttl().dividedBy(2));
+            } catch (IllegalStateException lostAlready) {
+                continue;
+            }
+            work.run(resource, handle.token(), handle::isHeld, s.sessionEnd());
+            handle.release();
+            LockSupport.parkNanos(2 * poll + ThreadLocalRandom.current().nextLong(poll));
         }
     }
 

@@ -7,9 +7,6 @@ import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.s3.S3Backend;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -19,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * across restarts; the owner id names the process) of the group {@value #GROUP}, and a thread per key (the same keys in
  * every node) opens {@link OwnershipGroup#claim} on it whenever it can, and runs the {@link WorkLoop} on resource
  * {@code key/<key>} with the claim's token while {@link OwnershipClaim#isValid()}, for at most {@code holdMs} per
- * claim. Prints {@code ACQUIRED} (with {@code gen=} the token and {@code resource=}) when the node starts acting on a
+ * claim (a broken slot, {@code checkLeader=false}: its first claim of each key is never closed and its work on it never
+ * stops, whether or not the claim is still valid). Prints {@code ACQUIRED} (with {@code gen=} the token and {@code resource=}) when the node starts acting on a
  * key, or acts on it with a new token, and {@code LOST} when a claim it worked under is no longer valid or no claim can
  * be opened; {@code MEMBERS} at every membership change, {@code PROBLEM} for the group's problems.
  */
@@ -46,53 +44,38 @@ final class OwnershipWork {
             }
         });
         group.start();
-        ChaosNode.print("STARTED owner=" + owner + " nanos=" + System.nanoTime() + " pid="
-                + ProcessHandle.current().pid());
-        List<Thread> workers = new ArrayList<>();
-        for (String key : s.names()) {
-            WorkLoop work = s.workLoop(Primitive.OWNERSHIP.resource(key));
-            Thread worker = new Thread(() -> own(group, key, work, s), "key-" + key);
-            worker.start();
-            workers.add(worker);
-        }
-        for (Thread worker : workers) {
-            worker.join();
-        }
+        s.startedThenPerName((key, resource, work) -> own(group, key, resource, work, s));
         group.close();
     }
 
-    private static void own(OwnershipGroup group, String key, WorkLoop work, ChaosNode.Settings s) {
-        String resource = Primitive.OWNERSHIP.resource(key);
+    private static void own(OwnershipGroup group, String key, String resource, WorkLoop work,
+                            ChaosNode.Settings s) throws IOException {
         boolean acting = false;
         long token = -1;
-        try {
-            while (System.nanoTime() < s.endAt()) {
-                // No interrupt on loss: the work loop asks isValid() before every write, as the elector's asks
-                // isLeader(); an interrupt would only break the write's JDBC call.
-                Optional<OwnershipClaim> opened = group.claim(key, false);
-                if (opened.isEmpty()) {
-                    if (acting) {
-                        ChaosNode.print(line("LOST", s.owner(), token, resource) + " cause=no_claim");
-                        acting = false;
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-                    continue;
+        while (System.nanoTime() < s.endAt()) {
+            // No interrupt on loss: the work loop asks isValid() before every write, as the elector's asks
+            // isLeader(); an interrupt would only break the write's JDBC call.
+            Optional<OwnershipClaim> opened = group.claim(key, false);
+            if (opened.isEmpty()) {
+                if (acting) {
+                    ChaosNode.print(line("LOST", s.owner(), token, resource) + " cause=no_claim");
+                    acting = false;
                 }
-                try (OwnershipClaim claim = opened.get()) {
-                    if (!acting || claim.token() != token) {
-                        token = claim.token();
-                        acting = true;
-                        ChaosNode.print(line("ACQUIRED", s.owner(), token, resource));
-                    }
-                    work.run(resource, token, claim::isValid, Math.min(s.endAt(), System.nanoTime() + s.holdNanos()));
-                    if (!claim.isValid()) {
-                        ChaosNode.print(line("LOST", s.owner(), token, resource) + " cause=claim_invalid");
-                        acting = false;
-                    }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                continue;
+            }
+            try (OwnershipClaim claim = opened.get()) {
+                if (!acting || claim.token() != token) {
+                    token = claim.token();
+                    acting = true;
+                    ChaosNode.print(line("ACQUIRED", s.owner(), token, resource));
+                }
+                work.run(resource, token, claim::isValid, s.sessionEnd());
+                if (!claim.isValid()) {
+                    ChaosNode.print(line("LOST", s.owner(), token, resource) + " cause=claim_invalid");
+                    acting = false;
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("key " + key + ": the downstream store failed", e);
         }
     }
 

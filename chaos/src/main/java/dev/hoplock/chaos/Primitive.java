@@ -19,9 +19,9 @@ import java.util.Locale;
  */
 enum Primitive {
 
-    ELECTOR("the leader", "leader work", 1),
-    LOCK("a lock holder", "lock-holder work", 3),
-    OWNERSHIP("a key owner", "owner work", 6);
+    ELECTOR("the leader", "leader work", 1, 1),
+    LOCK("a lock holder", "lock-holder work", 3, 1),
+    OWNERSHIP("a key owner", "owner work", 6, 2);
 
     /** The resource of the elector's fenced writes (its one lease). */
     static final String ELECTOR_RESOURCE = "chaos-writes";
@@ -29,11 +29,23 @@ enum Primitive {
     private final String holder;
     private final String work;
     private final int defaultResources;
+    private final int takeoverTtls;
 
-    Primitive(String holder, String work, int defaultResources) {
+    Primitive(String holder, String work, int defaultResources, int takeoverTtls) {
         this.holder = holder;
         this.work = work;
         this.defaultResources = defaultResources;
+        this.takeoverTtls = takeoverTtls;
+    }
+
+    /**
+     * How many TTLs a takeover from a stopped or cut-off holder may take before the scenario's slack: one for the
+     * elector and locks (the lease ends, then a taker's observation of a whole TTL, overlapping it); two for
+     * ownership, whose keys move only after the member's lease is judged ended (M6), then the new epoch settles (M3):
+     * "about one to two TTLs" ({@code OwnershipGroup}'s limits). SIGSTOP and proxy faults last that long plus slack.
+     */
+    int takeoverTtls() {
+        return takeoverTtls;
     }
 
     /** Parses {@code primitive=}; an unknown value names the accepted ones. */
