@@ -6,7 +6,7 @@
 # Builds this module and the modules it depends on (hoplock-core, hoplock-s3, hoplock-jdbc) from this checkout's
 # reactor, offline, with nothing installed into the local Maven repository: mvn -o -pl chaos -am package -DskipTests.
 # The dependencies (and S3Mock's jar) must already be in the local repository (any earlier build of hoplock-s3 fetched
-# them).
+# them). CHAOS_SKIP_BUILD=1 skips the build (for a series of runs after one build).
 #
 # Usage: chaos/run.sh [ttlMs=5000] [pollMs=250] [nodes=3] [kills=8] [stops=5] [restarts=2] [workGapMs=50] [out=DIR]
 #        chaos/run.sh primitive=lock [resources=3] [holdMs=3000] ...  named locks: every node contends for the same
@@ -27,7 +27,7 @@
 # change of holder) and every scenario found a leader / holder / owner in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -o -q -pl chaos -am package -DskipTests
+[[ "${CHAOS_SKIP_BUILD:-}" == 1 ]] || mvn -o -q -pl chaos -am package -DskipTests
 CP="chaos/target/classes:$(cat chaos/target/classpath.txt)"
 exec java -Xmx256m -cp "$CP" dev.hoplock.chaos.ChaosRun s3mockJar=chaos/target/s3mock/s3mock-5.2.0-exec.jar \
     out="chaos/target/chaos/$(date +%Y%m%d-%H%M%S)" "$@"
