@@ -240,7 +240,9 @@ public final class ChaosRun {
         if (primitive == Primitive.LOCK && !acts(proxied)) {
             // Locks change holder by themselves: first give the proxied node a chance to take one.
             String owner = proxied.owner;
-            events.await(e -> e.owner().equals(owner) && e.type().equals("ACQUIRED"), 2 * hold + 4 * poll);
+            long since = System.nanoTime();
+            events.await(e -> e.owner().equals(owner) && e.type().equals("ACQUIRED") && e.nanos() > since,
+                    2 * hold + 4 * poll);
         }
         for (int attempt = 0; attempt < 4 && !acts(proxied); attempt++) {
             killLeader("making " + proxied.owner + " " + primitive.holder());
