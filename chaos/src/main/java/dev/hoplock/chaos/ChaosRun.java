@@ -21,28 +21,35 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The chaos run: S3Mock, a {@link FencingLog}, a {@link TcpProxy} and three (or more) {@link ChaosNode} JVMs, of which
- * the last reaches S3 only through the proxy. Scenarios, each repeated a bounded number of times:
+ * the last reaches S3 only through the proxy, all running one {@link Primitive}: an elector (the default), named locks
+ * contended by every node, or members of one ownership group working on the keys they own. Each acting session works
+ * on one resource (the elector's one, {@code lock/<name>}, {@code key/<key>}) with one token. Scenarios, each repeated
+ * a bounded number of times (the "leader" below is the elector's leader, or a node holding a lock or owning a key):
  * <ol>
- *   <li>kill -9 of the leader (then a restart with a new owner id): failover time;</li>
- *   <li>SIGSTOP of the leader for TTL + 2 s, then SIGCONT: another node must take over during the pause, and the
- *       woken node must do no accepted leader work at its old generation;</li>
- *   <li>S3 server restart (SIGKILL, then SIGTERM), same port and data: time until leader work resumes;</li>
+ *   <li>kill -9 of the leader (then a restart with a new owner id, the same member id): failover time;</li>
+ *   <li>SIGSTOP of the leader for TTL + 2 s (ownership: 2 x TTL + 2 s, see {@link Primitive#takeoverTtls()}), then
+ *       SIGCONT: another node must take over one of its resources during the pause, and the woken node must do no
+ *       accepted work at its old token;</li>
+ *   <li>S3 server restart (SIGKILL, then SIGTERM), same port and data: time until the work resumes;</li>
  *   <li>through the proxy, while the proxied node leads when that can be arranged: blackhole, delay beyond a TTL,
  *       connection resets, and resets of every answer (requests take effect, the SDK retries them).</li>
  * </ol>
- * Then it counts overlaps (a lower generation's {@code isLeader()} check true after a higher generation's was),
- * stale appends accepted by the log after a newer term had begun, generations acquired by two owners, and exits
- * non-zero if any is above zero or a scenario found no leader in time. Everything runs on 127.0.0.1 and every wait is
- * bounded. Arguments ({@code name=value}, all optional): ttlMs (5000), pollMs (250), nodes (3), kills (8), stops (5),
- * restarts (2), out (directory), s3mockJar, workGapMs (50), brokenSlot (none; for example n1: that slot's leader work
- * ignores {@code isLeader()}, a negative control that must make the run fail), sink ({@code log}, the default: the
- * {@link FencingLog}; {@code postgresql} or {@code mariadb}: a {@link FencedTable} on the local server, each append a
- * transaction with the {@code JdbcFence} check before its insert), fenced (true; false skips the check in every
- * node: a negative control in which a woken stale leader's write is accepted, so the run must FAIL).
+ * Then {@link ActingChecker} counts, per resource, overlaps (a lower token's acting check true after a higher token's
+ * was), stale appends accepted by the log after a newer term had begun, tokens acquired by two owners, and the run
+ * exits non-zero if any is above zero or a scenario found no leader in time. Everything runs on 127.0.0.1 and every
+ * wait is bounded. Arguments ({@code name=value}, all optional): primitive ({@code elector}, {@code lock},
+ * {@code ownership}), resources (lock names: 3, keys: 6), holdMs (3000: a lock's hold, a claim's length), ttlMs (5000),
+ * pollMs (250), nodes (3), kills (8), stops (5), restarts (2), out (directory), s3mockJar, workGapMs (50), brokenSlot
+ * (none; for example n1: that slot's work ignores {@code isLeader()}, {@code isHeld()} or {@code isValid()} and
+ * refusals, a negative control that must make the run fail), sink ({@code log}, the default: the {@link FencingLog};
+ * {@code postgresql} or {@code mariadb}: a {@link FencedTable} on the local server, each append a transaction with the
+ * {@code JdbcFence} check, with the token and the holder, before its insert), fenced (true; false skips the check in
+ * every node: a negative control in which a woken stale holder's write is accepted, so the run must FAIL).
  *
  * <p>With a database sink, the fence decides, not the lease: a write committed after a newer term began but before
  * any newer token was written is in token order and allowed (reported as a late write); what fails the run is a stale
- * write accepted or a legitimate write refused, as {@link FencedTable#verify()} defines them.
+ * write accepted, a token that did not rise at a change of holder or a legitimate write refused, as
+ * {@link FencedTable#verify()} defines them.
  */
 public final class ChaosRun {
 
