@@ -12,27 +12,36 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One node of the chaos run, in its own JVM: an {@link Elector} over {@link S3Backend} (S3Mock, directly or through
- * the {@link TcpProxy}), and leader work that appends fenced records to the {@link FencingLog}: each append carries
- * the owner, the lease generation and the monotonic readings around the {@code isLeader()} check that allowed it, and
- * is sent {@code workGapMs} after that check (the work between deciding and acting, where a SIGSTOP can land). A
- * {@code STALE} answer ends the term's work. Events go to stdout as one line each; logs go to stderr.
+ * One node of the chaos run, in its own JVM, over {@link S3Backend} (S3Mock, directly or through the
+ * {@link TcpProxy}), running one {@link Primitive}: an {@link Elector} (the default), named locks ({@link LockWork})
+ * or a member of an ownership group ({@link OwnershipWork}). Whatever the primitive, each acting session runs the same
+ * {@link WorkLoop}: fenced appends to the session's resource with its token, each carrying the owner and the monotonic
+ * readings around the check that allowed it, sent {@code workGapMs} after that check. A {@code STALE} answer ends the
+ * session's work. Events go to stdout as one line each ({@code ACQUIRED}, {@code LOST}, {@code FENCED}, ..., with
+ * {@code resource=} for a lock name or key); logs go to stderr.
  *
- * <p>Arguments ({@code name=value}): endpoint, bucket, key, owner, ttlMs, pollMs, logPort, workGapMs (50),
- * appendEveryMs (10), maxRuntimeS, checkLeader (true; false makes this node a negative control whose leader work
- * ignores the end of its term). With {@code jdbcUrl}, {@code jdbcUser}, {@code fenceTable}, {@code writeTable},
+ * <p>Arguments ({@code name=value}): endpoint, bucket, key (the elector's), owner, ttlMs, pollMs, logPort, workGapMs
+ * (50), appendEveryMs (10), maxRuntimeS, checkLeader (true; false makes this node a negative control whose work
+ * ignores the end of its term, lock or claim), primitive ({@code elector}, {@code lock} or {@code ownership}),
+ * resources (how many lock names or keys), holdMs (3000: how long a lock is held, or a claim kept open, before it is
+ * released or closed and taken again), memberId (the ownership member id; the owner, i.e. the process, changes at a
+ * restart, the member id does not). With {@code jdbcUrl}, {@code jdbcUser}, {@code fenceTable}, {@code writeTable},
  * {@code refusalLog} and {@code fenced} (true unless a negative control) the appends go to a {@link FencedTableSink}
  * (a fenced transaction on PostgreSQL or MariaDB) instead of the fencing log; an append that fails for another reason
  * than a refusal prints {@code SINK_ERROR}.
@@ -48,26 +57,110 @@ public final class ChaosNode {
             int eq = arg.indexOf('=');
             a.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
-        String owner = a.get("owner");
-        Duration ttl = Duration.ofMillis(Long.parseLong(a.get("ttlMs")));
-        Duration poll = Duration.ofMillis(Long.parseLong(a.get("pollMs")));
-        long workGap = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("workGapMs", "50")));
-        long appendEvery = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("appendEveryMs", "10")));
-        // A negative control: leader work that, once started, never asks isLeader() again and ignores refusals.
-        boolean checkLeader = Boolean.parseBoolean(a.getOrDefault("checkLeader", "true"));
-        long endAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(a.getOrDefault("maxRuntimeS", "1800")));
+        Settings settings = Settings.parse(a);
+        S3Backend backend = backend(a, settings.ttl(), settings.endAt());
+        switch (settings.primitive()) {
+            case ELECTOR -> lead(backend, settings);
+            case LOCK -> LockWork.run(backend, settings);
+            case OWNERSHIP -> OwnershipWork.run(backend, settings);
+        }
+        backend.close();
+    }
 
-        S3Backend backend = backend(a, ttl, endAt);
-        Elector elector = Elector.builder(backend, a.get("key")).owner(owner).ttl(ttl).pollInterval(poll).build();
+    /**
+     * What every primitive's work needs: the node's identity, timings, its lock names or keys, whether it is a broken
+     * slot ({@code checkLeader=false}), and where its fenced writes go ({@link #downstream(String)}).
+     */
+    record Settings(Primitive primitive, String owner, String memberId, Duration ttl, Duration poll, long workGapNanos,
+                    long appendEveryNanos, long holdNanos, boolean checkActing, long endAt, List<String> names,
+                    Map<String, String> arguments) {
+
+        static Settings parse(Map<String, String> a) {
+            Primitive primitive = Primitive.parse(a.getOrDefault("primitive", "elector"));
+            String owner = a.get("owner");
+            return new Settings(primitive, owner, a.getOrDefault("memberId", owner),
+                    Duration.ofMillis(Long.parseLong(a.get("ttlMs"))), Duration.ofMillis(Long.parseLong(a.get("pollMs"))),
+                    TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("workGapMs", "50"))),
+                    TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("appendEveryMs", "10"))),
+                    TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("holdMs", "3000"))),
+                    // A negative control: work that, once started, never asks whether it still acts and ignores
+                    // refusals.
+                    Boolean.parseBoolean(a.getOrDefault("checkLeader", "true")),
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(a.getOrDefault("maxRuntimeS", "1800"))),
+                    primitive.names(primitive.resourceCount(a.get("resources"))), Map.copyOf(a));
+        }
+
+        /**
+         * When a session begun now ends: after {@code holdMs}; for a broken slot never (before the node's end), as
+         * the elector's broken work never ends: work that ignores the lock or the claim goes on after losing it.
+         */
+        long sessionEnd() {
+            return checkActing ? Math.min(endAt, System.nanoTime() + holdNanos) : endAt;
+        }
+
+        /**
+         * Prints {@code STARTED}, then runs {@code work} for every lock name or key on a thread of its own, each with a
+         * {@link WorkLoop} (and connection) of its own, and returns when all of them have ended.
+         */
+        void startedThenPerName(PerName work) throws Exception {
+            print("STARTED owner=" + owner + " nanos=" + System.nanoTime() + " pid=" + ProcessHandle.current().pid());
+            List<Thread> workers = new ArrayList<>();
+            for (String name : names) {
+                String resource = primitive.resource(name);
+                WorkLoop loop = workLoop(resource);
+                Thread worker = new Thread(() -> {
+                    try {
+                        work.run(name, resource, loop);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(resource + ": the downstream store failed", e);
+                    }
+                }, resource);
+                worker.start();
+                workers.add(worker);
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+        }
+
+        /** A work loop of its own (with its own connection) for the session of one thread. */
+        WorkLoop workLoop(String resource) throws IOException {
+            return new WorkLoop(owner, downstream(resource), workGapNanos, appendEveryNanos, checkActing);
+        }
+
+        /**
+         * Where fenced writes to {@code resource} go: the {@link FencedTableSink} when {@code jdbcUrl} is given (its
+         * refusal log {@code refusalLog}, or for a lock name or key a log of its own beside it), else the fencing log.
+         */
+        Downstream downstream(String resource) throws IOException {
+            if (!arguments.containsKey("jdbcUrl")) {
+                return new Fencing(Integer.parseInt(arguments.get("logPort")));
+            }
+            String refusalLog = arguments.get("refusalLog");
+            if (primitive != Primitive.ELECTOR) {
+                refusalLog = refusalLog.replace(".refusals.csv", "." + resource.replace('/', '_') + ".refusals.csv");
+            }
+            return new FencedTableSink(arguments.get("jdbcUrl"), arguments.get("jdbcUser"), arguments.get("fenceTable"),
+                    arguments.get("writeTable"), Path.of(refusalLog), Boolean.parseBoolean(arguments.get("fenced")));
+        }
+    }
+
+    /** The work of one thread on one lock name or key, for {@link Settings#startedThenPerName}. */
+    interface PerName {
+        void run(String name, String resource, WorkLoop loop) throws IOException;
+    }
+
+    /** The elector's work: while leading, the {@link WorkLoop} on {@link Primitive#ELECTOR_RESOURCE}. */
+    private static void lead(S3Backend backend, Settings s) throws Exception {
+        String owner = s.owner();
+        Elector elector = Elector.builder(backend, s.arguments().get("key")).owner(owner).ttl(s.ttl())
+                .pollInterval(s.poll()).build();
         elector.addListener(event -> print(describe(owner, event)));
         elector.start();
         print("STARTED owner=" + owner + " nanos=" + System.nanoTime() + " pid=" + ProcessHandle.current().pid());
 
-        Downstream fencing = a.containsKey("jdbcUrl")
-                ? new FencedTableSink(a.get("jdbcUrl"), a.get("jdbcUser"), a.get("fenceTable"), a.get("writeTable"),
-                        java.nio.file.Path.of(a.get("refusalLog")), Boolean.parseBoolean(a.get("fenced")))
-                : new Fencing(Integer.parseInt(a.get("logPort")));
-        while (System.nanoTime() < endAt) {
+        WorkLoop work = s.workLoop(Primitive.ELECTOR_RESOURCE);
+        while (System.nanoTime() < s.endAt()) {
             Optional<LeaderScope> entered = elector.enterLeaderScope(false);
             if (entered.isEmpty()) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
@@ -76,32 +169,11 @@ public final class ChaosNode {
             try (LeaderScope scope = entered.get()) {
                 long generation = scope.lease().generation();
                 print("LEADING owner=" + owner + " gen=" + generation + " nanos=" + System.nanoTime());
-                while (System.nanoTime() < endAt) {
-                    long before = System.nanoTime();
-                    boolean leading = !checkLeader || (elector.isLeader()
-                            && elector.currentLease().map(Lease::generation).orElse(-1L) == generation);
-                    long after = System.nanoTime();
-                    if (!leading) {
-                        break;
-                    }
-                    LockSupport.parkNanos(workGap);
-                    String reply = fencing.append(owner, generation, before, after);
-                    if (reply.startsWith("STALE")) {
-                        print("FENCED owner=" + owner + " gen=" + generation + " nanos=" + System.nanoTime()
-                                + " checked=" + before + " reply=" + reply.replace(' ', '_'));
-                        if (checkLeader) {
-                            break;
-                        }
-                    } else if (reply.startsWith("ERROR")) {
-                        print("SINK_ERROR owner=" + owner + " gen=" + generation + " nanos=" + System.nanoTime()
-                                + " reply=" + reply.replace(' ', '_'));
-                    }
-                    LockSupport.parkNanos(appendEvery);
-                }
+                work.run(Primitive.ELECTOR_RESOURCE, generation, () -> elector.isLeader()
+                        && elector.currentLease().map(Lease::generation).orElse(-1L) == generation, s.endAt());
             }
         }
         elector.close();
-        backend.close();
     }
 
     /** The S3 backend; retried (bounded) while the server is not up yet, for example during its restart. */
@@ -140,7 +212,7 @@ public final class ChaosNode {
         return "RENEWED" + base;
     }
 
-    private static synchronized void print(String line) {
+    static synchronized void print(String line) {
         System.out.println(line);
         System.out.flush();
     }
@@ -150,7 +222,7 @@ public final class ChaosNode {
      * {@code ERROR <cause>} (not written, for another reason).
      */
     interface Downstream {
-        String append(String owner, long generation, long before, long after) throws IOException;
+        String append(String owner, String resource, long token, long before, long after) throws IOException;
     }
 
     /** A connection to the fencing log; reconnects once per append if the connection broke. */
@@ -165,7 +237,8 @@ public final class ChaosNode {
         }
 
         @Override
-        public String append(String owner, long generation, long before, long after) throws IOException {
+        public String append(String owner, String resource, long token, long before, long after)
+                throws IOException {
             for (int attempt = 0; ; attempt++) {
                 try {
                     if (socket == null) {
@@ -175,7 +248,7 @@ public final class ChaosNode {
                         in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
                         out = new PrintWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8), true);
                     }
-                    out.println("APPEND " + owner + " " + generation + " " + before + " " + after);
+                    out.println("APPEND " + owner + " " + token + " " + before + " " + after + " " + resource);
                     String reply = in.readLine();
                     if (reply == null) {
                         throw new IOException("fencing log closed the connection");

@@ -17,30 +17,38 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
  * The downstream store of the fenced database run, seen from the orchestrator: a fence table and a write table created
  * for this run on PostgreSQL or MariaDB (the nodes write through {@link FencedTableSink}), the rows read back, and the
- * nodes' refusal logs. {@link #verify()} counts, from those two sources only:
+ * nodes' refusal logs. Every row and refusal names its resource (the elector's one, {@code lock/<name>} or
+ * {@code key/<key>}); {@link #verify()} judges each resource on its own and counts, from those two sources only:
  * <ul>
- *   <li><b>stale writes accepted</b>: committed rows whose token is lower than the token of a row committed before
- *       them. Commit order is the order of the rows' ids: every write transaction takes the fence row's lock in its
+ *   <li><b>stale writes accepted</b>: committed rows whose token is lower than the token of a row on the same resource
+ *       committed before them. Commit order is the order of the rows' ids: every write transaction takes the fence row's lock in its
  *       check and holds it until it ends, and takes its id (sequence / AUTO_INCREMENT) under that lock, so of two
  *       committed writes the one with the lower id committed first;</li>
  *   <li><b>legitimate writes refused</b>: refusals for which no row with the token the refusal reported as current
  *       (higher than the refused one) had been written before the refusal ({@code written_nanos} below the
  *       refusal's time; both are readings of one monotonic clock of this machine). A refusal with such a witness was
- *       refused because a higher token had committed before it, i.e. it was stale at its commit attempt.</li>
+ *       refused because a higher token had committed before it, i.e. it was stale at its commit attempt. The fence
+ *       also refuses an equal token recorded by another holder; such a refusal's witness is a row with that token by
+ *       another owner;</li>
+ *   <li><b>tokens that did not rise at a change of holder</b>: a committed row on a resource whose owner differs from
+ *       that of the row committed just before it on that resource, with a token not above that row's.</li>
  * </ul>
  * The tables are exported to CSV in the output directory and dropped at {@link #close()}.
  */
 final class FencedTable implements WriteHistory, AutoCloseable {
 
     /** The result of {@link #verify()}; {@code problems} lists each offending write. */
-    record Verdict(int committed, int refused, int staleAccepted, int legitimateRefused, List<String> problems) {
+    record Verdict(int committed, int refused, int staleAccepted, int tokenNotRisen, int legitimateRefused,
+                   List<String> problems) {
     }
 
     private final Database database;
@@ -69,7 +77,8 @@ final class FencedTable implements WriteHistory, AutoCloseable {
             serverVersion = meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
             ddl.execute(JdbcSchema.fenceTableDdl(database, fenceTable));
             ddl.execute("CREATE TABLE " + writeTable + " (id " + (database == Database.POSTGRESQL
-                    ? "BIGSERIAL" : "BIGINT AUTO_INCREMENT") + " PRIMARY KEY, owner VARCHAR(64) NOT NULL,"
+                    ? "BIGSERIAL" : "BIGINT AUTO_INCREMENT") + " PRIMARY KEY, resource VARCHAR(128) NOT NULL,"
+                    + " owner VARCHAR(64) NOT NULL,"
                     + " token BIGINT NOT NULL, check_before_nanos BIGINT NOT NULL, check_after_nanos BIGINT NOT NULL,"
                     + " written_nanos BIGINT NOT NULL)");
         }
@@ -93,11 +102,11 @@ final class FencedTable implements WriteHistory, AutoCloseable {
     public List<Attempt> attempts() throws SQLException, IOException {
         List<Attempt> attempts = new ArrayList<>();
         for (Row row : rows()) {
-            attempts.add(new Attempt(row.owner, row.token, row.before, row.after, row.written, true));
+            attempts.add(new Attempt(row.resource, row.owner, row.token, row.before, row.after, row.written, true));
         }
         for (Refusal refusal : refusals()) {
-            attempts.add(new Attempt(refusal.owner, refusal.token, refusal.before, refusal.after, refusal.nanos,
-                    false));
+            attempts.add(new Attempt(refusal.resource, refusal.owner, refusal.token, refusal.before, refusal.after,
+                    refusal.nanos, false));
         }
         return attempts;
     }
@@ -120,48 +129,62 @@ final class FencedTable implements WriteHistory, AutoCloseable {
         List<Refusal> refusals = refusals();
         List<String> problems = new ArrayList<>();
         int staleAccepted = 0;
-        long highest = Long.MIN_VALUE;
-        Row highestRow = null;
+        int notRisen = 0;
+        Map<String, Row> highestRow = new HashMap<>();
+        Map<String, Row> previousRow = new HashMap<>();
         for (Row row : rows) {
-            if (row.token < highest) {
+            Row highest = highestRow.get(row.resource);
+            if (highest != null && row.token < highest.token) {
                 staleAccepted++;
-                problems.add("STALE WRITE ACCEPTED: row " + row.id + " by " + row.owner + " with token " + row.token
-                        + " committed after row " + highestRow.id + " with token " + highest);
+                problems.add("STALE WRITE ACCEPTED on " + row.resource + ": row " + row.id + " by " + row.owner
+                        + " with token " + row.token + " committed after row " + highest.id + " with token "
+                        + highest.token);
             }
-            if (row.token > highest) {
-                highest = row.token;
-                highestRow = row;
+            Row previous = previousRow.put(row.resource, row);
+            if (previous != null && !previous.owner.equals(row.owner) && row.token <= previous.token) {
+                notRisen++;
+                problems.add("TOKEN DID NOT RISE AT A CHANGE OF HOLDER on " + row.resource + ": row " + row.id
+                        + " by " + row.owner + " with token " + row.token + " committed after row " + previous.id
+                        + " by " + previous.owner + " with token " + previous.token);
+            }
+            if (highest == null || row.token > highest.token) {
+                highestRow.put(row.resource, row);
             }
         }
         int legitimateRefused = 0;
         for (Refusal refusal : refusals) {
-            boolean witnessed = refusal.current > refusal.token && rows.stream()
-                    .anyMatch(r -> r.token == refusal.current && r.written < refusal.nanos);
+            // A witness: a row on the same resource, written before the refusal, with the token the fence reported
+            // as current: a higher one, or an equal one of another holder (the fence refuses that too).
+            boolean witnessed = refusal.current >= refusal.token && rows.stream()
+                    .anyMatch(r -> r.resource.equals(refusal.resource) && r.token == refusal.current
+                            && r.written < refusal.nanos
+                            && (refusal.current > refusal.token || !r.owner.equals(refusal.owner)));
             if (!witnessed) {
                 legitimateRefused++;
-                problems.add("LEGITIMATE WRITE REFUSED: " + refusal.owner + " token " + refusal.token
-                        + " refused (reported current token " + refusal.current + ") with no higher token written"
-                        + " before it");
+                problems.add("LEGITIMATE WRITE REFUSED on " + refusal.resource + ": " + refusal.owner + " token "
+                        + refusal.token + " refused (reported current token " + refusal.current + ") with no higher"
+                        + " token (nor the same token of another holder) written before it");
             }
         }
-        return new Verdict(rows.size(), refusals.size(), staleAccepted, legitimateRefused, problems);
+        return new Verdict(rows.size(), refusals.size(), staleAccepted, notRisen, legitimateRefused, problems);
     }
 
-    private record Row(long id, String owner, long token, long before, long after, long written) {
+    private record Row(long id, String resource, String owner, long token, long before, long after, long written) {
     }
 
-    private record Refusal(long nanos, String owner, long token, long current, long before, long after) {
+    private record Refusal(long nanos, String owner, long token, long current, long before, long after,
+                           String resource) {
     }
 
     /** The committed rows in commit order (by id). */
     private List<Row> rows() throws SQLException {
         List<Row> rows = new ArrayList<>();
         try (Connection connection = connect(); Statement query = connection.createStatement();
-             ResultSet result = query.executeQuery("SELECT id, owner, token, check_before_nanos, check_after_nanos,"
-                     + " written_nanos FROM " + writeTable + " ORDER BY id")) {
+             ResultSet result = query.executeQuery("SELECT id, resource, owner, token, check_before_nanos,"
+                     + " check_after_nanos, written_nanos FROM " + writeTable + " ORDER BY id")) {
             while (result.next()) {
-                rows.add(new Row(result.getLong(1), result.getString(2), result.getLong(3), result.getLong(4),
-                        result.getLong(5), result.getLong(6)));
+                rows.add(new Row(result.getLong(1), result.getString(2), result.getString(3), result.getLong(4),
+                        result.getLong(5), result.getLong(6), result.getLong(7)));
             }
         }
         return rows;
@@ -174,9 +197,9 @@ final class FencedTable implements WriteHistory, AutoCloseable {
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".refusals.csv")).sorted().toList()) {
                 for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                     String[] f = line.split(",");
-                    if (f.length == 6) {
+                    if (f.length == 7) {
                         refusals.add(new Refusal(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]),
-                                Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5])));
+                                Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), f[6]));
                     }
                 }
             }
@@ -193,9 +216,9 @@ final class FencedTable implements WriteHistory, AutoCloseable {
     public void close() throws SQLException, IOException {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("fenced-writes.csv"),
                 StandardCharsets.UTF_8))) {
-            csv.println("id,owner,token,check_before_nanos,check_after_nanos,written_nanos");
+            csv.println("id,resource,owner,token,check_before_nanos,check_after_nanos,written_nanos");
             for (Row row : rows()) {
-                csv.println(row.id + "," + row.owner + "," + row.token + "," + row.before + "," + row.after + ","
+                csv.println(row.id + "," + row.resource + "," + row.owner + "," + row.token + "," + row.before + "," + row.after + ","
                         + row.written);
             }
         }

@@ -17,10 +17,12 @@ import java.sql.SQLException;
 
 /**
  * The node's side of the fenced database run: each append is one transaction on PostgreSQL or MariaDB that first runs
- * {@link JdbcFence#check} with the lease generation as the token, then inserts one row into the write table, then
- * commits. A {@link StaleTokenException} rolls the transaction back, is answered {@code STALE <current>} and is
- * appended to this node's refusal log ({@code refused_nanos,owner,token,current_token,check_before_nanos,
- * check_after_nanos}), flushed before the answer returns. Any other failure rolls back, drops the connection (a new
+ * {@link JdbcFence#check(String, long, String)} on the session's resource with its token (the lease generation, the
+ * lock's token or the claim's token) and this process's owner id as the holder, then inserts one row into the write
+ * table, then commits. A {@link StaleTokenException} (a lower token, or an equal one recorded by another holder) rolls
+ * the transaction back, is answered {@code STALE <current>} and is appended to this sink's refusal log
+ * ({@code refused_nanos,owner,token,current_token,check_before_nanos,check_after_nanos,resource}), flushed before the
+ * answer returns. Any other failure rolls back, drops the connection (a new
  * one is opened at the next append) and is answered {@code ERROR <SQLState or exception>}.
  *
  * <p>{@code fenced = false} skips the check: the negative control, whose stale writes the orchestrator must catch.
@@ -29,8 +31,6 @@ import java.sql.SQLException;
  * before the commit, so a row's commit lies after its {@code written_nanos}. Not thread-safe (one work loop).
  */
 final class FencedTableSink implements ChaosNode.Downstream {
-
-    static final String RESOURCE = "chaos-writes";
 
     private final String url;
     private final String user;
@@ -52,7 +52,7 @@ final class FencedTableSink implements ChaosNode.Downstream {
     }
 
     @Override
-    public String append(String owner, long generation, long before, long after) {
+    public String append(String owner, String resource, long token, long before, long after) {
         try {
             if (connection == null) {
                 connection = DriverManager.getConnection(url, user, "");
@@ -64,15 +64,17 @@ final class FencedTableSink implements ChaosNode.Downstream {
         }
         try {
             if (fenced) {
-                JdbcFence.forConnection(connection).table(fenceTable).check(RESOURCE, generation);
+                JdbcFence.forConnection(connection).table(fenceTable).check(resource, token, owner);
             }
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + writeTable
-                    + " (owner, token, check_before_nanos, check_after_nanos, written_nanos) VALUES (?, ?, ?, ?, ?)")) {
-                insert.setString(1, owner);
-                insert.setLong(2, generation);
-                insert.setLong(3, before);
-                insert.setLong(4, after);
-                insert.setLong(5, System.nanoTime());
+                    + " (resource, owner, token, check_before_nanos, check_after_nanos, written_nanos)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
+                insert.setString(1, resource);
+                insert.setString(2, owner);
+                insert.setLong(3, token);
+                insert.setLong(4, before);
+                insert.setLong(5, after);
+                insert.setLong(6, System.nanoTime());
                 insert.executeUpdate();
             }
             connection.commit();
@@ -81,7 +83,7 @@ final class FencedTableSink implements ChaosNode.Downstream {
             long refused = System.nanoTime();
             rollback();
             refusals.println(refused + "," + owner + "," + e.staleToken() + "," + e.currentToken() + "," + before + ","
-                    + after);
+                    + after + "," + resource);
             refusals.flush();
             return "STALE " + e.currentToken();
         } catch (SQLException | FencingException e) {

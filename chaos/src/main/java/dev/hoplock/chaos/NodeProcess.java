@@ -16,8 +16,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class NodeProcess {
 
-    /** One line a node printed, with the orchestrator's parse of its fields. */
-    record Event(String type, String owner, long nanos, long generation, String line) {
+    /**
+     * One line a node printed, with the orchestrator's parse of its fields; {@code resource} is the line's
+     * {@code resource=} field, {@link Primitive#ELECTOR_RESOURCE} for a line without one (the elector's).
+     */
+    record Event(String type, String owner, long nanos, long generation, String resource, String line) {
     }
 
     /** Every node's events, in the order the orchestrator read them; waiters are woken on each new event. */
@@ -89,21 +92,28 @@ final class NodeProcess {
 
     private Event parse(String line) {
         String type = line.contains(" ") ? line.substring(0, line.indexOf(' ')) : line;
-        return new Event(type, owner, field(line, "nanos"), field(line, "gen"), line);
+        String resource = text(line, "resource");
+        return new Event(type, owner, field(line, "nanos"), field(line, "gen"),
+                resource == null ? Primitive.ELECTOR_RESOURCE : resource, line);
     }
 
     private static long field(String line, String name) {
-        int at = line.indexOf(" " + name + "=");
-        if (at < 0) {
-            return -1;
-        }
-        int start = at + name.length() + 2;
-        int end = line.indexOf(' ', start);
+        String value = text(line, name);
         try {
-            return Long.parseLong(line.substring(start, end < 0 ? line.length() : end));
+            return value == null ? -1 : Long.parseLong(value);
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    private static String text(String line, String name) {
+        int at = line.indexOf(" " + name + "=");
+        if (at < 0) {
+            return null;
+        }
+        int start = at + name.length() + 2;
+        int end = line.indexOf(' ', start);
+        return line.substring(start, end < 0 ? line.length() : end);
     }
 
     long pid() {
