@@ -5,7 +5,6 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;
-import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.annotation.Fenced;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
@@ -18,15 +17,9 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -46,7 +39,6 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 19, defect 5: the fence's DataSource and the transaction manager's. The pools are HikariCP with
@@ -65,16 +57,11 @@ class FencedDataSourceTests {
     private final String fences = Databases.uniqueTable("fence");
     private final String invoices = Databases.uniqueTable("invoice");
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    JdbcTemplateAutoConfiguration.class, AopAutoConfiguration.class,
-                    HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
-                    HoplockLocksAutoConfiguration.class, HoplockFencingAutoConfiguration.class))
-            .withPropertyValues("hoplock.backend=jdbc", "hoplock.ttl=10s", "hoplock.owner=leader",
-                    "hoplock.jdbc.table=" + leases, "hoplock.jdbc.initialize-schema=always",
-                    "hoplock.fence.table=" + fences, "hoplock.fence.initialize-schema=always",
-                    "test.invoices=" + invoices);
+    private final ApplicationContextRunner runner = FencedContexts.runner(HoplockAutoConfiguration.class,
+                    HoplockLeaderOnlyAutoConfiguration.class, HoplockLocksAutoConfiguration.class,
+                    HoplockFencingAutoConfiguration.class)
+            .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
+            .withPropertyValues("hoplock.ttl=10s", "hoplock.owner=leader");
 
     private ApplicationContextRunner twoPools() {
         DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
@@ -188,14 +175,11 @@ class FencedDataSourceTests {
     // ------------------------------------------------------------------ helpers and beans
 
     private List<String> storedToken() {
-        return DATABASE.column("SELECT token FROM " + fences + " WHERE resource = ?", RESOURCE);
+        return FencedContexts.storedTokens(DATABASE, fences, RESOURCE);
     }
 
     private static Elector awaitLeader(AssertableApplicationContext context) {
-        assertThat(context).hasNotFailed();
-        Elector elector = context.getBean(HoplockElections.class).getDefault();
-        await().atMost(Duration.ofSeconds(20)).until(elector::isLeader);
-        return elector;
+        return FencedContexts.awaitLeader(context, Duration.ofSeconds(20));
     }
 
     private static HikariDataSource pool(String name) {
@@ -276,7 +260,7 @@ class FencedDataSourceTests {
 
         @Bean
         Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty("test.invoices"));
+            return new Invoices(jdbc, environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
         }
     }
 
@@ -287,7 +271,7 @@ class FencedDataSourceTests {
         QualifiedInvoices qualifiedInvoices(@Qualifier("fenceDataSource") DataSource fenceDataSource,
                 Environment environment) {
             return new QualifiedInvoices(new JdbcTemplate(fenceDataSource),
-                    environment.getRequiredProperty("test.invoices"));
+                    environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
         }
     }
 
