@@ -11,6 +11,8 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +25,8 @@ import static org.awaitility.Awaitility.await;
  * The harness the {@code @Fenced} application-context tests of this package share: a context runner with Boot's JDBC,
  * transaction and AOP auto-configuration plus the hoplock auto-configurations a test names, the properties that put
  * the leases and the fence in JDBC tables (created at start) next to the application's table, the fence rows of a
- * resource, and waiting for the default elector to lead.
+ * resource, waiting for the default elector to lead, and the part of the fixture beans that writes the application's
+ * table.
  */
 final class FencedContexts {
 
@@ -61,5 +64,22 @@ final class FencedContexts {
         Elector elector = context.getBean(HoplockElections.class).getDefault();
         await().atMost(wait).until(elector::isLeader);
         return elector;
+    }
+
+    /** The fixture beans' common part: rows of the application's table (the one {@value #INVOICES_PROPERTY} names). */
+    abstract static class InvoiceTable {
+
+        private final JdbcTemplate jdbc;
+        private final String table;
+
+        InvoiceTable(JdbcTemplate jdbc, Environment environment) {
+            this.jdbc = jdbc;
+            this.table = environment.getRequiredProperty(INVOICES_PROPERTY);
+        }
+
+        /** Inserts the row {@code id} in the caller's transaction. */
+        void insert(String id) {
+            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+        }
     }
 }

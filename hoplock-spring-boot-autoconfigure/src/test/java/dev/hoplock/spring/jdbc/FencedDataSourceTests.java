@@ -78,7 +78,7 @@ class FencedDataSourceTests {
     @Test
     void aFencedMethodWhoseTransactionManagerRunsOnAnotherDataSourceFailsTheStart() {
         twoPools().withPropertyValues("hoplock.fence.data-source=fenceDataSource")
-                .withUserConfiguration(InvoiceBeans.class).run(context -> {
+                .withBean("invoices", Invoices.class).run(context -> {
                     assertThat(context).as("the fence check would run outside the method's transaction: the start"
                             + " must fail rather than fence nothing").hasFailed();
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
@@ -95,7 +95,8 @@ class FencedDataSourceTests {
     void aFencedMethodWhoseTransactionManagerRunsOnNoDataSourceThatCanBeToldFailsTheStart() {
         DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
         runner.withPropertyValues(DATABASE.dataSourceProperties())
-                .withUserConfiguration(DelegatingTransactionManager.class, InvoiceBeans.class).run(context -> {
+                .withUserConfiguration(DelegatingTransactionManager.class).withBean("invoices", Invoices.class)
+                .run(context -> {
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("@Fenced cannot work on bean 'invoices'",
                             "transaction manager 'transactionManager' (Delegating)",
@@ -156,7 +157,7 @@ class FencedDataSourceTests {
         DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
         runner.withPropertyValues(DATABASE.dataSourceProperties())
                 .withPropertyValues("spring.datasource.hikari.auto-commit=false")
-                .withUserConfiguration(InvoiceBeans.class).run(context -> {
+                .withBean("invoices", Invoices.class).run(context -> {
                     long generation = awaitLeader(context).currentLease().orElseThrow().generation();
                     assertThat(((HikariDataSource) context.getBean(DataSource.class)).isAutoCommit()).isFalse();
                     context.getBean(Invoices.class).issue("a-1");
@@ -256,60 +257,42 @@ class FencedDataSourceTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class InvoiceBeans {
-
-        @Bean
-        Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
     static class QualifiedInvoiceBeans {
 
         @Bean
         QualifiedInvoices qualifiedInvoices(@Qualifier("fenceDataSource") DataSource fenceDataSource,
                 Environment environment) {
-            return new QualifiedInvoices(new JdbcTemplate(fenceDataSource),
-                    environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
+            return new QualifiedInvoices(new JdbcTemplate(fenceDataSource), environment);
         }
     }
 
     /** Fenced writes in the default transaction manager's transaction. */
-    public static class Invoices {
+    public static class Invoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Invoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Invoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional
         public void issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
         }
     }
 
     /** Fenced writes on the fence's DataSource, in the transaction of its own transaction manager. */
-    public static class QualifiedInvoices {
+    public static class QualifiedInvoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        QualifiedInvoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        QualifiedInvoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional("fenceTransactionManager")
         public void issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
         }
     }
 }

@@ -16,8 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.annotation.Transactional;
@@ -54,7 +52,7 @@ class FencedHolderTests {
             .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
             // A long TTL and renewal: the first leader renews (and would notice the delete) only after the test.
             .withPropertyValues("hoplock.ttl=60s", "hoplock.renew=20s", "hoplock.poll=20s")
-            .withUserConfiguration(InvoiceBeans.class);
+            .withBean("invoices", Invoices.class);
 
     @AfterEach
     void dropTables() {
@@ -100,24 +98,11 @@ class FencedHolderTests {
         return FencedContexts.awaitLeader(context, WAIT);
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class InvoiceBeans {
-
-        @Bean
-        Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
-        }
-    }
-
     /** The leader's fenced write. */
-    public static class Invoices {
+    public static class Invoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Invoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Invoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         /** Writes one invoice row; answers {@code owner@token} of the lease the call ran under. */
@@ -125,7 +110,7 @@ class FencedHolderTests {
         @Fenced(RESOURCE)
         @Transactional
         public String issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
             Lease lease = LeaderContextHolder.currentLease().orElseThrow();
             return lease.owner() + "@" + lease.generation();
         }

@@ -67,7 +67,8 @@ class FencedTransactionTests {
                 .withPropertyValues(database.dataSourceProperties())
                 .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
                 .withPropertyValues("hoplock.ttl=10s", "hoplock.owner=leader")
-                .withUserConfiguration(InvoiceBeans.class);
+                .withBean("invoices", Invoices.class)
+                .withBean("billing", Billing.class);
     }
 
     @AfterEach
@@ -256,63 +257,42 @@ class FencedTransactionTests {
         return FencedContexts.awaitLeader(context, Duration.ofSeconds(10));
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class InvoiceBeans {
-
-        @Bean
-        Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
-        }
-
-        @Bean
-        Billing billing(Invoices invoices, JdbcTemplate jdbc, Environment environment) {
-            return new Billing(invoices, jdbc, environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
-        }
-    }
-
     /** The leader's fenced writes. */
-    public static class Invoices {
+    public static class Invoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Invoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Invoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional
         public void issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional
         public void issueThenFail(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
             throw new IllegalStateException("failed after the write");
         }
     }
 
     /** An outer transaction that writes, then calls the fenced method (which joins it). */
-    public static class Billing {
+    public static class Billing extends FencedContexts.InvoiceTable {
 
         private final Invoices invoices;
-        private final JdbcTemplate jdbc;
-        private final String table;
 
-        Billing(Invoices invoices, JdbcTemplate jdbc, String table) {
+        Billing(Invoices invoices, JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
             this.invoices = invoices;
-            this.jdbc = jdbc;
-            this.table = table;
         }
 
         @Transactional
         public void issueWithAudit(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", "audit-" + id);
+            insert("audit-" + id);
             invoices.issue(id);
         }
     }

@@ -20,8 +20,6 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -62,7 +60,7 @@ class KeyedFencedTests {
             .withPropertyValues("hoplock.ttl=60s", "hoplock.renew=20s", "hoplock.poll=20s",
                     "hoplock.ownership.group=billing", "hoplock.ownership.ttl=2s", "hoplock.ownership.renew=500ms",
                     "hoplock.ownership.poll=100ms", "hoplock.ownership.release-timeout=1s")
-            .withUserConfiguration(BillingBeans.class);
+            .withBean("billing", Billing.class);
 
     private ApplicationContextRunner member(String id) {
         return runner.withPropertyValues("hoplock.owner=" + id, "hoplock.ownership.member-id=" + id);
@@ -131,24 +129,11 @@ class KeyedFencedTests {
         return FencedContexts.storedTokens(DATABASE, fences, RESOURCE + "/" + key);
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class BillingBeans {
-
-        @Bean
-        Billing billing(JdbcTemplate jdbc, Environment environment) {
-            return new Billing(jdbc, environment.getRequiredProperty(FencedContexts.INVOICES_PROPERTY));
-        }
-    }
-
     /** The keyed, fenced work: one invoice row per call, named by key and token. */
-    public static class Billing {
+    public static class Billing extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Billing(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Billing(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         /** The key's token, or null when this member does not own the key. */
@@ -157,7 +142,7 @@ class KeyedFencedTests {
         @Transactional
         public @Nullable Long bill(String orgId) {
             long token = LeaderContextHolder.currentLease().orElseThrow().generation();
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", orgId + "@" + token);
+            insert(orgId + "@" + token);
             return token;
         }
     }
