@@ -58,26 +58,15 @@ class FencedHolderTest {
     @Test
     void aLeaderOnlyCallIsCheckedWithItsLeasesOwner() {
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        LeaderContext previous = LeaderContextHolder.enter(FencingFixtures.leader("host-a:1:x1", 4));
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-        }
+        FencingFixtures.writeIn(writer, FencingFixtures.leader("host-a:1:x1", 4));
         assertThat(events).containsExactly("checked invoices@4 by 'host-a:1:x1'", "body");
     }
 
     @Test
     void aKeyedCallIsCheckedWithTheProcessOwnerNotTheMemberId() {
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        OwnershipScope scope = new OwnershipScope("billing", "member-a", "host-a:1:x1", new FencingFixtures.Claim("org-1", 3));
-        LeaderContext previous = LeaderContextHolder.enter(scope);
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-            scope.close();
-        }
+        FencingFixtures.writeIn(writer,
+                new OwnershipScope("billing", "member-a", "host-a:1:x1", new FencingFixtures.Claim("org-1", 3)));
         assertThat(events).containsExactly("checked invoices/org-1@3 by 'host-a:1:x1'", "body");
     }
 

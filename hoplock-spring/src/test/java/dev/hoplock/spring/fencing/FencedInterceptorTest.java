@@ -65,12 +65,7 @@ class FencedInterceptorTest {
     void theCheckRunsBeforeTheBodyWithTheLeasesGeneration() {
         Writer writer = proxy();
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        LeaderContext previous = LeaderContextHolder.enter(FencingFixtures.leader("me", 7));
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-        }
+        FencingFixtures.writeIn(writer, FencingFixtures.leader("me", 7));
         assertThat(events).containsExactly("checked invoices@7", "body");
     }
 

@@ -4,11 +4,13 @@ import dev.hoplock.core.LeaderContext;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.ownership.OwnershipClaim;
+import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.annotation.OnNonLeader;
 import dev.hoplock.spring.annotation.WhenLockHeld;
 import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
 import dev.hoplock.spring.aop.WithLockAttributeSource;
 import dev.hoplock.spring.fencing.FencedInterceptorTest.Writer;
+import dev.hoplock.spring.ownership.OwnershipScope;
 import org.springframework.aop.framework.ProxyFactory;
 
 import java.time.Duration;
@@ -18,7 +20,7 @@ import java.util.List;
 /**
  * The fixtures the {@code @Fenced} advice tests of this package share: a {@link Writer} proxied with the fenced
  * advisor over a given fence and token source, the token sources of {@code @LeaderOnly} and of the starter, a leader
- * context at a given lease, and an ownership claim held for the whole test.
+ * context at a given lease, an ownership claim held for the whole test, and a write inside a given context.
  */
 final class FencingFixtures {
 
@@ -43,6 +45,25 @@ final class FencingFixtures {
         return new FirstTokenSource(List.of(
                 new WithLockTokenSource(new WithLockAttributeSource(WhenLockHeld.SKIP, null)),
                 leaderOnlyTokens()));
+    }
+
+    /** Calls {@code writer.write()} inside {@code context}, then restores the caller's context. */
+    static void writeIn(Writer writer, LeaderContext context) {
+        LeaderContext previous = LeaderContextHolder.enter(context);
+        try {
+            writer.write();
+        } finally {
+            LeaderContextHolder.restore(previous);
+        }
+    }
+
+    /** Calls {@code writer.write()} inside the keyed {@code scope}, restores the caller's context, closes the scope. */
+    static void writeIn(Writer writer, OwnershipScope scope) {
+        try {
+            writeIn(writer, (LeaderContext) scope);
+        } finally {
+            scope.close();
+        }
     }
 
     /** A leading context whose lease on {@code jobs/invoices} is {@code owner}'s at {@code generation}. */

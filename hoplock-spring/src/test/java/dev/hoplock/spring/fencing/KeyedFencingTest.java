@@ -1,9 +1,7 @@
 package dev.hoplock.spring.fencing;
 
-import dev.hoplock.core.LeaderContext;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.StaleTokenException;
-import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.fencing.FencedInterceptorTest.Writer;
 import dev.hoplock.spring.ownership.OwnershipScope;
 import org.junit.jupiter.api.AfterEach;
@@ -71,14 +69,8 @@ class KeyedFencingTest {
     }
 
     private static void writeAs(Writer writer, String key, long token) {
-        OwnershipScope scope = new OwnershipScope("billing", "member-a", new FencingFixtures.Claim(key, token));
-        LeaderContext previous = LeaderContextHolder.enter(scope);
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-            scope.close();
-        }
+        FencingFixtures.writeIn(writer,
+                new OwnershipScope("billing", "member-a", new FencingFixtures.Claim(key, token)));
     }
 
     private Writer proxy() {
