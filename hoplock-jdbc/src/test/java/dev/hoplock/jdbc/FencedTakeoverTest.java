@@ -181,13 +181,7 @@ class FencedTakeoverTest {
                         });
                 assertThat(storedWrite()).isEqualTo("new-leader@" + newToken.get());
             } finally {
-                resume.countDown();
-                old.close();
-                successor.close();
-                oldLoop.get(10, TimeUnit.SECONDS);
-                if (newLoop != null) {
-                    newLoop.get(10, TimeUnit.SECONDS);
-                }
+                stopBoth(resume, old, successor, oldLoop, newLoop);
             }
         }
 
@@ -257,13 +251,19 @@ class FencedTakeoverTest {
                         });
                 assertThat(storedWrite(resource)).isEqualTo("new-leader@" + newLease.get().generation());
             } finally {
-                resume.countDown();
-                old.close();
-                successor.close();
-                oldLoop.get(10, TimeUnit.SECONDS);
-                if (newLoop != null) {
-                    newLoop.get(10, TimeUnit.SECONDS);
-                }
+                stopBoth(resume, old, successor, oldLoop, newLoop);
+            }
+        }
+
+        /** Lets the paused old leader go, closes both electors and waits for both loops to end. */
+        private static void stopBoth(CountDownLatch resume, Elector old, Elector successor,
+                CompletableFuture<Void> oldLoop, @Nullable CompletableFuture<Void> newLoop) throws Exception {
+            resume.countDown();
+            old.close();
+            successor.close();
+            oldLoop.get(10, TimeUnit.SECONDS);
+            if (newLoop != null) {
+                newLoop.get(10, TimeUnit.SECONDS);
             }
         }
 

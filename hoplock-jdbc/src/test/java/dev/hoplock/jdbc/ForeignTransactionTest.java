@@ -63,9 +63,7 @@ class ForeignTransactionTest {
     @EnumSource(TestDatabase.class)
     void aReadOnTheApplicationsOpenTransactionDoesNotCommitIt(TestDatabase database) throws Exception {
         String row = "read-" + database;
-        try (Connection app = database.connect()) {
-            app.setAutoCommit(false);
-            insert(app, row);
+        try (Connection app = openTransactionWith(database, row)) {
             JdbcBackend store = unverifiedStore(new SingleConnectionDataSource(app));
 
             Throwable thrown = catchThrowable(() -> store.read("foreign/read", Duration.ofSeconds(5)));
@@ -85,9 +83,7 @@ class ForeignTransactionTest {
     void aWriteOnTheApplicationsOpenTransactionDoesNotCommitIt(TestDatabase database) throws Exception {
         String row = "write-" + database;
         String key = "foreign/write-" + database;
-        try (Connection app = database.connect()) {
-            app.setAutoCommit(false);
-            insert(app, row);
+        try (Connection app = openTransactionWith(database, row)) {
             JdbcBackend store = unverifiedStore(new SingleConnectionDataSource(app));
 
             Throwable thrown = catchThrowable(() -> store.write(key, Handle.NONE, bytes("lease"),
@@ -126,9 +122,7 @@ class ForeignTransactionTest {
     @EnumSource(TestDatabase.class)
     void schemaCreationOnTheApplicationsOpenTransactionDoesNotCommitIt(TestDatabase database) throws Exception {
         String row = "ddl-" + database;
-        try (Connection app = database.connect()) {
-            app.setAutoCommit(false);
-            insert(app, row);
+        try (Connection app = openTransactionWith(database, row)) {
 
             Throwable thrown = catchThrowable(() -> JdbcSchema.initializeLeaseTable(
                     new SingleConnectionDataSource(app), LEASES, InitializeSchema.ALWAYS));
@@ -169,9 +163,7 @@ class ForeignTransactionTest {
     @EnumSource(TestDatabase.class)
     void aConnectionWhoseTransactionEndedIsUsedAgain(TestDatabase database) throws Exception {
         String row = "ended-" + database;
-        try (Connection app = database.connect()) {
-            app.setAutoCommit(false);
-            insert(app, row);
+        try (Connection app = openTransactionWith(database, row)) {
             app.commit();
             JdbcBackend store = unverifiedStore(new SingleConnectionDataSource(app));
 
@@ -197,6 +189,19 @@ class ForeignTransactionTest {
     private static JdbcBackend unverifiedStore(DataSource dataSource) throws BackendException {
         return JdbcBackend.builder(dataSource).table(LEASES).initializeSchema(InitializeSchema.NEVER).verify(false)
                 .build();
+    }
+
+    /** The application's connection, in manual commit, with an open transaction that inserted {@code row}. */
+    private static Connection openTransactionWith(TestDatabase database, String row) throws SQLException {
+        Connection app = database.connect();
+        try {
+            app.setAutoCommit(false);
+            insert(app, row);
+            return app;
+        } catch (SQLException | RuntimeException e) {
+            app.close();
+            throw e;
+        }
     }
 
     private static void insert(Connection connection, String id) throws SQLException {

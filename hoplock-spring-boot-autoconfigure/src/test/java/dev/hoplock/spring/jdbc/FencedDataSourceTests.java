@@ -5,7 +5,6 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;
-import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.annotation.Fenced;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
@@ -18,15 +17,9 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -46,7 +39,6 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 19, defect 5: the fence's DataSource and the transaction manager's. The pools are HikariCP with
@@ -65,16 +57,11 @@ class FencedDataSourceTests {
     private final String fences = Databases.uniqueTable("fence");
     private final String invoices = Databases.uniqueTable("invoice");
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    JdbcTemplateAutoConfiguration.class, AopAutoConfiguration.class,
-                    HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
-                    HoplockLocksAutoConfiguration.class, HoplockFencingAutoConfiguration.class))
-            .withPropertyValues("hoplock.backend=jdbc", "hoplock.ttl=10s", "hoplock.owner=leader",
-                    "hoplock.jdbc.table=" + leases, "hoplock.jdbc.initialize-schema=always",
-                    "hoplock.fence.table=" + fences, "hoplock.fence.initialize-schema=always",
-                    "test.invoices=" + invoices);
+    private final ApplicationContextRunner runner = FencedContexts.runner(HoplockAutoConfiguration.class,
+                    HoplockLeaderOnlyAutoConfiguration.class, HoplockLocksAutoConfiguration.class,
+                    HoplockFencingAutoConfiguration.class)
+            .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
+            .withPropertyValues("hoplock.ttl=10s", "hoplock.owner=leader");
 
     private ApplicationContextRunner twoPools() {
         DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
@@ -91,7 +78,7 @@ class FencedDataSourceTests {
     @Test
     void aFencedMethodWhoseTransactionManagerRunsOnAnotherDataSourceFailsTheStart() {
         twoPools().withPropertyValues("hoplock.fence.data-source=fenceDataSource")
-                .withUserConfiguration(InvoiceBeans.class).run(context -> {
+                .withBean("invoices", Invoices.class).run(context -> {
                     assertThat(context).as("the fence check would run outside the method's transaction: the start"
                             + " must fail rather than fence nothing").hasFailed();
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
@@ -108,7 +95,8 @@ class FencedDataSourceTests {
     void aFencedMethodWhoseTransactionManagerRunsOnNoDataSourceThatCanBeToldFailsTheStart() {
         DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
         runner.withPropertyValues(DATABASE.dataSourceProperties())
-                .withUserConfiguration(DelegatingTransactionManager.class, InvoiceBeans.class).run(context -> {
+                .withUserConfiguration(DelegatingTransactionManager.class).withBean("invoices", Invoices.class)
+                .run(context -> {
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("@Fenced cannot work on bean 'invoices'",
                             "transaction manager 'transactionManager' (Delegating)",
@@ -169,7 +157,7 @@ class FencedDataSourceTests {
         DATABASE.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
         runner.withPropertyValues(DATABASE.dataSourceProperties())
                 .withPropertyValues("spring.datasource.hikari.auto-commit=false")
-                .withUserConfiguration(InvoiceBeans.class).run(context -> {
+                .withBean("invoices", Invoices.class).run(context -> {
                     long generation = awaitLeader(context).currentLease().orElseThrow().generation();
                     assertThat(((HikariDataSource) context.getBean(DataSource.class)).isAutoCommit()).isFalse();
                     context.getBean(Invoices.class).issue("a-1");
@@ -188,14 +176,11 @@ class FencedDataSourceTests {
     // ------------------------------------------------------------------ helpers and beans
 
     private List<String> storedToken() {
-        return DATABASE.column("SELECT token FROM " + fences + " WHERE resource = ?", RESOURCE);
+        return FencedContexts.storedTokens(DATABASE, fences, RESOURCE);
     }
 
     private static Elector awaitLeader(AssertableApplicationContext context) {
-        assertThat(context).hasNotFailed();
-        Elector elector = context.getBean(HoplockElections.class).getDefault();
-        await().atMost(Duration.ofSeconds(20)).until(elector::isLeader);
-        return elector;
+        return FencedContexts.awaitLeader(context, Duration.ofSeconds(20));
     }
 
     private static HikariDataSource pool(String name) {
@@ -272,60 +257,42 @@ class FencedDataSourceTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class InvoiceBeans {
-
-        @Bean
-        Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty("test.invoices"));
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
     static class QualifiedInvoiceBeans {
 
         @Bean
         QualifiedInvoices qualifiedInvoices(@Qualifier("fenceDataSource") DataSource fenceDataSource,
                 Environment environment) {
-            return new QualifiedInvoices(new JdbcTemplate(fenceDataSource),
-                    environment.getRequiredProperty("test.invoices"));
+            return new QualifiedInvoices(new JdbcTemplate(fenceDataSource), environment);
         }
     }
 
     /** Fenced writes in the default transaction manager's transaction. */
-    public static class Invoices {
+    public static class Invoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Invoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Invoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional
         public void issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
         }
     }
 
     /** Fenced writes on the fence's DataSource, in the transaction of its own transaction manager. */
-    public static class QualifiedInvoices {
+    public static class QualifiedInvoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        QualifiedInvoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        QualifiedInvoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional("fenceTransactionManager")
         public void issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
         }
     }
 }

@@ -14,16 +14,8 @@ import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.support.Databases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.annotation.Transactional;
@@ -32,7 +24,6 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 19, "tokens repeat after an outside delete", through the starter: {@code @Fenced} passes the holder of its
@@ -54,19 +45,14 @@ class FencedHolderTests {
     private final String fences = Databases.uniqueTable("fence");
     private final String invoices = Databases.uniqueTable("invoice");
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    JdbcTemplateAutoConfiguration.class, AopAutoConfiguration.class,
-                    HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
-                    HoplockLocksAutoConfiguration.class, HoplockFencingAutoConfiguration.class))
+    private final ApplicationContextRunner runner = FencedContexts.runner(HoplockAutoConfiguration.class,
+                    HoplockLeaderOnlyAutoConfiguration.class, HoplockLocksAutoConfiguration.class,
+                    HoplockFencingAutoConfiguration.class)
             .withPropertyValues(DATABASE.dataSourceProperties())
+            .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
             // A long TTL and renewal: the first leader renews (and would notice the delete) only after the test.
-            .withPropertyValues("hoplock.backend=jdbc", "hoplock.ttl=60s", "hoplock.renew=20s", "hoplock.poll=20s",
-                    "hoplock.jdbc.table=" + leases, "hoplock.jdbc.initialize-schema=always",
-                    "hoplock.fence.table=" + fences, "hoplock.fence.initialize-schema=always",
-                    "test.invoices=" + invoices)
-            .withUserConfiguration(InvoiceBeans.class);
+            .withPropertyValues("hoplock.ttl=60s", "hoplock.renew=20s", "hoplock.poll=20s")
+            .withBean("invoices", Invoices.class);
 
     @AfterEach
     void dropTables() {
@@ -109,30 +95,14 @@ class FencedHolderTests {
     }
 
     private static Elector awaitLeader(AssertableApplicationContext context) {
-        assertThat(context).hasNotFailed();
-        Elector elector = context.getBean(HoplockElections.class).getDefault();
-        await().atMost(WAIT).until(elector::isLeader);
-        return elector;
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class InvoiceBeans {
-
-        @Bean
-        Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty("test.invoices"));
-        }
+        return FencedContexts.awaitLeader(context, WAIT);
     }
 
     /** The leader's fenced write. */
-    public static class Invoices {
+    public static class Invoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Invoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Invoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         /** Writes one invoice row; answers {@code owner@token} of the lease the call ran under. */
@@ -140,7 +110,7 @@ class FencedHolderTests {
         @Fenced(RESOURCE)
         @Transactional
         public String issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
             Lease lease = LeaderContextHolder.currentLease().orElseThrow();
             return lease.owner() + "@" + lease.generation();
         }

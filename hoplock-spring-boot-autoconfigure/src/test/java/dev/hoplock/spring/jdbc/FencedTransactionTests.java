@@ -4,7 +4,6 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;
-import dev.hoplock.spring.HoplockElections;
 import dev.hoplock.spring.annotation.Fenced;
 import dev.hoplock.spring.annotation.LeaderOnly;
 import dev.hoplock.spring.aop.LeaderOnlyAdvisor;
@@ -23,15 +22,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -50,7 +43,6 @@ import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @LeaderOnly @Fenced @Transactional} in real application contexts on PostgreSQL and MariaDB: leases in the
@@ -70,18 +62,13 @@ class FencedTransactionTests {
     private ApplicationContextRunner on(Databases database) {
         used = database;
         database.execute("CREATE TABLE " + invoices + " (id VARCHAR(64) NOT NULL PRIMARY KEY)");
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                        DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                        JdbcTemplateAutoConfiguration.class, AopAutoConfiguration.class,
-                        HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
-                        HoplockFencingAutoConfiguration.class))
+        return FencedContexts.runner(HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
+                        HoplockFencingAutoConfiguration.class)
                 .withPropertyValues(database.dataSourceProperties())
-                .withPropertyValues("hoplock.backend=jdbc", "hoplock.ttl=10s", "hoplock.owner=leader",
-                        "hoplock.jdbc.table=" + leases, "hoplock.jdbc.initialize-schema=always",
-                        "hoplock.fence.table=" + fences, "hoplock.fence.initialize-schema=always",
-                        "test.invoices=" + invoices)
-                .withUserConfiguration(InvoiceBeans.class);
+                .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
+                .withPropertyValues("hoplock.ttl=10s", "hoplock.owner=leader")
+                .withBean("invoices", Invoices.class)
+                .withBean("billing", Billing.class);
     }
 
     @AfterEach
@@ -254,7 +241,7 @@ class FencedTransactionTests {
     // ------------------------------------------------------------------ helpers and beans
 
     private List<String> storedToken(Databases database) {
-        return database.column("SELECT token FROM " + fences + " WHERE resource = ?", RESOURCE);
+        return FencedContexts.storedTokens(database, fences, RESOURCE);
     }
 
     private static int indexOf(List<Advisor> chain, Predicate<Advisor> test) {
@@ -267,69 +254,45 @@ class FencedTransactionTests {
     }
 
     private static Elector awaitLeader(AssertableApplicationContext context) {
-        assertThat(context).hasNotFailed();
-        Elector elector = context.getBean(HoplockElections.class).getDefault();
-        await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
-        return elector;
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class InvoiceBeans {
-
-        @Bean
-        Invoices invoices(JdbcTemplate jdbc, Environment environment) {
-            return new Invoices(jdbc, environment.getRequiredProperty("test.invoices"));
-        }
-
-        @Bean
-        Billing billing(Invoices invoices, JdbcTemplate jdbc, Environment environment) {
-            return new Billing(invoices, jdbc, environment.getRequiredProperty("test.invoices"));
-        }
+        return FencedContexts.awaitLeader(context, Duration.ofSeconds(10));
     }
 
     /** The leader's fenced writes. */
-    public static class Invoices {
+    public static class Invoices extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Invoices(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Invoices(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional
         public void issue(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
         }
 
         @LeaderOnly
         @Fenced(RESOURCE)
         @Transactional
         public void issueThenFail(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", id);
+            insert(id);
             throw new IllegalStateException("failed after the write");
         }
     }
 
     /** An outer transaction that writes, then calls the fenced method (which joins it). */
-    public static class Billing {
+    public static class Billing extends FencedContexts.InvoiceTable {
 
         private final Invoices invoices;
-        private final JdbcTemplate jdbc;
-        private final String table;
 
-        Billing(Invoices invoices, JdbcTemplate jdbc, String table) {
+        Billing(Invoices invoices, JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
             this.invoices = invoices;
-            this.jdbc = jdbc;
-            this.table = table;
         }
 
         @Transactional
         public void issueWithAudit(String id) {
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", "audit-" + id);
+            insert("audit-" + id);
             invoices.issue(id);
         }
     }

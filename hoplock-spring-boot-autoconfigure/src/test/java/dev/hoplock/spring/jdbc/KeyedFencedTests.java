@@ -19,15 +19,7 @@ import dev.hoplock.spring.support.Databases;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -60,21 +52,15 @@ class KeyedFencedTests {
     private final String fences = Databases.uniqueTable("fence");
     private final String invoices = Databases.uniqueTable("invoice");
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    JdbcTemplateAutoConfiguration.class, AopAutoConfiguration.class,
-                    HoplockAutoConfiguration.class, HoplockLeaderOnlyAutoConfiguration.class,
-                    HoplockOwnershipAutoConfiguration.class, HoplockLocksAutoConfiguration.class,
-                    HoplockFencingAutoConfiguration.class))
+    private final ApplicationContextRunner runner = FencedContexts.runner(HoplockAutoConfiguration.class,
+                    HoplockLeaderOnlyAutoConfiguration.class, HoplockOwnershipAutoConfiguration.class,
+                    HoplockLocksAutoConfiguration.class, HoplockFencingAutoConfiguration.class)
             .withPropertyValues(DATABASE.dataSourceProperties())
-            .withPropertyValues("hoplock.backend=jdbc", "hoplock.jdbc.table=" + leases,
-                    "hoplock.jdbc.initialize-schema=always", "hoplock.fence.table=" + fences,
-                    "hoplock.fence.initialize-schema=always", "hoplock.ttl=60s", "hoplock.renew=20s",
-                    "hoplock.poll=20s", "hoplock.ownership.group=billing", "hoplock.ownership.ttl=2s",
-                    "hoplock.ownership.renew=500ms", "hoplock.ownership.poll=100ms",
-                    "hoplock.ownership.release-timeout=1s", "test.invoices=" + invoices)
-            .withUserConfiguration(BillingBeans.class);
+            .withPropertyValues(FencedContexts.jdbcLeasesAndFence(leases, fences, invoices))
+            .withPropertyValues("hoplock.ttl=60s", "hoplock.renew=20s", "hoplock.poll=20s",
+                    "hoplock.ownership.group=billing", "hoplock.ownership.ttl=2s", "hoplock.ownership.renew=500ms",
+                    "hoplock.ownership.poll=100ms", "hoplock.ownership.release-timeout=1s")
+            .withBean("billing", Billing.class);
 
     private ApplicationContextRunner member(String id) {
         return runner.withPropertyValues("hoplock.owner=" + id, "hoplock.ownership.member-id=" + id);
@@ -121,7 +107,7 @@ class KeyedFencedTests {
                         .containsExactlyInAnyOrder(movedToB + "@" + tokenB, keptByA + "@" + tokenA);
                 assertThat(storedToken(keptByA)).containsExactly(String.valueOf(tokenA));
                 assertThat(storedToken(movedToB)).containsExactly(String.valueOf(tokenB));
-                assertThat(DATABASE.column("SELECT token FROM " + fences + " WHERE resource = ?", RESOURCE))
+                assertThat(FencedContexts.storedTokens(DATABASE, fences, RESOURCE))
                         .as("no key is fenced on the declared resource itself").isEmpty();
 
                 // A newer owner of a's key has written it (token + 1): a, now stale for that key, is refused.
@@ -140,27 +126,14 @@ class KeyedFencedTests {
     }
 
     private List<String> storedToken(String key) {
-        return DATABASE.column("SELECT token FROM " + fences + " WHERE resource = ?", RESOURCE + "/" + key);
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class BillingBeans {
-
-        @Bean
-        Billing billing(JdbcTemplate jdbc, Environment environment) {
-            return new Billing(jdbc, environment.getRequiredProperty("test.invoices"));
-        }
+        return FencedContexts.storedTokens(DATABASE, fences, RESOURCE + "/" + key);
     }
 
     /** The keyed, fenced work: one invoice row per call, named by key and token. */
-    public static class Billing {
+    public static class Billing extends FencedContexts.InvoiceTable {
 
-        private final JdbcTemplate jdbc;
-        private final String table;
-
-        Billing(JdbcTemplate jdbc, String table) {
-            this.jdbc = jdbc;
-            this.table = table;
+        Billing(JdbcTemplate jdbc, Environment environment) {
+            super(jdbc, environment);
         }
 
         /** The key's token, or null when this member does not own the key. */
@@ -169,7 +142,7 @@ class KeyedFencedTests {
         @Transactional
         public @Nullable Long bill(String orgId) {
             long token = LeaderContextHolder.currentLease().orElseThrow().generation();
-            jdbc.update("INSERT INTO " + table + " (id) VALUES (?)", orgId + "@" + token);
+            insert(orgId + "@" + token);
             return token;
         }
     }

@@ -1,28 +1,20 @@
 package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.LeaderContext;
-import dev.hoplock.core.Lease;
 import dev.hoplock.core.NamedLocks;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockHandle;
-import dev.hoplock.core.ownership.OwnershipClaim;
 import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.LockContextHolder;
-import dev.hoplock.spring.annotation.OnNonLeader;
-import dev.hoplock.spring.annotation.WhenLockHeld;
-import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
-import dev.hoplock.spring.aop.WithLockAttributeSource;
 import dev.hoplock.spring.fencing.FencedInterceptorTest.Writer;
 import dev.hoplock.spring.ownership.OwnershipScope;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,9 +46,8 @@ class FencedHolderTest {
         }
     };
 
-    private final Writer writer = proxy(new FirstTokenSource(List.of(
-            new WithLockTokenSource(new WithLockAttributeSource(WhenLockHeld.SKIP, null)),
-            new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false)))));
+    private final Writer writer = FencingFixtures.fencedWriter(events, recordingFence,
+            FencingFixtures.startersTokens());
 
     @AfterEach
     void clear() {
@@ -67,26 +58,15 @@ class FencedHolderTest {
     @Test
     void aLeaderOnlyCallIsCheckedWithItsLeasesOwner() {
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        LeaderContext previous = LeaderContextHolder.enter(leader("host-a:1:x1", 4));
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-        }
+        FencingFixtures.writeIn(writer, FencingFixtures.leader("host-a:1:x1", 4));
         assertThat(events).containsExactly("checked invoices@4 by 'host-a:1:x1'", "body");
     }
 
     @Test
     void aKeyedCallIsCheckedWithTheProcessOwnerNotTheMemberId() {
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        OwnershipScope scope = new OwnershipScope("billing", "member-a", "host-a:1:x1", new Claim("org-1", 3));
-        LeaderContext previous = LeaderContextHolder.enter(scope);
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-            scope.close();
-        }
+        FencingFixtures.writeIn(writer,
+                new OwnershipScope("billing", "member-a", "host-a:1:x1", new FencingFixtures.Claim("org-1", 3)));
         assertThat(events).containsExactly("checked invoices/org-1@3 by 'host-a:1:x1'", "body");
     }
 
@@ -96,7 +76,7 @@ class FencedHolderTest {
         opened.add(locks);
         LockHandle lock = ((AcquireResult.Acquired) locks.tryAcquire("export", Duration.ofSeconds(30))).handle();
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        LeaderContext previousLeader = LeaderContextHolder.enter(leader("host-a:1:x1", 9));
+        LeaderContext previousLeader = LeaderContextHolder.enter(FencingFixtures.leader("host-a:1:x1", 9));
         LockHandle previousLock = LockContextHolder.enter(lock);
         try {
             writer.write();
@@ -106,49 +86,5 @@ class FencedHolderTest {
             lock.release();
         }
         assertThat(events).containsExactly("checked invoices@" + lock.token() + " by 'locker:7:y'", "body");
-    }
-
-    private Writer proxy(FencingTokenSource tokens) {
-        ProxyFactory factory = new ProxyFactory(new Writer(events));
-        factory.setProxyTargetClass(true);
-        factory.addAdvisor(new FencedAdvisor(() -> recordingFence, tokens));
-        return (Writer) factory.getProxy();
-    }
-
-    private static LeaderContext leader(String owner, long generation) {
-        Lease lease = new Lease("jobs/invoices", owner, generation, Instant.now().plusSeconds(30));
-        return new LeaderContext() {
-            @Override
-            public Lease lease() {
-                return lease;
-            }
-
-            @Override
-            public boolean isLeading() {
-                return true;
-            }
-
-            @Override
-            public Duration timeLeft() {
-                return Duration.ofSeconds(30);
-            }
-        };
-    }
-
-    /** A claim held for the whole test: the part under test is the token, key and holder handed over. */
-    private record Claim(String key, long token) implements OwnershipClaim {
-        @Override
-        public boolean isValid() {
-            return true;
-        }
-
-        @Override
-        public Duration timeLeft() {
-            return Duration.ofSeconds(30);
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

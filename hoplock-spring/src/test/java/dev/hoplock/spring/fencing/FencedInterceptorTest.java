@@ -1,21 +1,15 @@
 package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.LeaderContext;
-import dev.hoplock.core.Lease;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;
 import dev.hoplock.spring.LeaderContextHolder;
 import dev.hoplock.spring.annotation.Fenced;
-import dev.hoplock.spring.annotation.OnNonLeader;
-import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,7 +42,7 @@ class FencedInterceptorTest {
     @Test
     void outsideATransactionNeitherTheCheckNorTheBodyRuns() {
         Writer writer = proxy();
-        LeaderContext previous = LeaderContextHolder.enter(leaderAt(7));
+        LeaderContext previous = LeaderContextHolder.enter(FencingFixtures.leader("me", 7));
         try {
             assertThatThrownBy(writer::write).isInstanceOf(FencingException.class)
                     .hasMessageContaining("Writer.write(..) is @Fenced(\"invoices\"), but no transaction is active");
@@ -71,12 +65,7 @@ class FencedInterceptorTest {
     void theCheckRunsBeforeTheBodyWithTheLeasesGeneration() {
         Writer writer = proxy();
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        LeaderContext previous = LeaderContextHolder.enter(leaderAt(7));
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-        }
+        FencingFixtures.writeIn(writer, FencingFixtures.leader("me", 7));
         assertThat(events).containsExactly("checked invoices@7", "body");
     }
 
@@ -85,7 +74,7 @@ class FencedInterceptorTest {
         Writer writer = proxy();
         refuseBelow = 8;
         TransactionSynchronizationManager.setActualTransactionActive(true);
-        LeaderContext previous = LeaderContextHolder.enter(leaderAt(7));
+        LeaderContext previous = LeaderContextHolder.enter(FencingFixtures.leader("me", 7));
         try {
             assertThatThrownBy(writer::write).isInstanceOf(StaleTokenException.class);
         } finally {
@@ -102,31 +91,7 @@ class FencedInterceptorTest {
     }
 
     private Writer proxy() {
-        ProxyFactory factory = new ProxyFactory(new Writer(events));
-        factory.setProxyTargetClass(true);
-        factory.addAdvisor(new FencedAdvisor(() -> recordingFence,
-                new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false))));
-        return (Writer) factory.getProxy();
-    }
-
-    private static LeaderContext leaderAt(long generation) {
-        Lease lease = new Lease("jobs/invoices", "me", generation, Instant.now().plusSeconds(30));
-        return new LeaderContext() {
-            @Override
-            public Lease lease() {
-                return lease;
-            }
-
-            @Override
-            public boolean isLeading() {
-                return true;
-            }
-
-            @Override
-            public Duration timeLeft() {
-                return Duration.ofSeconds(30);
-            }
-        };
+        return FencingFixtures.fencedWriter(events, recordingFence, FencingFixtures.leaderOnlyTokens());
     }
 
     /** The fenced target. */

@@ -1,22 +1,13 @@
 package dev.hoplock.spring.fencing;
 
-import dev.hoplock.core.LeaderContext;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.StaleTokenException;
-import dev.hoplock.core.ownership.OwnershipClaim;
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.annotation.OnNonLeader;
-import dev.hoplock.spring.annotation.WhenLockHeld;
-import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
-import dev.hoplock.spring.aop.WithLockAttributeSource;
 import dev.hoplock.spring.fencing.FencedInterceptorTest.Writer;
 import dev.hoplock.spring.ownership.OwnershipScope;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -68,9 +59,7 @@ class KeyedFencingTest {
      */
     @Test
     void theStartersCompositeTokenSourceFencesEachKeyOnItsOwnResource() {
-        Writer writer = proxy(new FirstTokenSource(List.of(
-                new WithLockTokenSource(new WithLockAttributeSource(WhenLockHeld.SKIP, null)),
-                new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false)))));
+        Writer writer = proxy(FencingFixtures.startersTokens());
         TransactionSynchronizationManager.setActualTransactionActive(true);
         writeAs(writer, "org-2", 5);
         writeAs(writer, "org-1", 3);
@@ -80,41 +69,15 @@ class KeyedFencingTest {
     }
 
     private static void writeAs(Writer writer, String key, long token) {
-        OwnershipScope scope = new OwnershipScope("billing", "member-a", new Claim(key, token));
-        LeaderContext previous = LeaderContextHolder.enter(scope);
-        try {
-            writer.write();
-        } finally {
-            LeaderContextHolder.restore(previous);
-            scope.close();
-        }
+        FencingFixtures.writeIn(writer,
+                new OwnershipScope("billing", "member-a", new FencingFixtures.Claim(key, token)));
     }
 
     private Writer proxy() {
-        return proxy(new LeaderOnlyTokenSource(new LeaderOnlyAttributeSource(OnNonLeader.SKIP, false)));
+        return proxy(FencingFixtures.leaderOnlyTokens());
     }
 
     private Writer proxy(FencingTokenSource tokens) {
-        ProxyFactory factory = new ProxyFactory(new Writer(events));
-        factory.setProxyTargetClass(true);
-        factory.addAdvisor(new FencedAdvisor(() -> fence, tokens));
-        return (Writer) factory.getProxy();
-    }
-
-    /** A claim held for the whole test: the part under test is the token and key it hands over. */
-    private record Claim(String key, long token) implements OwnershipClaim {
-        @Override
-        public boolean isValid() {
-            return true;
-        }
-
-        @Override
-        public Duration timeLeft() {
-            return Duration.ofSeconds(30);
-        }
-
-        @Override
-        public void close() {
-        }
+        return FencingFixtures.fencedWriter(events, fence, tokens);
     }
 }
