@@ -2,6 +2,7 @@ package dev.hoplock.elasticsearch;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.CallBudget;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.LeaseKeys;
@@ -105,7 +106,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
         String path = documentPath(LeaseKeys.validate(key));
-        return read(key, path, Deadline.after(budget(timeout)));
+        return read(key, path, budget(timeout));
     }
 
     @Override
@@ -114,7 +115,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
         Objects.requireNonNull(expected, "expected");
         String writeId = SeqNoHandle.newWriteId();
         byte[] document = LeaseDocument.encode(key, Objects.requireNonNull(content, "content"), writeId);
-        Deadline deadline = Deadline.after(budget(timeout));
+        CallBudget deadline = budget(timeout);
         String action = "write lease key " + key;
         if (expected.isNone()) {
             HttpTransport.Response answer = send("PUT", path + "?op_type=create", document, deadline, action);
@@ -152,7 +153,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
         String path = documentPath(LeaseKeys.validate(key));
         Objects.requireNonNull(expected, "expected");
-        Deadline deadline = Deadline.after(budget(timeout));
+        CallBudget deadline = budget(timeout);
         Optional<SeqNoHandle> version = SeqNoHandle.parse(expected);
         if (version.isEmpty()) {
             // Handle.NONE, or a handle from elsewhere: it matches no version, so nothing can be deleted.
@@ -240,11 +241,11 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     }
 
     /** Sends one request within what is left of {@code deadline}; throws if there is no answer. */
-    HttpTransport.Response send(String method, String pathAndQuery, byte @Nullable [] body, Deadline deadline,
+    HttpTransport.Response send(String method, String pathAndQuery, byte @Nullable [] body, CallBudget deadline,
             String action)
             throws BackendException {
         Duration left = deadline.remaining();
-        if (left.isNegative() || left.isZero()) {
+        if (left.isZero()) {
             throw new BackendException(BackendException.Kind.TRANSIENT, "cannot " + action + " (" + errors.where()
                     + "): the time budget of " + deadline.budget().toMillis() + " ms ran out before the request;"
                     + " nothing was sent");
@@ -267,7 +268,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
 
     // ----------------------------------------------------------------------------------------- internals
 
-    private Optional<StoredObject> read(String key, String path, Deadline deadline) throws BackendException {
+    private Optional<StoredObject> read(String key, String path, CallBudget deadline) throws BackendException {
         String action = "read lease key " + key;
         HttpTransport.Response answer = send("GET", path, null, deadline, action);
         if (answer.status() == 404 && !SearchErrors.isIndexMissing(answer)) {
@@ -297,11 +298,11 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     }
 
     /** A refused swap: the document is missing ({@code NOT_FOUND}) or has another version. */
-    private WriteResult writeRefusal(String key, String path, Deadline deadline) throws BackendException {
+    private WriteResult writeRefusal(String key, String path, CallBudget deadline) throws BackendException {
         return exists(key, path, deadline) ? WriteResult.preconditionFailed() : WriteResult.notFound();
     }
 
-    private DeleteResult deleteRefusal(String key, String path, Deadline deadline) throws BackendException {
+    private DeleteResult deleteRefusal(String key, String path, CallBudget deadline) throws BackendException {
         return exists(key, path, deadline) ? DeleteResult.PRECONDITION_FAILED : DeleteResult.NOT_FOUND;
     }
 
@@ -309,7 +310,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
      * Whether the key exists now, to name the reason of a refusal that is certain. When the read cannot be made,
      * the answer is "exists" ({@code PRECONDITION_FAILED}): the refusal stands, only its reason is a guess.
      */
-    private boolean exists(String key, String path, Deadline deadline) {
+    private boolean exists(String key, String path, CallBudget deadline) {
         try {
             return read(key, path, deadline).isPresent();
         } catch (BackendException e) {
@@ -367,12 +368,7 @@ public final class ElasticsearchBackend implements Backend, AutoCloseable {
     }
 
     /** The caller's timeout, capped by the configured request timeout. */
-    private Duration budget(Duration timeout) throws BackendException {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new BackendException(BackendException.Kind.TRANSIENT, "no time left for a request to "
-                    + errors.where() + " (timeout " + timeout.toMillis() + " ms); nothing was sent");
-        }
-        return timeout.compareTo(requestTimeout) < 0 ? timeout : requestTimeout;
+    private CallBudget budget(Duration timeout) throws BackendException {
+        return CallBudget.forCall(timeout, requestTimeout, () -> "a request to " + errors.where());
     }
 }

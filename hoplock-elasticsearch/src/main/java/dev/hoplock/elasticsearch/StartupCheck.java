@@ -2,6 +2,7 @@ package dev.hoplock.elasticsearch;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import dev.hoplock.core.backend.CallBudget;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
@@ -81,7 +82,7 @@ final class StartupCheck {
     /** Step 1: returns "Elasticsearch 9.1.0" or "OpenSearch 2.19.6", or "unknown version" after a 403. */
     private String clusterAnswers() throws BackendException {
         String action = "check the cluster (GET /)";
-        HttpTransport.Response answer = backend.send("GET", "/", null, Deadline.after(stepTimeout), action);
+        HttpTransport.Response answer = backend.send("GET", "/", null, CallBudget.of(stepTimeout), action);
         if (answer.status() == 403) {
             log.debug("{} answered GET / with 403 (no cluster privilege 'monitor'); going on with the index checks",
                     errors.where());
@@ -114,7 +115,7 @@ final class StartupCheck {
     /** Step 2. */
     private void indexExists() throws BackendException {
         String check = "check that the index exists (HEAD /" + backend.index() + ")";
-        HttpTransport.Response head = backend.send("HEAD", backend.indexPath(), null, Deadline.after(stepTimeout),
+        HttpTransport.Response head = backend.send("HEAD", backend.indexPath(), null, CallBudget.of(stepTimeout),
                 check);
         if (head.status() == 200) {
             return;
@@ -135,7 +136,7 @@ final class StartupCheck {
         String create = "create the index with hoplock's mapping (PUT /" + backend.index() + ")";
         HttpTransport.Response created = backend.send("PUT", backend.indexPath(),
                 LeaseDocument.INDEX_DEFINITION.getBytes(StandardCharsets.UTF_8),
-                Deadline.after(longer(stepTimeout, INDEX_CREATION_TIMEOUT)), create);
+                CallBudget.of(longer(stepTimeout, INDEX_CREATION_TIMEOUT)), create);
         if (created.status() == 200) {
             log.info("created the {} with hoplock's mapping", errors.where());
             return;

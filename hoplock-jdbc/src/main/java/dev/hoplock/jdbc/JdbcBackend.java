@@ -2,6 +2,7 @@ package dev.hoplock.jdbc;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.CallBudget;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.LeaseKeys;
@@ -62,7 +63,7 @@ import java.util.UUID;
  * not covered by this argument.
  *
  * <h2>Time and unknown outcomes</h2>
- * Every statement is bounded by the call's timeout, see {@link CallDeadline}: the driver stops waiting at the
+ * Every statement is bounded by the call's {@link CallBudget}, see {@link JdbcBounds}: the driver stops waiting at the
  * deadline (network timeout, to the millisecond), and the query timeout (whole seconds, rounded up) bounds drivers
  * without a network. A write whose answer
  * did not arrive (timeout, connection lost during the statement or its commit, SQLState class 08) is a
@@ -229,7 +230,7 @@ public final class JdbcBackend implements Backend {
         return "JdbcBackend[" + description + "]";
     }
 
-    private WriteResult create(Connection connection, CallDeadline deadline, String key, byte[] bytes)
+    private WriteResult create(Connection connection, CallBudget deadline, String key, byte[] bytes)
             throws SQLException {
         Handle version = newVersion();
         try (PreparedStatement insert = prepare(connection, insertSql, deadline)) {
@@ -246,7 +247,7 @@ public final class JdbcBackend implements Backend {
         }
     }
 
-    private boolean exists(Connection connection, CallDeadline deadline, String key) throws SQLException {
+    private boolean exists(Connection connection, CallBudget deadline, String key) throws SQLException {
         try (PreparedStatement select = prepare(connection, existsSql, deadline)) {
             select.setString(1, key);
             try (ResultSet row = select.executeQuery()) {
@@ -255,11 +256,11 @@ public final class JdbcBackend implements Backend {
         }
     }
 
-    private static PreparedStatement prepare(Connection connection, String sql, CallDeadline deadline)
+    private static PreparedStatement prepare(Connection connection, String sql, CallBudget deadline)
             throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         try {
-            deadline.boundStatement(statement);
+            JdbcBounds.boundStatement(statement, deadline);
         } catch (SQLException | RuntimeException e) {
             statement.close();
             throw e;
@@ -274,7 +275,7 @@ public final class JdbcBackend implements Backend {
     /** The statements of one backend call on one borrowed connection. */
     @FunctionalInterface
     private interface SqlCall<T extends @Nullable Object> {
-        T run(Connection connection, CallDeadline deadline) throws SQLException;
+        T run(Connection connection, CallBudget deadline) throws SQLException;
     }
 
     /**
@@ -284,7 +285,8 @@ public final class JdbcBackend implements Backend {
     private <T extends @Nullable Object> T call(String operation, @Nullable String key, Duration timeout, boolean change,
             SqlCall<T> work)
             throws BackendException {
-        CallDeadline deadline = CallDeadline.after(budget(timeout, operation, key));
+        CallBudget deadline = CallBudget.forCall(timeout, requestTimeout,
+                () -> "the " + SqlErrors.target(operation, key, table));
         Connection connection;
         try {
             connection = dataSource.getConnection();
@@ -319,14 +321,6 @@ public final class JdbcBackend implements Backend {
         }
     }
 
-    private Duration budget(Duration timeout, String operation, @Nullable String key) throws BackendException {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw noTimeLeft(operation, key, timeout);
-        }
-        return timeout.compareTo(requestTimeout) < 0 ? timeout : requestTimeout;
-    }
-
     private BackendException noTimeLeft(String operation, @Nullable String key, Duration timeout) {
         return new BackendException(BackendException.Kind.TRANSIENT, "no time left for the "
                 + SqlErrors.target(operation, key, table) + " (timeout " + timeout.toMillis() + " ms); nothing was sent");
@@ -338,9 +332,9 @@ public final class JdbcBackend implements Backend {
      */
     private record ConnectionState(boolean autoCommit, int isolation, int networkTimeout) {
 
-        static ConnectionState prepare(Connection connection, CallDeadline deadline) throws SQLException {
+        static ConnectionState prepare(Connection connection, CallBudget deadline) throws SQLException {
             ConnectionState saved = new ConnectionState(connection.getAutoCommit(),
-                    connection.getTransactionIsolation(), deadline.boundNetwork(connection));
+                    connection.getTransactionIsolation(), JdbcBounds.boundNetwork(connection, deadline));
             if (!saved.autoCommit) {
                 connection.setAutoCommit(true);
             }
@@ -362,7 +356,7 @@ public final class JdbcBackend implements Backend {
                 if (!autoCommit) {
                     connection.setAutoCommit(false);
                 }
-                CallDeadline.restoreNetwork(connection, networkTimeout);
+                JdbcBounds.restoreNetwork(connection, networkTimeout);
             } catch (SQLException broken) {
                 // Keep the answer (or the failure) of the call itself.
             }

@@ -1,5 +1,6 @@
 package dev.hoplock.jdbc;
 
+import dev.hoplock.core.backend.CallBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +80,7 @@ public final class JdbcSchema {
             }
             Database database = supported(connection);
             OpenTransaction.Answer open = OpenTransaction.on(connection, database,
-                    CallDeadline.after(JdbcBackend.DEFAULT_REQUEST_TIMEOUT));
+                    CallBudget.of(JdbcBackend.DEFAULT_REQUEST_TIMEOUT));
             if (open != OpenTransaction.Answer.NONE_OPEN) {
                 throw new IllegalStateException(OpenTransaction.refusal(open, "creation of table " + table,
                         "no DDL was run"));

@@ -1,5 +1,6 @@
 package dev.hoplock.jdbc;
 
+import dev.hoplock.core.backend.CallBudget;
 import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Method;
@@ -55,7 +56,7 @@ final class OpenTransaction {
      * Asks about {@code connection}; {@code database} is the one the backend recognised at build time, or null to
      * recognise it from the connection's metadata (asked only of a connection in manual-commit mode).
      */
-    static Answer on(Connection connection, @Nullable Database database, CallDeadline deadline) throws SQLException {
+    static Answer on(Connection connection, @Nullable Database database, CallBudget deadline) throws SQLException {
         if (connection.getAutoCommit()) {
             return Answer.NONE_OPEN;
         }
@@ -127,9 +128,9 @@ final class OpenTransaction {
     }
 
     /** A one-row, one-column query whose boolean answer is true when a transaction is open. */
-    private static Answer flag(Connection connection, CallDeadline deadline, String sql) throws SQLException {
+    private static Answer flag(Connection connection, CallBudget deadline, String sql) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement(sql)) {
-            deadline.boundStatement(query);
+            JdbcBounds.boundStatement(query, deadline);
             try (ResultSet row = query.executeQuery()) {
                 if (!row.next()) {
                     return Answer.UNKNOWN;

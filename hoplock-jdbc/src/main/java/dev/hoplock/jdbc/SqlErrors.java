@@ -2,6 +2,7 @@ package dev.hoplock.jdbc;
 
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import dev.hoplock.core.backend.CallBudget;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.SQLException;
@@ -77,7 +78,7 @@ final class SqlErrors {
      * The answer for a failure of a statement. {@code change} is true for an insert, update or delete, whose outcome
      * is then unknown unless the database said it did nothing.
      */
-    BackendException executing(SQLException e, String operation, @Nullable String key, CallDeadline deadline, boolean change) {
+    BackendException executing(SQLException e, String operation, @Nullable String key, CallBudget deadline, boolean change) {
         String state = state(e);
         String target = target(operation, key, table);
         String outcome = change ? "; the outcome is unknown" : "";

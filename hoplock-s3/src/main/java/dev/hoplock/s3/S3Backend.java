@@ -2,6 +2,7 @@ package dev.hoplock.s3;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.CallBudget;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoreCapabilities;
@@ -69,6 +70,8 @@ public final class S3Backend implements Backend, AutoCloseable {
     public static final String CONTENT_TYPE = "application/json";
 
     private static final Logger log = LoggerFactory.getLogger(S3Backend.class);
+    /** The SDK refuses a zero call timeout: a request sent with what is left gets at least this. */
+    private static final Duration SDK_MINIMUM_TIMEOUT = Duration.ofMillis(1);
 
     private final S3Client client;
     private final boolean ownsClient;
@@ -110,16 +113,17 @@ public final class S3Backend implements Backend, AutoCloseable {
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
         String objectKey = location.objectKey(key);
-        Duration budget = budget(timeout);
+        CallBudget budget = budget(timeout);
         Fetched response;
         try {
             response = client.getObject(get -> get.bucket(location.bucket()).key(objectKey)
-                    .overrideConfiguration(callTimeout(budget)), Fetched::boundedRead);
+                    .overrideConfiguration(callTimeout(budget.remainingAtLeast(SDK_MINIMUM_TIMEOUT))),
+                    Fetched::boundedRead);
         } catch (SdkException e) {
             if (S3Responses.isMissingObject(e)) {
                 return Optional.empty();
             }
-            throw errors.translate(e, S3Operation.GET, objectKey, budget);
+            throw errors.translate(e, S3Operation.GET, objectKey, budget.budget());
         }
         String etag = response.response().eTag();
         if (etag == null || etag.isEmpty()) {
@@ -159,7 +163,7 @@ public final class S3Backend implements Backend, AutoCloseable {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(content, "content");
         String objectKey = location.objectKey(key);
-        Deadline deadline = Deadline.after(budget(timeout));
+        CallBudget deadline = budget(timeout);
         try {
             return written(objectKey, put(objectKey, expected, form.apply(expected.value()), content, deadline));
         } catch (SdkException e) {
@@ -176,9 +180,9 @@ public final class S3Backend implements Backend, AutoCloseable {
      * or no time is left, the answer stays PRECONDITION_FAILED, which callers treat the same way except in the
      * reason they report.
      */
-    private WriteResult reasonOfRefusal(String key, Deadline deadline) {
+    private WriteResult reasonOfRefusal(String key, CallBudget deadline) {
         Duration left = deadline.remaining();
-        if (left.isZero() || left.isNegative()) {
+        if (left.isZero()) {
             return WriteResult.preconditionFailed();
         }
         try {
@@ -202,7 +206,7 @@ public final class S3Backend implements Backend, AutoCloseable {
             // "Remove the object if there is none" never removes anything; S3 has no header for it, so read instead.
             return read(key, timeout).isPresent() ? DeleteResult.PRECONDITION_FAILED : DeleteResult.NOT_FOUND;
         }
-        Deadline deadline = Deadline.after(budget(timeout));
+        CallBudget deadline = budget(timeout);
         try {
             return delete(objectKey, form.apply(expected.value()), deadline);
         } catch (SdkException e) {
@@ -392,10 +396,10 @@ public final class S3Backend implements Backend, AutoCloseable {
     }
 
     /** Sends the conditional PUT and returns the ETag of the stored version (null or empty if the store sent none). */
-    private @Nullable String put(String objectKey, Handle expected, String condition, byte[] content, Deadline deadline) {
+    private @Nullable String put(String objectKey, Handle expected, String condition, byte[] content, CallBudget deadline) {
         PutObjectResponse response = client.putObject(put -> {
             put.bucket(location.bucket()).key(objectKey).contentType(CONTENT_TYPE)
-                    .overrideConfiguration(callTimeout(deadline.remaining()));
+                    .overrideConfiguration(callTimeout(deadline.remainingAtLeast(SDK_MINIMUM_TIMEOUT)));
             if (expected.isNone()) {
                 put.ifNoneMatch("*");
             } else {
@@ -415,13 +419,13 @@ public final class S3Backend implements Backend, AutoCloseable {
         return WriteResult.written(Handle.of(etag));
     }
 
-    private DeleteResult delete(String objectKey, String condition, Deadline deadline) {
+    private DeleteResult delete(String objectKey, String condition, CallBudget deadline) {
         client.deleteObject(delete -> delete.bucket(location.bucket()).key(objectKey).ifMatch(condition)
-                .overrideConfiguration(callTimeout(deadline.remaining())));
+                .overrideConfiguration(callTimeout(deadline.remainingAtLeast(SDK_MINIMUM_TIMEOUT))));
         return DeleteResult.DELETED;
     }
 
-    private WriteResult writeRefusal(SdkException e, String objectKey, Deadline deadline) throws BackendException {
+    private WriteResult writeRefusal(SdkException e, String objectKey, CallBudget deadline) throws BackendException {
         if (S3Responses.isPreconditionFailed(e) || S3Responses.isConditionalConflict(e)) {
             return WriteResult.preconditionFailed();
         }
@@ -431,7 +435,7 @@ public final class S3Backend implements Backend, AutoCloseable {
         throw errors.translate(e, S3Operation.PUT, objectKey, deadline.budget());
     }
 
-    private DeleteResult deleteRefusal(SdkException e, String objectKey, Deadline deadline) throws BackendException {
+    private DeleteResult deleteRefusal(SdkException e, String objectKey, CallBudget deadline) throws BackendException {
         if (S3Responses.isPreconditionFailed(e) || S3Responses.isConditionalConflict(e)) {
             return DeleteResult.PRECONDITION_FAILED;
         }
@@ -442,13 +446,8 @@ public final class S3Backend implements Backend, AutoCloseable {
     }
 
     /** The caller's timeout, capped by the configured request timeout. */
-    private Duration budget(Duration timeout) throws BackendException {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new BackendException(BackendException.Kind.TRANSIENT, "no time left for a request to "
-                    + location.describe() + " (timeout " + timeout.toMillis() + " ms); nothing was sent");
-        }
-        return timeout.compareTo(requestTimeout) < 0 ? timeout : requestTimeout;
+    private CallBudget budget(Duration timeout) throws BackendException {
+        return CallBudget.forCall(timeout, requestTimeout, () -> "a request to " + location.describe());
     }
 
     private static AwsRequestOverrideConfiguration callTimeout(Duration timeout) {

@@ -1,14 +1,15 @@
 package dev.hoplock.jdbc;
 
+import dev.hoplock.core.backend.CallBudget;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * The end of one backend call's time budget on the monotonic clock, and the one place that bounds JDBC work by it.
+ * The one place that bounds JDBC work by a call's {@link CallBudget}.
  *
  * <p>Two bounds, because neither is enough alone:
  * <ul>
@@ -33,50 +34,26 @@ import java.util.concurrent.Executor;
  * pool's own connection timeout: set it no longer than the elector's request timeout. Work that finds no time left
  * sends nothing.
  */
-final class CallDeadline {
+final class JdbcBounds {
 
     /** The driver needs an executor for network timeouts; none of the supported drivers runs anything on it. */
     private static final Executor DIRECT = Runnable::run;
 
-    private final Duration budget;
-    private final long endNanos;
-
-    private CallDeadline(Duration budget) {
-        this.budget = budget;
-        this.endNanos = System.nanoTime() + budget.toNanos();
-    }
-
-    static CallDeadline after(Duration budget) {
-        return new CallDeadline(budget);
-    }
-
-    /** The whole budget of the call. */
-    Duration budget() {
-        return budget;
-    }
-
-    /** Milliseconds left, rounded up; 0 when the deadline has passed. */
-    long millisLeft() {
-        long left = endNanos - System.nanoTime();
-        return left <= 0 ? 0 : (left + 999_999) / 1_000_000;
-    }
-
-    boolean hasTimeLeft() {
-        return endNanos - System.nanoTime() > 0;
+    private JdbcBounds() {
     }
 
     /**
      * Bounds the driver's waits on {@code connection} by the time left and returns the previous network timeout (to
      * restore), or -1 when the driver has no network timeout.
      */
-    int boundNetwork(Connection connection) throws SQLException {
+    static int boundNetwork(Connection connection, CallBudget budget) throws SQLException {
         int previous;
         try {
             previous = connection.getNetworkTimeout();
         } catch (SQLFeatureNotSupportedException | UnsupportedOperationException e) {
             return -1;
         }
-        connection.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, Math.max(1, millisLeft())));
+        connection.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, Math.max(1, budget.millisLeft())));
         return previous;
     }
 
@@ -88,8 +65,8 @@ final class CallDeadline {
     }
 
     /** Bounds {@code statement} on the server by the time left, rounded up to whole seconds (at least 1). */
-    void boundStatement(Statement statement) throws SQLException {
-        long seconds = Math.max(1, (millisLeft() + 999) / 1000);
+    static void boundStatement(Statement statement, CallBudget budget) throws SQLException {
+        long seconds = Math.max(1, (budget.millisLeft() + 999) / 1000);
         statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, seconds));
     }
 }
