@@ -62,7 +62,7 @@ final class LeaseWrites {
         requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
                 // Rule 5: no answer; the write may have happened.
-                unknown.remember(record, t0);
+                unknown.remember(record, t0, settings.ttl());
                 health.failed(expected.isNone() ? "create" : "take over", failure);
                 loop.scheduleStep(settings.pollInterval());
                 return;
@@ -70,7 +70,7 @@ final class LeaseWrites {
             health.answered();
             if (result instanceof WriteResult.Written written) {
                 unknown.settled();
-                loop.owned = new Owned(written.handle(), record, t0);
+                loop.owned = new Owned(written.handle(), record, t0, settings.ttl());
                 watch.raise(generation);
                 watch.observe(written.handle(), record, null);
                 beginTerm();
@@ -94,7 +94,7 @@ final class LeaseWrites {
         Handle expected = loop.owned.handle();
         requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
-                unknown.remember(record, t0);
+                unknown.remember(record, t0, settings.ttl());
                 health.failed("renew", failure);
                 loop.scheduleStep(times.retryDelay(current.timeLeft()));
                 return;
@@ -102,7 +102,7 @@ final class LeaseWrites {
             health.answered();
             if (result instanceof WriteResult.Written written) {
                 unknown.settled();
-                loop.owned = new Owned(written.handle(), record, t0);
+                loop.owned = new Owned(written.handle(), record, t0, settings.ttl());
                 watch.observe(written.handle(), record, null);
                 extendTerm(current, record, t0);
                 return;
@@ -120,10 +120,13 @@ final class LeaseWrites {
         });
     }
 
-    /** Rule 5: a write whose outcome was unknown turned out to have happened; validity counts from its t0. */
+    /**
+     * Rule 5: a write whose outcome was unknown turned out to have happened; validity counts from its t0 for its TTL
+     * (the elector's one TTL, which {@link LeaseTimes} applies).
+     */
     void adopt(Handle handle, UnknownWrites.Write write) {
         unknown.settled();
-        loop.owned = new Owned(handle, write.record(), write.t0());
+        loop.owned = new Owned(handle, write.record(), write.t0(), write.ttl());
         watch.raise(write.record().generation());
         watch.observe(handle, write.record(), null);
         Term current = leadership.term();
@@ -172,7 +175,7 @@ final class LeaseWrites {
 
     /** Rule 5: a refused write may hide a version of ours (see {@link UnknownWrites#refused}). */
     private void rememberRefused(LeaseRecord refused, long t0) {
-        unknown.refused(loop.owned, refused, t0);
+        unknown.refused(loop.owned, refused, t0, settings.ttl());
         loop.owned = null;
     }
 

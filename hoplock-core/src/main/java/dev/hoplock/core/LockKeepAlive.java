@@ -57,7 +57,7 @@ final class LockKeepAlive {
         }
         long t0 = locks.time().nanoTime();
         LeaseRecord record = new LeaseRecord(current.token(), locks.time().wallNow().plus(ttl), locks.owner(),
-                slot.takeover.nonce(ttl));
+                slot.takeover.nonce());
         // Rule 1: the renewal may land unanswered, so the acquisition ends no later than its validity from now on.
         slot.holding.renewing(current, record, t0, ttl);
         Duration timeout = LeaseTimes.min(locks.requestTimeout(), current.timeLeft());
@@ -71,7 +71,7 @@ final class LockKeepAlive {
         slot.requests.send(() -> locks.backend().write(slot.key(), mine.handle(), bytes, timeout), timeout,
                 (WriteResult result, @Nullable BackendException failure) -> {
                     if (failure != null) {
-                        slot.unknown.remember(record, t0);
+                        slot.unknown.remember(record, t0, ttl);
                         if (keepAlive && slot.hold == current && current.keepAliveMargin() != null) {
                             retry(current);
                         }
@@ -80,7 +80,7 @@ final class LockKeepAlive {
                     }
                     if (result instanceof WriteResult.Written written) {
                         slot.unknown.settled();
-                        slot.owned = new Owned(written.handle(), record, t0);
+                        slot.owned = new Owned(written.handle(), record, t0, ttl);
                         slot.takeover.observe(written.handle(), record);
                         out.complete(slot.holding.extend(current, record, t0, ttl)
                                 ? new AcquireResult.Acquired(current, true)
@@ -96,7 +96,7 @@ final class LockKeepAlive {
     private void onRefused(LockHold current, Duration ttl, LeaseRecord record, long t0,
                            CompletableFuture<AcquireResult> out) {
         boolean earlierUnknown = !slot.unknown.isEmpty();
-        slot.unknown.refused(slot.owned, record, t0);
+        slot.unknown.refused(slot.owned, record, t0, ttl);
         slot.owned = null;
         if (!earlierUnknown) {
             slot.holding.end(current, LockLossCause.TAKEN_OVER, LockProblems.renewalRefused(locks.describeStore()));

@@ -12,8 +12,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -27,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  *       TTLs);</li>
  *   <li>rule 5 (unknown outcomes): a write without an answer is remembered in {@link UnknownWrites} and answered
  *       {@link AcquireResult.Unavailable}; a read that finds it provably ours adopts it ({@link #adoptFound}), counting
- *       its validity from its own {@code t0} for its own TTL;</li>
+ *       its validity from its own {@code t0} for its own TTL (kept with the write, {@link UnknownWrites.Write#ttl()};
+ *       never the TTL the adopting call asks for);</li>
  *   <li>rule 6 (fencing): every new acquisition is written at a generation above every one this process saw
  *       ({@link TakeoverDecision#nextGeneration(long)}); a token that went down is reported, never reused.</li>
  * </ul>
@@ -37,20 +36,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class LockTakeover {
 
-    private static final int MAX_REMEMBERED_TTLS = UnknownWrites.MAX_REMEMBERED * 2;
-
     private final LockSlot slot;
     private final NamedLocks locks;
 
     // ---- guarded by the slot ----
     private @Nullable ObservationTracker tracker;
-    /** The TTL of each recent write of ours, by nonce: an adopted write's validity counts from its t0 for its TTL. */
-    private final Map<String, Duration> writtenTtls = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Duration> eldest) {
-            return size() > MAX_REMEMBERED_TTLS;
-        }
-    };
     /** Rule 6: the highest generation this process saw for the name. */
     private long highestGeneration;
     /** Rule 2 for a version held by another owner: the validity it showed when first seen (wall clock), in nanos. */
@@ -157,39 +147,42 @@ final class LockTakeover {
             return;
         }
         long t0 = locks.time().nanoTime();
-        LeaseRecord record = new LeaseRecord(generation, locks.time().wallNow().plus(ttl), locks.owner(), nonce(ttl));
+        LeaseRecord record = new LeaseRecord(generation, locks.time().wallNow().plus(ttl), locks.owner(), nonce());
         Duration timeout = LeaseTimes.min(locks.requestTimeout(), ttl.minus(locks.safetyMargin(ttl)));
         byte[] bytes = LeaseRecordCodec.encode(record);
         slot.requests.send(() -> locks.backend().write(slot.key(), expected, bytes, timeout), timeout,
                 (WriteResult result, @Nullable BackendException failure) -> {
                     if (failure != null) {
-                        slot.unknown.remember(record, t0);
+                        slot.unknown.remember(record, t0, ttl);
                         out.complete(new AcquireResult.Unavailable(slot.name(), failure));
                         return;
                     }
                     if (result instanceof WriteResult.Written written) {
                         slot.unknown.settled();
-                        slot.owned = new Owned(written.handle(), record, t0);
+                        slot.owned = new Owned(written.handle(), record, t0, ttl);
                         observe(written.handle(), record);
                         slot.holding.begin(record, t0, ttl, out);
                         return;
                     }
                     // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
                     // or to adopt our write if it provably landed.
-                    slot.unknown.refused(slot.owned, record, t0);
+                    slot.unknown.refused(slot.owned, record, t0, ttl);
                     slot.owned = null;
                     read(ttl, false, out);
                 });
     }
 
-    /** Rule 5: a read found a write of ours whose outcome was unknown. */
+    /**
+     * Rule 5: a read found a write of ours whose outcome was unknown. Rule 1: its validity counts from that write's
+     * {@code t0} for that write's TTL ({@link LockAdoptionRule#WRITTEN}), not for the {@code ttl} this call asks for.
+     */
     private void adoptFound(Handle handle, UnknownWrites.Write mine, Duration ttl, boolean mayWrite,
                             CompletableFuture<AcquireResult> out) {
         slot.unknown.settled();
         LeaseRecord record = mine.record();
-        slot.owned = new Owned(handle, record, mine.t0());
+        Duration writtenTtl = locks.adoptionRule().ttl(mine, ttl);
+        slot.owned = new Owned(handle, record, mine.t0(), writtenTtl);
         observe(handle, record);
-        Duration writtenTtl = writtenTtls.getOrDefault(record.nonce(), ttl);
         LockHold current = slot.hold;
         if (current != null && current.isHeld() && current.token() == record.generation()) {
             out.complete(slot.holding.extend(current, record, mine.t0(), writtenTtl)
@@ -221,11 +214,9 @@ final class LockTakeover {
         }
     }
 
-    /** A fresh nonce for a write of ours, remembering the TTL it was written with (for rule 5's adoption). */
-    String nonce(Duration ttl) {
-        String nonce = OwnerIds.randomHex(8);
-        writtenTtls.put(nonce, ttl);
-        return nonce;
+    /** A fresh nonce for a write of ours: every write changes the bytes, and rule 5 recognises its writes by it. */
+    String nonce() {
+        return OwnerIds.randomHex(8);
     }
 
     private ObservationTracker tracker(Duration ttl) {

@@ -73,6 +73,7 @@ public final class NamedLocks implements Locks {
     private final double safetyFraction;
     private final LockTakeoverRule takeoverRule;
     private final LockExtensionRule extensionRule;
+    private final LockAdoptionRule adoptionRule;
     private final EngineRuntime runtime;
     private final LoopTimers timers;
     private final LockEvents events;
@@ -94,6 +95,7 @@ public final class NamedLocks implements Locks {
         this.safetyFraction = builder.safetyFraction;
         this.takeoverRule = builder.takeoverRule;
         this.extensionRule = builder.extensionRule;
+        this.adoptionRule = builder.adoptionRule;
         this.timers = runtime.timers(e -> log.error("hoplock: the lock scheduler failed; using a fallback timer", e));
         this.events = new LockEvents(runtime.eventExecutor());
         this.storeGate = new LockStoreGate(runtime.backend(), requestTimeout);
@@ -251,6 +253,10 @@ public final class NamedLocks implements Locks {
         return extensionRule;
     }
 
+    LockAdoptionRule adoptionRule() {
+        return adoptionRule;
+    }
+
     String describeStore() {
         return runtime.backend().describe();
     }
@@ -322,6 +328,7 @@ public final class NamedLocks implements Locks {
         private double safetyFraction = 0.1;
         private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
         private LockExtensionRule extensionRule = LockExtensionRule.EXACT;
+        private LockAdoptionRule adoptionRule = LockAdoptionRule.WRITTEN;
 
         private Builder(EngineRuntime.Builder runtime) {
             this.runtime = runtime;
@@ -413,6 +420,12 @@ public final class NamedLocks implements Locks {
         /** Test seam (package-private): the simulation plants a broken extension rule through it. */
         Builder extensionRule(LockExtensionRule rule) {
             this.extensionRule = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /** Test seam (package-private): the simulation plants a broken adoption rule through it. */
+        Builder adoptionRule(LockAdoptionRule rule) {
+            this.adoptionRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.hoplock.core;
 import dev.hoplock.core.record.LeaseRecord;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -12,12 +13,15 @@ import java.util.Deque;
  *
  * <p>A write without an answer may have happened. So may a refused one: a client library that retries a write whose
  * answer was lost meets the version its first attempt created (412), and a 409 leaves the version this process held in
- * place. Each such write is remembered with the monotonic {@code t0} taken before it was sent.
+ * place. Each such write is remembered with the monotonic {@code t0} taken before it was sent and the TTL it was
+ * written with.
  *
  * <p>Guarantees:
  * <ul>
  *   <li>{@link #provablyOurs} returns a remembered write only if the record read has exactly its owner, generation and
- *       a non-empty nonce equal to it; validity of an adopted version then counts from that write's {@code t0};</li>
+ *       a non-empty nonce equal to it; validity of an adopted version then counts from that write's {@code t0} for that
+ *       write's TTL, both kept with the write (a named lock's calls may ask for different TTLs, and a refused long
+ *       extension may find a short write of ours: it must count the short one, however many writes came since);</li>
  *   <li>once a read shows another writer's version, {@link #otherWriterSeen()} forgets every write: a swap of ours named
  *       an older handle and can never land now, and a create of ours could land only after someone deletes that
  *       version, while its holder may still lead. None of them may be adopted later;</li>
@@ -37,15 +41,16 @@ final class UnknownWrites {
      *
      * @param record what was written
      * @param t0     the monotonic time taken before it was sent
+     * @param ttl    the TTL it was written with ({@code expires_at = wall(t0) + ttl}): an adoption counts exactly this
      */
-    record Write(LeaseRecord record, long t0) {
+    record Write(LeaseRecord record, long t0, Duration ttl) {
     }
 
     private final Deque<Write> writes = new ArrayDeque<>();
 
-    /** A write got no answer (an error, a timeout): it may have happened. */
-    void remember(LeaseRecord record, long t0) {
-        writes.addLast(new Write(record, t0));
+    /** A write got no answer (an error, a timeout): it may have happened. {@code ttl}: the TTL it was written with. */
+    void remember(LeaseRecord record, long t0, Duration ttl) {
+        writes.addLast(new Write(record, t0, ttl));
         while (writes.size() > MAX_REMEMBERED) {
             writes.removeFirst();
         }
@@ -54,14 +59,14 @@ final class UnknownWrites {
     /**
      * A write was refused. Two versions are then provably ours if a read finds them: the one we held ({@code held},
      * null if none: a 409 ConditionalRequestConflict changes nothing) and the refused write itself (a retried write
-     * meets its own first attempt). Both are remembered, so the next read adopts them instead of waiting a TTL for our
-     * own record.
+     * meets its own first attempt). Both are remembered, each with its own {@code t0} and TTL, so the next read adopts
+     * them instead of waiting a TTL for our own record.
      */
-    void refused(@Nullable Owned held, LeaseRecord refused, long t0) {
+    void refused(@Nullable Owned held, LeaseRecord refused, long t0, Duration ttl) {
         if (held != null) {
-            remember(held.record(), held.t0());
+            remember(held.record(), held.t0(), held.ttl());
         }
-        remember(refused, t0);
+        remember(refused, t0, ttl);
     }
 
     /** The remembered write that {@code found} proves happened (owner, generation and nonce match), or null. */

@@ -26,6 +26,19 @@ public final class LockSimulationSeams {
     }
 
     /**
+     * Plants issue 19's adoption-TTL finding, against rule 5 with rule 1 (E1, validity anchored before the write): an
+     * adopted write of unknown outcome is counted with the TTL the adopting call asks for, not the TTL it was written
+     * with (what the engine did before the fix once it had forgotten that write's TTL, after more than 31 later writes
+     * of the name). A refused long extension, or a long acquisition attempt, that adopts a short write then counts a
+     * long validity from the short write's {@code t0}. After a backward wall step on the holder (which disarms the
+     * wall-clock bound, the record's own expiry), the holder still counts itself holding while a taker using the short
+     * TTL holds the lock.
+     */
+    public static NamedLocks.Builder adoptWithTheTtlAskedFor(NamedLocks.Builder builder) {
+        return builder.adoptionRule((adopted, asked) -> asked);
+    }
+
+    /**
      * Plants the bug the takeover rule exists to prevent: a lock held by another owner is taken as soon as its record's
      * {@code expires_at} has passed by the local wall clock, without the TTL of local observation (what a
      * wall-clock-trusting lock does). The simulation's checker must catch it.

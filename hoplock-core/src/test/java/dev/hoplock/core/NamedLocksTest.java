@@ -330,6 +330,73 @@ class NamedLocksTest {
         assertThat(lock.isHeld()).as("two holders: a still counts itself holding").isFalse();
     }
 
+    /**
+     * Issue 19, the adoption-TTL finding (rule 5 with rule 1, E1: an adopted write's validity counts from its own
+     * {@code t0} for its own TTL): a refused 60 s extension adopts the 2 s write the store still holds, after more later
+     * writes than were remembered by nonce. The adopted acquisition ends where the 2 s write's validity ends; counting
+     * the 60 s asked for left the holder holding, after a backward wall step, while a 2 s taker held the lock.
+     */
+    @Test
+    void rule5_anAdoptionCountsTheTtlOfTheWriteAdoptedNotTheTtlAskedForEvenAfterManyLaterWrites() throws Exception {
+        SkewedWallClock clock = new SkewedWallClock(time);
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = locks("a", clock, faulty);
+        NamedLocks b = locks("b");
+        LockHandle lock = adoptAShortWriteThroughARefusedLongExtension(a, b, clock, faulty);
+        assertThat(lock.timeLeft()).as("the adopted write's t0 (0) + 2 s - 0.2 s, not + 60 s - 6 s").isEqualTo(
+                Duration.ofMillis(1_800));
+        time.advance(Duration.ofMillis(1_799));
+        assertThat(lock.isHeld()).isTrue();
+        time.advance(Duration.ofMillis(1));
+        assertThat(lock.isHeld()).as("the 2 s write's validity has ended").isFalse();
+        time.advance(Duration.ofMillis(200)); // 2 s: the record expired and b has seen it unchanged for 2 s
+        LockHandle taken = acquired(b.tryAcquire("n", Duration.ofSeconds(2)));
+        assertThat(taken.token()).isEqualTo(2);
+        assertThat(lock.isHeld()).as("two holders: a still counts itself holding").isFalse();
+    }
+
+    /**
+     * The planted bug of the adoption-TTL finding ({@link LockSimulationSeams#adoptWithTheTtlAskedFor}: what the
+     * engine did once it had forgotten the adopted write's TTL) gives two holders in that scenario.
+     */
+    @Test
+    void rule5_plantedAdoptionTtl_countingTheTtlAskedForGivesTwoHoldersAfterABackwardWallStep() throws Exception {
+        SkewedWallClock clock = new SkewedWallClock(time);
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks a = LockSimulationSeams.adoptWithTheTtlAskedFor(NamedLocks.builder(faulty).owner("a").time(clock)
+                .scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
+        opened.add(a);
+        NamedLocks b = locks("b");
+        LockHandle lock = adoptAShortWriteThroughARefusedLongExtension(a, b, clock, faulty);
+        time.advance(Duration.ofSeconds(2));
+        LockHandle taken = acquired(b.tryAcquire("n", Duration.ofSeconds(2)));
+        assertThat(taken.isHeld()).isTrue();
+        assertThat(lock.isHeld()).as("the planted bug: a still counts itself holding").isTrue();
+    }
+
+    /**
+     * The adoption-TTL scenario up to the adoption: {@code a} takes "n" for 2 s at t0 = 0 and {@code b} sees that
+     * version; {@code 3 x MAX_REMEMBERED} renewals of {@code a} fail before reaching the store (writes of unknown
+     * outcome, each with a nonce of its own); {@code a}'s wall clock steps back 2 minutes (only its monotonic deadline
+     * bounds it now); a 60 s extension is refused without effect (409) and its read adopts the 2 s write, still current.
+     */
+    private LockHandle adoptAShortWriteThroughARefusedLongExtension(NamedLocks a, NamedLocks b, SkewedWallClock clock,
+                                                                    FaultyBackend faulty) throws Exception {
+        LockHandle lock = acquired(a.tryAcquire("n", Duration.ofSeconds(2)));
+        assertThat(b.tryAcquire("n", Duration.ofSeconds(2)).acquired()).isFalse(); // b's first sighting, at 0
+        faulty.mode = FaultyBackend.Mode.FAIL;
+        for (int i = 0; i < 3 * UnknownWrites.MAX_REMEMBERED; i++) {
+            assertThat(a.tryAcquire("n", Duration.ofSeconds(2))).isInstanceOf(AcquireResult.Unavailable.class);
+        }
+        clock.step(Duration.ofMinutes(-2));
+        faulty.mode = FaultyBackend.Mode.NORMAL;
+        faulty.refuseWithoutEffect = 1;
+        assertThat(a.tryAcquire("n", Duration.ofSeconds(60))).as("the refusal's read adopts the 2 s write")
+                .isEqualTo(new AcquireResult.Acquired(lock, true));
+        assertThat(stored("n").expiresAt()).isEqualTo(Instant.parse("2026-01-01T00:00:02Z"));
+        return lock;
+    }
+
     @Test
     void aFailedKeepAliveLosesTheLockAtItsDeadlineTellsListenersAndInterruptsTheScope() {
         FaultyBackend faulty = new FaultyBackend(store);

@@ -36,9 +36,8 @@ class OwnershipGroupTest {
     private final Map<String, Cuttable> links = new HashMap<>();
     private final List<String> keys = new ArrayList<>();
     private final Map<String, List<OwnershipEvent>> events = new HashMap<>();
-    /** Per key: the last acting owner and token seen, to check that tokens rise at every change of owner. */
-    private final Map<String, String> lastOwner = new HashMap<>();
-    private final Map<String, Long> lastToken = new HashMap<>();
+    /** No key has two acting owners; tokens rise at every change of owner and never fall under the same one. */
+    private final ActingOwnerCheck checked = new ActingOwnerCheck(time, groups, keys).sameOwnerKeepsItsToken();
 
     OwnershipGroupTest() {
         for (int i = 0; i < 200; i++) {
@@ -62,34 +61,7 @@ class OwnershipGroupTest {
 
     /** Advances virtual time in 100 ms steps, checking after each that no key has two acting owners. */
     private void run(Duration duration) {
-        for (long t = 0; t < duration.toMillis(); t += 100) {
-            time.advance(Duration.ofMillis(100));
-            check();
-        }
-    }
-
-    private void check() {
-        for (String key : keys) {
-            String acting = null;
-            for (Map.Entry<String, OwnershipGroup> e : groups.entrySet()) {
-                long token = e.getValue().gate().tokenIfActing(key);
-                if (token >= 0) {
-                    assertThat(acting).as("key %s acted on by %s and %s at %s", key, acting, e.getKey(),
-                            time.elapsed()).isNull();
-                    acting = e.getKey();
-                    String before = lastOwner.put(key, acting);
-                    Long beforeToken = lastToken.put(key, token);
-                    if (beforeToken != null) {
-                        if (acting.equals(before)) {
-                            assertThat(token).as("token of %s", key).isGreaterThanOrEqualTo(beforeToken);
-                        } else {
-                            assertThat(token).as("token of %s moving from %s to %s", key, before, acting)
-                                    .isGreaterThan(beforeToken);
-                        }
-                    }
-                }
-            }
-        }
+        checked.run(duration);
     }
 
     private long owned(String id) {

@@ -49,8 +49,8 @@ class TornRegistryReadTest {
     private final Map<String, TearingLink> links = new HashMap<>();
     private final Map<String, List<OwnershipEvent>> events = new HashMap<>();
     private final List<String> keys = new ArrayList<>();
-    private final Map<String, String> lastOwner = new HashMap<>();
-    private final Map<String, Long> lastToken = new HashMap<>();
+    private final ActingOwnerCheck checked = new ActingOwnerCheck(time, groups, keys)
+            .describingViews(() -> "; views: " + describeAll());
 
     TornRegistryReadTest() {
         for (int i = 0; i < 200; i++) {
@@ -139,30 +139,7 @@ class TornRegistryReadTest {
 
     /** Advances virtual time in 100 ms steps, checking after each that no key has two acting owners. */
     private void run(Duration duration) {
-        for (long t = 0; t < duration.toMillis(); t += 100) {
-            time.advance(Duration.ofMillis(100));
-            check();
-        }
-    }
-
-    private void check() {
-        for (String key : keys) {
-            String acting = null;
-            for (Map.Entry<String, OwnershipGroup> e : groups.entrySet()) {
-                long token = e.getValue().gate().tokenIfActing(key);
-                if (token >= 0) {
-                    assertThat(acting).as("key %s acted on by %s and %s (token %d) at %s; views: %s", key, acting,
-                            e.getKey(), token, time.elapsed(), describeAll()).isNull();
-                    acting = e.getKey();
-                    String before = lastOwner.put(key, acting);
-                    Long beforeToken = lastToken.put(key, token);
-                    if (beforeToken != null && !acting.equals(before)) {
-                        assertThat(token).as("token of %s moving from %s to %s", key, before, acting)
-                                .isGreaterThan(beforeToken);
-                    }
-                }
-            }
-        }
+        checked.run(duration);
     }
 
     private String describeAll() {

@@ -181,4 +181,25 @@ class LockSimulationTest {
         System.out.println("planted bug (keep the later deadline): " + caught.size() + " of " + ran + " schedules"
                 + " caught it; first: " + caught.get(0).lines().findFirst().orElse(""));
     }
+
+    /**
+     * Planted bug (issue 19, the adoption-TTL finding, rule 5 with rule 1 / E1): an adopted write of unknown outcome
+     * counts the TTL the adopting call asks for, not its own ({@link
+     * dev.hoplock.core.LockSimulationSeams#adoptWithTheTtlAskedFor}; the engine did so before the fix once it had
+     * forgotten that write's TTL). The fault model reaches it only rarely: a 10 s write whose answer was lost is
+     * adopted by a call asking for 30 s, and that machine's wall clock steps back before the 10 s write's validity ends
+     * and before any extension. Of 10,000 schedules (base seed 20261201) with the bug planted, these two gave two
+     * holders; they replay here, and without the planted bug they keep every invariant. (The engine's own old
+     * condition, more than 31 later writes of the name within one short validity, is beyond the simulation's pace of
+     * writes; {@code NamedLocksTest.rule5_anAdoptionCountsTheTtlOfTheWriteAdopted...} reproduces it.)
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(longs = {20267460L, 20269979L})
+    void anAdoptionThatCountsTheTtlAskedForIsCaught(long seed) {
+        assertThat(new LockSimulation(seed, false).run()).as("the schedule of seed %d without the planted bug", seed)
+                .isNull();
+        LockSimulation planted = new LockSimulation(seed, false);
+        planted.planted = dev.hoplock.core.LockSimulationSeams::adoptWithTheTtlAskedFor;
+        assertThat(planted.run()).as("the schedule of seed %d with the planted bug", seed).contains("two holders");
+    }
 }
