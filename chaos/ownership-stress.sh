@@ -24,8 +24,7 @@
 #   s3-body-threads  S3Mock's threads that stream GET bodies (spring.task.execution.pool.core-size of its Spring Boot
 #                    application task executor; S3Mock's own default is 8)
 #   slow-readers     S3 only: how many slow downloads run at once (default: s3-body-threads, which holds all of them;
-#                    0: no such fault; one fewer than the threads leaves one free, and chaos/tear_probe.py then sees
-#                    about as few torn GETs as with none)
+#                    0: no such fault)
 #   slow-hold        how long each slow download holds its thread, a range in ms (default TTL/15 to TTL/5: 200-600 at
 #                    TTL 3 s; another GET's body then waits up to about two holds, within the members' read budget of
 #                    a third of the TTL)
