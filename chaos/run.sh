@@ -9,6 +9,8 @@
 # them). CHAOS_SKIP_BUILD=1 skips the build (for a series of runs after one build).
 #
 # Usage: chaos/run.sh [ttlMs=5000] [pollMs=250] [nodes=3] [kills=8] [stops=5] [restarts=2] [workGapMs=50] [out=DIR]
+#          [s3StartSeconds=180] [s3RestartSeconds=180] [proxyConnectMs=10000]  patience with a loaded machine: how long
+#                                         S3Mock's start and restarts may take, how long the proxy waits for it to accept
 #        chaos/run.sh primitive=lock [resources=3] [holdMs=3000] ...  named locks: every node contends for the same
 #                                         lock names; a holder writes with the lock's token to resource lock/<name>,
 #                                         keeps the lock alive, releases it after holdMs and takes it again later
@@ -22,6 +24,8 @@
 #                                         each write a transaction with the JdbcFence check (token and holder) before
 #                                         its insert
 #        chaos/run.sh sink=postgresql fenced=false ...  negative control: no fence check; the run must FAIL
+# Exit status 2 (RESULT: INCOMPLETE, the report naming what happened) when S3Mock did not come back within
+# s3RestartSeconds of a restart: the remaining scenarios are skipped, what ran is still checked.
 # Exit status 0 when, per resource (the elector's one, each lock name, each key), there were no overlaps, no stale
 # appends accepted (with a database: no stale write accepted, no legitimate write refused, the token rising at every
 # change of holder) and every scenario found a leader / holder / owner in time.

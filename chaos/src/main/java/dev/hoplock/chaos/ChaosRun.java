@@ -5,6 +5,7 @@ import dev.hoplock.chaos.NodeProcess.Event;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -44,7 +45,15 @@ import java.util.concurrent.locks.LockSupport;
  * refusals, a negative control that must make the run fail), sink ({@code log}, the default: the {@link FencingLog};
  * {@code postgresql} or {@code mariadb}: a {@link FencedTable} on the local server, each append a transaction with the
  * {@code JdbcFence} check, with the token and the holder, before its insert), fenced (true; false skips the check in
- * every node: a negative control in which a woken stale holder's write is accepted, so the run must FAIL).
+ * every node: a negative control in which a woken stale holder's write is accepted, so the run must FAIL),
+ * s3StartSeconds (180: how long S3Mock's start may take), s3RestartSeconds (as s3StartSeconds: a restart's),
+ * proxyConnectMs (10000: how long the proxy waits for the server to accept a connection).
+ *
+ * <p>A loaded machine can stop a run: S3Mock not answering within s3RestartSeconds of a restart (more than 90 s was
+ * seen at load average 40). Then the remaining scenarios are skipped, the nodes stopped, and what ran is still checked
+ * and reported: the report names what happened and ends "RESULT: INCOMPLETE" (exit status 2) unless it found a
+ * violation ("RESULT: FAIL", 1). The proxy's connections that the server refused or did not accept in time are counted
+ * in the report.
  *
  * <p>With a database sink, the fence decides, not the lease: a write committed after a newer term began but before
  * any newer token was written is in token order and allowed (reported as a late write); what fails the run is a stale
@@ -60,6 +69,8 @@ public final class ChaosRun {
     private final Primitive primitive;
     private final List<String> resources;
     private final long hold;
+    private final Duration s3Start;
+    private final Duration s3Restart;
     private final NodeProcess.Events events = new NodeProcess.Events();
     private final Map<String, NodeProcess> nodes = new LinkedHashMap<>();
     private final Map<String, Integer> incarnations = new HashMap<>();
@@ -72,6 +83,7 @@ public final class ChaosRun {
     private FencedTable table;
     private WriteHistory history;
     private TcpProxy proxy;
+    private String incomplete;
 
     private ChaosRun(Map<String, String> a) {
         this.a = a;
@@ -80,6 +92,9 @@ public final class ChaosRun {
         this.primitive = Primitive.parse(a.getOrDefault("primitive", "elector"));
         this.resources = primitive.resources(primitive.resourceCount(a.get("resources")));
         this.hold = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("holdMs", "3000")));
+        this.s3Start = Duration.ofSeconds(Long.parseLong(a.getOrDefault("s3StartSeconds", "180")));
+        this.s3Restart = Duration.ofSeconds(Long.parseLong(a.getOrDefault("s3RestartSeconds",
+                Long.toString(s3Start.toSeconds()))));
         this.out = Path.of(a.getOrDefault("out", "target/chaos/"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
     }
@@ -102,7 +117,12 @@ public final class ChaosRun {
         long began = System.nanoTime();
         s3 = new S3MockProcess(Path.of(a.getOrDefault("s3mockJar", "target/s3mock/s3mock-5.2.0-exec.jar")),
                 Files.createDirectories(out.resolve("s3root")), out.resolve("s3mock.log"));
-        say("S3Mock on 127.0.0.1:" + s3.port() + " ready in " + ms(s3.start()) + " ms");
+        try {
+            say("S3Mock on 127.0.0.1:" + s3.port() + " ready in " + ms(s3.start(s3Start, "start")) + " ms");
+        } catch (S3MockProcess.NotReady e) {
+            s3.stop(false);
+            return notStarted(e);
+        }
         String sink = a.getOrDefault("sink", "log");
         if (sink.equals("log")) {
             log = new FencingLog(out.resolve("fencing-log.csv"));
@@ -111,7 +131,7 @@ public final class ChaosRun {
             table = new FencedTable(sink, out);
             history = table;
         }
-        proxy = new TcpProxy(s3.port());
+        proxy = new TcpProxy(s3.port(), Integer.parseInt(a.getOrDefault("proxyConnectMs", "10000")));
         say((log != null ? "fencing log on 127.0.0.1:" + log.port() : "fenced writes to " + table.describe())
                 + ", proxy 127.0.0.1:" + proxy.port() + " -> " + s3.port());
         int count = Integer.parseInt(a.getOrDefault("nodes", "3"));
@@ -124,6 +144,9 @@ public final class ChaosRun {
             } else {
                 scenarios();
             }
+        } catch (S3MockProcess.NotReady e) {
+            incomplete = e.getMessage() + "; the scenarios after it were skipped";
+            say("INCOMPLETE: " + incomplete);
         } finally {
             for (NodeProcess node : nodes.values()) {
                 if (node.alive()) {
@@ -144,6 +167,16 @@ public final class ChaosRun {
                 table.close();
             }
         }
+    }
+
+    /** The report of a run whose S3 server never answered: nothing ran, so nothing can be judged. */
+    private int notStarted(S3MockProcess.NotReady e) throws Exception {
+        List<String> lines = List.of("hoplock chaos run (" + primitive.argument() + "): not run; output in "
+                + out.toAbsolutePath(), "INCOMPLETE: " + e.getMessage() + "; no node was started",
+                "RESULT: INCOMPLETE");
+        Files.write(out.resolve("report.txt"), lines);
+        lines.forEach(System.out::println);
+        return 2;
     }
 
     private void scenarios() throws Exception {
@@ -229,7 +262,7 @@ public final class ChaosRun {
         long t = System.nanoTime();
         s3.stop(graceful);
         count(graceful ? "S3 server stopped (SIGTERM) and restarted" : "S3 server killed (SIGKILL) and restarted");
-        long startup = s3.start();
+        long startup = s3.start(s3Restart, "restart after " + (graceful ? "SIGTERM" : "SIGKILL"));
         long ready = System.nanoTime();
         long resumed = awaitAcceptedAppend(ready, TimeUnit.SECONDS.toNanos(30));
         if (resumed < 0) {
@@ -500,13 +533,23 @@ public final class ChaosRun {
                     ms(sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * 0.99) - 1))),
                     ms(sorted.get(sorted.size() - 1)), ms(ttl + poll)));
         });
+        if (proxy.upstreamFailures() > 0) {
+            lines.add("proxy connections reset because " + proxy.upstreamFailureCause() + ": "
+                    + proxy.upstreamFailures());
+        }
         lines.add("scenario log:");
         report.forEach(r -> lines.add("  " + r));
-        lines.add(failures.isEmpty() ? "RESULT: PASS" : "RESULT: FAIL");
+        if (!failures.isEmpty()) {
+            lines.add("RESULT: FAIL");
+        } else if (incomplete != null) {
+            lines.add("RESULT: INCOMPLETE (no violation in what ran): " + incomplete);
+        } else {
+            lines.add("RESULT: PASS");
+        }
         failures.forEach(f -> lines.add("  " + f));
         Files.write(out.resolve("report.txt"), lines);
         System.out.println();
         lines.forEach(System.out::println);
-        return failures.isEmpty() ? 0 : 1;
+        return !failures.isEmpty() ? 1 : incomplete != null ? 2 : 0;
     }
 }

@@ -5,7 +5,9 @@ import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -13,11 +15,21 @@ import java.util.concurrent.TimeUnit;
  * S3Mock 5.2.0 as a separate process on 127.0.0.1, configured as {@code shared/notes/s3-test-server.md} prescribes
  * (one request thread, the second connector parked on a random port), with a store root that survives restarts
  * ({@code retain-files-on-exit=true}): a restart is an outage, not a loss of data. It can be killed (SIGKILL) or
- * stopped (SIGTERM) and started again on the same port and root.
+ * stopped (SIGTERM) and started again on the same port and root. A start waits a bounded time for the server to
+ * answer; on a loaded machine it can take longer (more than 90 s was seen at load average 40), and then
+ * {@link #start(Duration, String)} throws {@link NotReady}, which names the wait and the load, so that the run can say what
+ * happened instead of ending without a report.
  */
 final class S3MockProcess {
 
     static final String BUCKET = "chaos";
+
+    /** The server did not answer within the start patience: the machine, not hoplock, stopped the run. */
+    static final class NotReady extends IOException {
+        NotReady(String message) {
+            super(message);
+        }
+    }
 
     private final Path jar;
     private final Path root;
@@ -38,8 +50,13 @@ final class S3MockProcess {
         return port;
     }
 
-    /** Starts the server and waits (at most 90 s) until {@code GET /} answers 200; returns the time that took. */
-    long start() throws IOException, InterruptedException {
+    /**
+     * Starts the server ({@code occasion}: "start", "restart after SIGKILL", for messages) and waits (at most
+     * {@code patience}) until {@code GET /} answers 200; returns the time that took. Throws {@link NotReady} (the
+     * process left running, for {@link #stop(boolean)}) if it did not answer in time, and a plain {@link IOException}
+     * if it exited.
+     */
+    long start(Duration patience, String occasion) throws IOException, InterruptedException {
         long started = System.nanoTime();
         process = new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m", "-jar", jar.toString(),
@@ -51,7 +68,7 @@ final class S3MockProcess {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .start();
-        long deadline = started + TimeUnit.SECONDS.toNanos(90);
+        long deadline = started + patience.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IOException("S3Mock exited with " + process.exitValue() + "; see " + logFile);
@@ -61,7 +78,17 @@ final class S3MockProcess {
             }
             process.waitFor(100, TimeUnit.MILLISECONDS);
         }
-        throw new IOException("S3Mock did not answer within 90 s; see " + logFile);
+        throw new NotReady("S3Mock did not answer within " + patience.toSeconds() + " s of its " + occasion
+                + " (load average " + loadAverage() + "); see " + logFile);
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private boolean answers() {

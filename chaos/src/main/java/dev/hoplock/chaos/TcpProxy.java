@@ -26,7 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link Mode#RESET_RESPONSES}: requests reach the server (and take effect), but the connection is reset
  *       instead of the answer being delivered, so the client's library retries a request that already happened.</li>
  * </ul>
- * Only 127.0.0.1 is used, on both sides.
+ * Only 127.0.0.1 is used, on both sides. Each accepted connection is connected upstream on its own thread, waiting
+ * at most the connect timeout (a loaded server can take seconds to accept); a connection whose upstream refuses it or
+ * cannot be reached in time is reset, as a dead server's would be, and counted ({@link #upstreamFailures()}) with its
+ * cause, for the report.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -37,12 +40,16 @@ final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicLong resets = new AtomicLong();
+    private final AtomicLong upstreamFailures = new AtomicLong();
+    private final int connectTimeoutMillis;
+    private volatile String lastUpstreamFailure = "";
     private volatile Mode mode = Mode.PASS;
     private volatile long delayMillis;
     private volatile boolean closed;
 
-    TcpProxy(int targetPort) throws IOException {
+    TcpProxy(int targetPort, int connectTimeoutMillis) throws IOException {
         this.targetPort = targetPort;
+        this.connectTimeoutMillis = connectTimeoutMillis;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::acceptLoop, "proxy-accept");
         acceptor.setDaemon(true);
@@ -55,6 +62,17 @@ final class TcpProxy implements AutoCloseable {
 
     long resets() {
         return resets.get();
+    }
+
+    /** Connections reset because the server refused them or did not accept within the connect timeout. */
+    long upstreamFailures() {
+        return upstreamFailures.get();
+    }
+
+    /** The connect timeout and the cause of the last upstream failure, for the report. */
+    String upstreamFailureCause() {
+        return "the S3 server refused them or did not accept within " + connectTimeoutMillis + " ms (last: "
+                + lastUpstreamFailure + ")";
     }
 
     /** Switches the mode; RESET also resets every open connection now. */
@@ -80,19 +98,31 @@ final class TcpProxy implements AutoCloseable {
                 reset(client);
                 continue;
             }
-            Socket upstream = new Socket();
-            try {
-                upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2000);
-            } catch (IOException e) {
-                reset(client);
-                closeQuietly(upstream);
-                continue;
-            }
             open.add(client);
-            open.add(upstream);
-            start(() -> pump(client, upstream, true), "proxy-up");
-            start(() -> pump(upstream, client, false), "proxy-down");
+            start(() -> connect(client), "proxy-connect");
         }
+    }
+
+    /** Connects {@code client}'s upstream, off the accepting thread, and starts its pumps; resets it on failure. */
+    private void connect(Socket client) {
+        Socket upstream = new Socket();
+        try {
+            upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), connectTimeoutMillis);
+        } catch (IOException e) {
+            upstreamFailures.incrementAndGet();
+            lastUpstreamFailure = e.toString();
+            reset(client);
+            closeQuietly(upstream);
+            return;
+        }
+        open.add(upstream);
+        if (mode == Mode.RESET || closed) {
+            reset(client);
+            reset(upstream);
+            return;
+        }
+        start(() -> pump(client, upstream, true), "proxy-up");
+        start(() -> pump(upstream, client, false), "proxy-down");
     }
 
     /** Copies {@code from} to {@code to}, applying the mode to each chunk; requests flow "up", answers "down". */
