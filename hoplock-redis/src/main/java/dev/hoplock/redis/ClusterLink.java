@@ -1,0 +1,120 @@
+package dev.hoplock.redis;
+
+import dev.hoplock.core.backend.CallBudget;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A Redis Cluster: every lease is one key, so one slot, and every script names that one key, which is all a cluster
+ * needs. The commands of a key go over Lettuce's connection to the master that serves the key's slot (not over the
+ * routing connection), so that the {@code WAIT} after a write runs on the connection that made the write. A key
+ * whose slot moved is answered {@code MOVED}: nothing was done, the call fails as a passing fault and the topology is
+ * refreshed for the next one.
+ */
+final class ClusterLink implements RedisLink {
+
+    private final RedisClusterClient client;
+    private final boolean ownsClient;
+    private final ReentrantLock connecting = new ReentrantLock();
+    private volatile @Nullable StatefulRedisClusterConnection<byte[], byte[]> connection;
+    private volatile boolean closed;
+
+    ClusterLink(RedisClusterClient client, boolean ownsClient) {
+        this.client = client;
+        this.ownsClient = ownsClient;
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<byte[], byte[]> forKey(byte[] key, CallBudget budget) throws Exception {
+        StatefulRedisClusterConnection<byte[], byte[]> cluster = connection(budget);
+        RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        if (master == null) {
+            refreshTopology();
+            throw new IllegalStateException("no master serves the key's slot " + SlotHash.getSlot(key)
+                    + " (CLUSTERDOWN?); nothing was sent");
+        }
+        return node(cluster, master, budget).async();
+    }
+
+    @Override
+    public List<Node> primaries(CallBudget budget) throws Exception {
+        StatefulRedisClusterConnection<byte[], byte[]> cluster = connection(budget);
+        List<Node> nodes = new ArrayList<>();
+        for (RedisClusterNode node : cluster.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+                nodes.add(new Node(node.getUri().getHost() + ":" + node.getUri().getPort(),
+                        node(cluster, node, budget).async()));
+            }
+        }
+        return nodes;
+    }
+
+    @Override
+    public void refreshTopology() {
+        client.refreshPartitionsAsync();
+    }
+
+    private static StatefulRedisConnection<byte[], byte[]> node(StatefulRedisClusterConnection<byte[], byte[]> cluster,
+            RedisClusterNode node, CallBudget budget) throws Exception {
+        CompletableFuture<StatefulRedisConnection<byte[], byte[]>> opening =
+                cluster.getConnectionAsync(node.getNodeId());
+        return opening.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
+    }
+
+    private StatefulRedisClusterConnection<byte[], byte[]> connection(CallBudget budget) throws Exception {
+        StatefulRedisClusterConnection<byte[], byte[]> open = connection;
+        if (open != null && open.isOpen()) {
+            return open;
+        }
+        if (!connecting.tryLock(budget.millisLeft(), TimeUnit.MILLISECONDS)) {
+            throw new TimeoutException("another call is still connecting");
+        }
+        try {
+            open = connection;
+            if (open != null && open.isOpen()) {
+                return open;
+            }
+            if (closed) {
+                throw new IllegalStateException("the Redis backend is closed");
+            }
+            CompletableFuture<StatefulRedisClusterConnection<byte[], byte[]>> opening =
+                    client.connectAsync(ByteArrayCodec.INSTANCE);
+            try {
+                open = opening.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                opening.thenAccept(StatefulRedisClusterConnection::closeAsync);
+                throw e;
+            }
+            connection = open;
+            return open;
+        } finally {
+            connecting.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        StatefulRedisClusterConnection<byte[], byte[]> open = connection;
+        if (open != null) {
+            open.close();
+        }
+        if (ownsClient) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package dev.hoplock.redis;
+
+/** URI text for messages. */
+final class Uris {
+
+    private Uris() {
+    }
+
+    /** {@code scheme://user:password@host} without its user part, so that no credential reaches a message. */
+    static String withoutUserInfo(String uri) {
+        return uri.replaceAll("//[^/@]*@", "//").replaceAll(",[^,/@]*@", ",");
+    }
+}
