@@ -40,6 +40,13 @@ final class StartupCheck {
 
     static final String PROBE_DIRECTORY = ".hoplock-probe";
 
+    /**
+     * The least time the check gives the first connection, whatever the request timeout: it loads and starts
+     * Lettuce's event loops, which takes seconds on a loaded machine. A server that refuses the connection fails at
+     * once, and one that does not answer at all within the connect timeout; only a slow start waits longer.
+     */
+    static final Duration FIRST_CONNECTION = Duration.ofSeconds(30);
+
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
 
     private final RedisBackend backend;
@@ -53,7 +60,7 @@ final class StartupCheck {
 
     StoreCapabilities run() throws BackendException {
         RedisErrors errors = backend.errors();
-        CallBudget budget = CallBudget.of(backend.requestTimeout());
+        CallBudget budget = CallBudget.of(longer(backend.requestTimeout(), FIRST_CONNECTION));
         List<RedisLink.Node> nodes;
         try {
             nodes = backend.link().primaries(budget);
@@ -169,6 +176,10 @@ final class StartupCheck {
             }
             throw e;
         }
+    }
+
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static byte[] probeBytes(String step) {
