@@ -25,6 +25,12 @@ import java.util.concurrent.TimeoutException;
  */
 final class RedisErrors {
 
+    /**
+     * The commands hoplock's user needs: the scripts, the commands the scripts call (Redis 7 checks those too), WAIT,
+     * and INFO and CONFIG GET for the start-up check (without them it still runs, but promises no durability).
+     */
+    static final String COMMANDS = "+eval +evalsha +exists +hget +hmget +hset +del +wait +info +config|get";
+
     private final String store;
     private final KeyPrefix prefix;
     private final Redaction redaction;
@@ -112,8 +118,9 @@ final class RedisErrors {
                     + " are they renamed or disabled with rename-command?" + nothing, failure);
         }
         if (isScriptKeyRefusal(text)) {
-            return new BackendException(Kind.ACCESS_DENIED, "the Redis user may not access the key of the " + target
-                    + " on " + store + " (" + text + "); grant it the keys under the prefix: ACL SETUSER <user> "
+            return new BackendException(Kind.ACCESS_DENIED, "the Redis user may not run a command or access the key of"
+                    + " the " + target + " on " + store + " (" + text + "); grant it the keys under the prefix and the"
+                    + " commands the scripts call: ACL SETUSER <user> "
                     + acl() + nothing, failure);
         }
         if (e instanceof RedisCommandExecutionException) {
@@ -126,7 +133,7 @@ final class RedisErrors {
 
     /** The ACL rules hoplock needs, for messages. */
     String acl() {
-        return "on " + prefix.aclPattern() + " +eval +evalsha +wait +info +config|get";
+        return "on " + prefix.aclPattern() + " " + COMMANDS;
     }
 
     /** "read of 'k'" or "verification" without a key. */
@@ -186,7 +193,7 @@ final class RedisErrors {
     private static boolean isScriptKeyRefusal(String text) {
         String m = text.toLowerCase(Locale.ROOT);
         return m.contains("can't access at least one of the keys") || m.contains("no permissions to access a key")
-                || m.contains("no permissions to run");
+                || m.contains("no permissions to run") || m.contains("can't run this command");
     }
 
     /** The messages of {@code e} and its causes, cleaned, for an "unreachable" message. */

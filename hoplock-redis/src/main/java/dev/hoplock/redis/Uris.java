@@ -8,6 +8,8 @@ final class Uris {
 
     /** {@code scheme://user:password@host} without its user part, so that no credential reaches a message. */
     static String withoutUserInfo(String uri) {
-        return uri.replaceAll("//[^/@]*@", "//").replaceAll(",[^,/@]*@", ",");
+        String shown = uri.replaceAll("//[^/@]*@", "//").replaceAll(",[^,/@]*@", ",");
+        int at = shown.lastIndexOf('@');
+        return at < 0 ? shown : "***@" + shown.substring(at + 1);
     }
 }

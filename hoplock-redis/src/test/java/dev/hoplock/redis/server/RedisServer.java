@@ -49,6 +49,18 @@ public final class RedisServer implements AutoCloseable {
         return startWith(password, all);
     }
 
+    /** A server on {@code port} (after another was killed there), with the defaults. */
+    public static RedisServer startOnPort(int port) throws IOException {
+        Path dir = dir("server-" + port);
+        RedisServer server = launch(List.of(binary(), "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save",
+                "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", dir.resolve("redis.log").toString(),
+                "--daemonize", "no", "--protected-mode", "no"), port, dir, null);
+        if (server == null) {
+            throw new IOException("redis-server did not start on port " + port + "; see " + dir.resolve("redis.log"));
+        }
+        return server;
+    }
+
     private static RedisServer startWith(String password, List<String> args) throws IOException {
         for (int attempt = 0; ; attempt++) {
             int port = freePort();
