@@ -66,7 +66,10 @@ public final class RedisBackendBuilder {
         return this;
     }
 
-    /** The server as a Lettuce {@link RedisURI} (for a configuration layer that builds one); copied at build. */
+    /**
+     * The server as a Lettuce {@link RedisURI} (for a configuration layer that builds one), with its credentials, TLS
+     * and Sentinel settings; the user name and password of this builder, if set, are set on it at build.
+     */
     public RedisBackendBuilder uri(RedisURI uri) {
         this.redisUri = uri;
         return this;
@@ -218,7 +221,7 @@ public final class RedisBackendBuilder {
             }
             return new RedisTarget(RedisTarget.Mode.CLUSTER, seeds);
         }
-        RedisURI parsed = redisUri != null ? RedisURI.builder(redisUri).build() : parse("uri", Objects.requireNonNull(uri));
+        RedisURI parsed = redisUri != null ? redisUri : parse("uri", Objects.requireNonNull(uri));
         boolean sentinel = parsed.getSentinels() != null && !parsed.getSentinels().isEmpty();
         if (sentinel && (parsed.getSentinelMasterId() == null || parsed.getSentinelMasterId().isBlank())) {
             throw new InvalidSettingException("uri", Uris.withoutUserInfo(String.valueOf(uri)), null,
@@ -249,19 +252,15 @@ public final class RedisBackendBuilder {
         }
     }
 
-    private RedisURI withSettings(RedisURI parsed) {
-        RedisURI.Builder uriBuilder = RedisURI.builder(parsed).withTimeout(requestTimeout);
-        RedisURI configured = uriBuilder.build();
-        if (username != null && !username.isBlank() && password != null) {
-            configured.setUsername(username);
-        }
+    /** {@code uri} with this builder's user name and password, which win over the URI's own. */
+    private RedisURI withSettings(RedisURI uri) {
         if (password != null) {
             if (username != null && !username.isBlank()) {
-                configured.setUsername(username);
+                uri.setUsername(username);
             }
-            configured.setPassword(password.clone());
+            uri.setPassword(password.clone());
         }
-        return configured;
+        return uri;
     }
 
     private RedisLink link(RedisTarget target) {

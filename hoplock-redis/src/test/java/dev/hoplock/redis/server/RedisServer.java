@@ -51,10 +51,16 @@ public final class RedisServer implements AutoCloseable {
 
     /** A server on {@code port} (after another was killed there), with the defaults. */
     public static RedisServer startOnPort(int port) throws IOException {
-        Path dir = dir("server-" + port);
-        RedisServer server = launch(List.of(binary(), "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save",
-                "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", dir.resolve("redis.log").toString(),
-                "--daemonize", "no", "--protected-mode", "no"), port, dir, null);
+        return startOnPort(port, dir("server-" + port), List.of());
+    }
+
+    /** A server on {@code port} with its files in {@code dir} (those of one killed there), and {@code args}. */
+    public static RedisServer startOnPort(int port, Path dir, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(binary(), "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--logfile",
+                dir.resolve("redis.log").toString(), "--daemonize", "no", "--protected-mode", "no"));
+        command.addAll(args);
+        RedisServer server = launch(command, port, dir, null);
         if (server == null) {
             throw new IOException("redis-server did not start on port " + port + "; see " + dir.resolve("redis.log"));
         }
