@@ -138,7 +138,12 @@ final class StartupCheck {
         } catch (NumberFormatException e) {
             minReplicas = null;
         }
-        return new ServerFacts(node.name(), info, appendfsync, minReplicas, infoRefused, configRefused);
+        String name = node.name();
+        String port = info.get("tcp_port");
+        if (port != null && !name.contains(":" + port + "/") && !name.endsWith(":" + port)) {
+            name = name + " (the primary, port " + port + ")";
+        }
+        return new ServerFacts(name, info, appendfsync, minReplicas, infoRefused, configRefused);
     }
 
     private @Nullable String config(RedisClusterAsyncCommands<byte[], byte[]> commands, String name,
