@@ -15,8 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
+
 
 /**
  * A Redis Cluster: every lease is one key, so one slot, and every script names that one key, which is all a cluster
@@ -29,8 +28,8 @@ final class ClusterLink implements RedisLink {
 
     private final RedisClusterClient client;
     private final boolean ownsClient;
-    private final ReentrantLock connecting = new ReentrantLock();
     private volatile @Nullable StatefulRedisClusterConnection<byte[], byte[]> connection;
+    private @Nullable CompletableFuture<StatefulRedisClusterConnection<byte[], byte[]>> pending;
     private volatile boolean closed;
 
     ClusterLink(RedisClusterClient client, boolean ownsClient) {
@@ -75,40 +74,44 @@ final class ClusterLink implements RedisLink {
         return opening.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
     }
 
+    /** As {@link StandaloneLink}: an attempt to connect outlives the call that started it. */
     private StatefulRedisClusterConnection<byte[], byte[]> connection(CallBudget budget) throws Exception {
         StatefulRedisClusterConnection<byte[], byte[]> open = connection;
         if (open != null && open.isOpen()) {
             return open;
         }
-        if (!connecting.tryLock(budget.millisLeft(), TimeUnit.MILLISECONDS)) {
-            throw new TimeoutException("another call is still connecting");
-        }
-        try {
-            open = connection;
-            if (open != null && open.isOpen()) {
-                return open;
-            }
+        CompletableFuture<StatefulRedisClusterConnection<byte[], byte[]>> attempt;
+        synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the Redis backend is closed");
             }
-            CompletableFuture<StatefulRedisClusterConnection<byte[], byte[]>> opening =
-                    client.connectAsync(ByteArrayCodec.INSTANCE);
-            try {
-                open = opening.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                opening.thenAccept(StatefulRedisClusterConnection::closeAsync);
-                throw e;
+            attempt = pending;
+            boolean usable = attempt != null && (!attempt.isDone()
+                    || !attempt.isCompletedExceptionally() && attempt.join().isOpen());
+            if (!usable) {
+                // Lettuce's connectAsync needs the topology loaded first ("Partitions not initialized" otherwise).
+                attempt = client.refreshPartitionsAsync().toCompletableFuture()
+                        .thenCompose(loaded -> client.connectAsync(ByteArrayCodec.INSTANCE));
+                attempt.whenComplete((opened, failure) -> {
+                    if (opened != null) {
+                        if (closed) {
+                            opened.closeAsync();
+                        } else {
+                            connection = opened;
+                        }
+                    }
+                });
+                pending = attempt;
             }
-            connection = open;
-            return open;
-        } finally {
-            connecting.unlock();
         }
+        return attempt.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         StatefulRedisClusterConnection<byte[], byte[]> open = connection;
         if (open != null) {
             open.close();

@@ -290,7 +290,8 @@ public final class RedisBackend implements Backend, AutoCloseable {
             return;
         }
         long left = budget.millisLeft();
-        long serverTimeout = left - Math.min(50, left / 5);
+        // The server's answer must arrive before the budget ends, on a loaded machine too.
+        long serverTimeout = left - Math.max(Math.min(left / 4, 500), 1);
         String target = RedisErrors.target(operation, key);
         String outcome = change ? "the write is on the primary only, where a failover could lose it; the outcome is"
                 + " unknown" : "the record read is on the primary only, where a failover could lose it";

@@ -1,7 +1,6 @@
 package dev.hoplock.redis;
 
 import dev.hoplock.core.backend.CallBudget;
-import io.lettuce.core.ConnectionFuture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -11,9 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One connection to one server, or to the primary that Sentinel names (Lettuce asks the Sentinels again at every
@@ -26,8 +24,8 @@ final class StandaloneLink implements RedisLink {
     private final boolean ownsClient;
     private final RedisURI uri;
     private final String name;
-    private final ReentrantLock connecting = new ReentrantLock();
     private volatile @Nullable StatefulRedisConnection<byte[], byte[]> connection;
+    private @Nullable CompletableFuture<StatefulRedisConnection<byte[], byte[]>> pending;
     private volatile boolean closed;
 
     StandaloneLink(RedisClient client, boolean ownsClient, RedisURI uri, String name) {
@@ -47,43 +45,46 @@ final class StandaloneLink implements RedisLink {
         return List.of(new Node(name, connection(budget).async()));
     }
 
+    /**
+     * The open connection, or the attempt to open one. An attempt outlives the call that started it: a call whose
+     * budget ends (or whose thread is interrupted) stops waiting, and the next call waits for the same attempt, so that
+     * a slow first connection (a cold JVM on a loaded machine) is not started again and abandoned at every call.
+     */
     private StatefulRedisConnection<byte[], byte[]> connection(CallBudget budget) throws Exception {
         StatefulRedisConnection<byte[], byte[]> open = connection;
         if (open != null && open.isOpen()) {
             return open;
         }
-        if (!connecting.tryLock(budget.millisLeft(), TimeUnit.MILLISECONDS)) {
-            throw new TimeoutException("another call is still connecting");
-        }
-        try {
-            open = connection;
-            if (open != null && open.isOpen()) {
-                return open;
-            }
+        CompletableFuture<StatefulRedisConnection<byte[], byte[]>> attempt;
+        synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the Redis backend is closed");
             }
-            if (open != null) {
-                open.closeAsync();
+            attempt = pending;
+            boolean usable = attempt != null && (!attempt.isDone()
+                    || !attempt.isCompletedExceptionally() && attempt.join().isOpen());
+            if (!usable) {
+                attempt = client.connectAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture();
+                attempt.whenComplete((opened, failure) -> {
+                    if (opened != null) {
+                        if (closed) {
+                            opened.closeAsync();
+                        } else {
+                            connection = opened;
+                        }
+                    }
+                });
+                pending = attempt;
             }
-            ConnectionFuture<StatefulRedisConnection<byte[], byte[]>> opening =
-                    client.connectAsync(ByteArrayCodec.INSTANCE, uri);
-            try {
-                open = opening.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                opening.thenAccept(StatefulRedisConnection::closeAsync);
-                throw e;
-            }
-            connection = open;
-            return open;
-        } finally {
-            connecting.unlock();
         }
+        return attempt.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         StatefulRedisConnection<byte[], byte[]> open = connection;
         if (open != null) {
             open.close();

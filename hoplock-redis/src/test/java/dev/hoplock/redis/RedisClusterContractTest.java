@@ -28,12 +28,17 @@ class RedisClusterContractTest extends BackendContractTest {
     private static RedisBackend backend;
 
     @Override
-    protected synchronized Backend backend() throws Exception {
-        if (backend == null) {
-            cluster = ClusterSetup.start();
-            backend = RedisBackend.builder().cluster(cluster.seeds()).requestTimeout(Duration.ofSeconds(5)).build();
+    protected Backend backend() throws Exception {
+        synchronized (RedisClusterContractTest.class) {
+            if (cluster == null) {
+                cluster = ClusterSetup.start();
+            }
+            if (backend == null) {
+                backend = RedisBackend.builder().cluster(cluster.seeds()).requestTimeout(Duration.ofSeconds(5))
+                        .build();
+            }
+            return backend;
         }
-        return backend;
     }
 
     @Override

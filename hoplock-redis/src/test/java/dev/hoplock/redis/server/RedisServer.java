@@ -24,6 +24,13 @@ import static org.awaitility.Awaitility.await;
 public final class RedisServer implements AutoCloseable {
 
     private static final Duration START = Duration.ofSeconds(20);
+    /** Every server still running, killed when the test JVM exits, whatever a test forgot. */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
+                "redis-servers-stop"));
+    }
 
     private final Process process;
     private final int port;
@@ -114,6 +121,7 @@ public final class RedisServer implements AutoCloseable {
     private static RedisServer launch(List<String> command, int port, Path dir, String password) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.log").toFile()).start();
+        LIVE.add(process);
         RedisServer server = new RedisServer(process, port, dir, password);
         try {
             await("redis on port " + port + " answers PING").atMost(START).pollInterval(Duration.ofMillis(20))
