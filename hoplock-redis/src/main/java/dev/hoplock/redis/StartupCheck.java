@@ -30,10 +30,11 @@ import java.util.Map;
  *       refused ({@link Kind#MISCONFIGURED}).</li>
  *   <li><b>Enough replicas</b> are connected for {@link RedisBackendBuilder#waitForReplicas(int)}: otherwise every
  *       write would end as an unknown outcome.</li>
+ *   <li><b>The durability</b> ({@link DurabilityAssessment}) is at least the minimum (checked before anything is
+ *       written, so that an elector that keeps checking a refused store writes nothing).</li>
  *   <li><b>The scripts run</b> on a side key {@code <prefix>.hoplock-probe/<random>}: a create is written, a swap with
  *       another version is refused, and a delete with the current version removes it. This is where a password or an
  *       ACL that forbids {@code EVALSHA}/{@code EVAL} or the keys under the prefix, or a read-only replica, shows.</li>
- *   <li><b>The durability</b> ({@link DurabilityAssessment}) is at least the minimum.</li>
  * </ol>
  */
 final class StartupCheck {
@@ -92,7 +93,6 @@ final class StartupCheck {
                         + " or wait for fewer");
             }
         }
-        probe(errors);
         DurabilityAssessment durability = DurabilityAssessment.of(facts, backend.waitForReplicas());
         if (!durability.level().atLeast(minimum)) {
             throw new BackendException(Kind.MISCONFIGURED, "hoplock refuses " + errors.store() + ": acknowledged"
@@ -101,6 +101,7 @@ final class StartupCheck {
                     + String.join("; ", durability.fixes()) + ". Or accept it: minimumDurability("
                     + durability.level() + ")");
         }
+        probe(errors);
         logOnChange(durability, errors.store());
         return StoreCapabilities.builder(errors.store())
                 .set(Capability.CONDITIONAL_CREATE, Support.VERIFIED, "")
