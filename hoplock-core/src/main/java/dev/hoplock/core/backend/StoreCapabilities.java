@@ -1,5 +1,7 @@
 package dev.hoplock.core.backend;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -22,9 +24,12 @@ import java.util.Objects;
  * @param details    for each capability, what was seen (for a refusal: the request and the store's answer), or ""
  * @param handleForm how the backend sends handles back to the store, for logs and status (for S3: the
  *                   {@code If-Match} ETag form, "as received" or "bare")
+ * @param durability what the store promises about acknowledged writes ({@link Durability}), or null when the store
+ *                   does not report it (it keeps them by its own contract)
+ * @param durabilityDetail what the durability was read from (the server's settings), "" when not reported
  */
 public record StoreCapabilities(String store, Map<Capability, Support> support, Map<Capability, String> details,
-        String handleForm) {
+        String handleForm, @Nullable Durability durability, String durabilityDetail) {
 
     /** The handle form of a backend that sends handles exactly as the store gave them. */
     public static final String HANDLES_AS_RECEIVED = "as received";
@@ -78,6 +83,7 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         Objects.requireNonNull(support, "support");
         Objects.requireNonNull(details, "details");
         Objects.requireNonNull(handleForm, "handleForm");
+        Objects.requireNonNull(durabilityDetail, "durabilityDetail");
         EnumMap<Capability, Support> supportCopy = new EnumMap<>(Capability.class);
         EnumMap<Capability, String> detailsCopy = new EnumMap<>(Capability.class);
         for (Capability capability : Capability.values()) {
@@ -87,6 +93,12 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         }
         support = Map.copyOf(supportCopy);
         details = Map.copyOf(detailsCopy);
+    }
+
+    /** A report without a durability: the store keeps acknowledged writes by its own contract. */
+    public StoreCapabilities(String store, Map<Capability, Support> support, Map<Capability, String> details,
+            String handleForm) {
+        this(store, support, details, handleForm, null, "");
     }
 
     /**
@@ -160,7 +172,9 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
     /** A one-line summary for logs and status, for example "create VERIFIED, swap VERIFIED, delete NOT_SUPPORTED". */
     public String summary() {
         return "create " + support(Capability.CONDITIONAL_CREATE) + ", swap " + support(Capability.CONDITIONAL_SWAP)
-                + ", delete " + support(Capability.CONDITIONAL_DELETE) + ", handles " + handleForm;
+                + ", delete " + support(Capability.CONDITIONAL_DELETE) + ", handles " + handleForm
+                + (durability == null ? "" : ", acknowledged writes " + durability.phrase()
+                + (durabilityDetail.isEmpty() ? "" : " (" + durabilityDetail + ")"));
     }
 
     /** Builds a {@link StoreCapabilities}; not thread-safe. */
@@ -169,6 +183,8 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         private final EnumMap<Capability, Support> support = new EnumMap<>(Capability.class);
         private final EnumMap<Capability, String> details = new EnumMap<>(Capability.class);
         private String handleForm = HANDLES_AS_RECEIVED;
+        private @Nullable Durability durability;
+        private String durabilityDetail = "";
 
         private Builder(String store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -191,8 +207,15 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
             return this;
         }
 
+        /** Sets what the store promises about acknowledged writes, with what it was read from ("" for nothing). */
+        public Builder durability(Durability durability, String detail) {
+            this.durability = Objects.requireNonNull(durability, "durability");
+            this.durabilityDetail = Objects.requireNonNull(detail, "detail");
+            return this;
+        }
+
         public StoreCapabilities build() {
-            return new StoreCapabilities(store, support, details, handleForm);
+            return new StoreCapabilities(store, support, details, handleForm, durability, durabilityDetail);
         }
     }
 }

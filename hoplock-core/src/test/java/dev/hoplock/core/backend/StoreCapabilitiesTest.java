@@ -41,6 +41,20 @@ class StoreCapabilitiesTest {
     }
 
     @Test
+    void aReportedDurabilityIsInTheSummaryAndAnUnreportedOneIsAbsent() throws Exception {
+        StoreCapabilities redis = StoreCapabilities.builder("redis://127.0.0.1:6379/0")
+                .durability(Durability.LOST_ON_FAILOVER, "appendonly yes, appendfsync always, 1 replica").build();
+
+        assertThat(redis.durability()).isEqualTo(Durability.LOST_ON_FAILOVER);
+        assertThat(redis.summary()).endsWith(", acknowledged writes lost on failover (appendonly yes, appendfsync"
+                + " always, 1 replica)");
+        assertThat(new InMemoryBackend().verify().durability()).isNull();
+        assertThat(new InMemoryBackend().verify().summary()).doesNotContain("acknowledged");
+        assertThat(Durability.KEPT.atLeast(Durability.LOST_ON_FAILOVER)).isTrue();
+        assertThat(Durability.LOST_ON_RESTART.atLeast(Durability.LOST_ON_FAILOVER)).isFalse();
+    }
+
+    @Test
     void releaseByDeleteIsRefusedOnAStoreWithoutConditionalDeleteWithTheReasonAndTheFix() {
         StoreCapabilities rgw = withoutConditionalDelete();
 
