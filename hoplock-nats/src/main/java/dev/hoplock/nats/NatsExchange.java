@@ -32,6 +32,9 @@ final class NatsExchange {
     /** How often a waiting request looks for a permission violation reported by the server. */
     private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+    /** A cancellation this long before the budget's end is the client's answer to "no responders". */
+    private static final long NO_RESPONDERS_MARGIN_MILLIS = 20;
+
     private final Connection connection;
     private final NatsErrors errors;
 
@@ -97,11 +100,19 @@ final class NatsExchange {
                     && status503.getStatus().getCode() == 503) {
                 throw errors.noResponders(call, call.subject().startsWith("$JS."), serverHasJetStream());
             }
+            if (cause instanceof CancellationException && budget.remaining().toMillis() > NO_RESPONDERS_MARGIN_MILLIS) {
+                throw errors.noResponders(call, call.subject().startsWith("$JS."), serverHasJetStream());
+            }
             if (cause instanceof CancellationException || cause instanceof TimeoutException) {
                 throw timedOut(call, budget, errorsBefore);
             }
             throw errors.clientFailure(call, cause);
         } catch (CancellationException cancelled) {
+            // The client cancels a request at once when the server answers 503 (no responders) and the connection
+            // does not report it as an exception; its own timeout, the budget, would cancel it only at the end.
+            if (budget.remaining().toMillis() > NO_RESPONDERS_MARGIN_MILLIS) {
+                throw errors.noResponders(call, call.subject().startsWith("$JS."), serverHasJetStream());
+            }
             throw timedOut(call, budget, errorsBefore);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
