@@ -76,6 +76,11 @@ public final class NatsServer implements AutoCloseable {
         awaitListening();
     }
 
+    /** Starts the process again without waiting for its client port (a cluster node waits for its peers). */
+    public void startNoWaitForTests() throws IOException {
+        startNoWait();
+    }
+
     /** Starts the process without waiting for its client port (a cluster node waits for its peers). */
     synchronized void startNoWait() throws IOException {
         Path config = dir.resolve("nats.conf");
