@@ -8,6 +8,7 @@ import io.nats.client.JetStreamApiException;
 import io.nats.client.Message;
 import io.nats.client.api.MessageInfo;
 import io.nats.client.api.PublishAck;
+import io.nats.client.api.StreamInfo;
 import io.nats.client.impl.Headers;
 import org.jspecify.annotations.Nullable;
 
@@ -98,6 +99,21 @@ final class KvRequests {
     }
 
     /**
+     * Whether the bucket's stream exists, asked after a publish that nobody took; true when that cannot be told (the
+     * request failed or time ran out), so that the caller reports a passing fault rather than a missing bucket.
+     */
+    private boolean streamExists(CallBudget budget) {
+        NatsCall call = NatsCall.api("the check whether the KV bucket '" + keys.bucket() + "' exists",
+                "$JS.API.STREAM.INFO." + keys.stream());
+        try {
+            StreamInfo info = new StreamInfo(exchange.request(call, null, null, budget));
+            return !(info.hasError() && info.getApiErrorCode() == NatsErrors.STREAM_NOT_FOUND);
+        } catch (BackendException | RuntimeException cannotTell) {
+            return true;
+        }
+    }
+
+    /**
      * Publishes {@code content} (or a delete marker) to {@code subject} if its latest message has the sequence
      * {@code expected} (0: none).
      */
@@ -110,7 +126,12 @@ final class KvRequests {
         if (deleteMarker) {
             headers.put(OPERATION_HEADER, "DEL");
         }
-        Message reply = exchange.request(call, headers, deleteMarker ? null : content, budget);
+        Message reply;
+        try {
+            reply = exchange.request(call, headers, deleteMarker ? null : content, budget);
+        } catch (NatsErrors.NoResponders nobody) {
+            throw streamExists(budget) ? nobody : exchange.errors().bucketGone(call);
+        }
         PublishAck ack;
         try {
             ack = new PublishAck(reply);

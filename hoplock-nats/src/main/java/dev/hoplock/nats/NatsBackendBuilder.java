@@ -45,6 +45,9 @@ public final class NatsBackendBuilder {
     /** The default connect timeout of a connection the builder opens. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(DEFAULT_CONNECT_TIMEOUT_SECONDS);
 
+    /** How often a connection the builder opens pings its server (two unanswered pings: reconnect elsewhere). */
+    static final Duration PING_INTERVAL = Duration.ofSeconds(2);
+
     private static final Set<String> SCHEMES = Set.of("nats", "tls", "opentls", "ws", "wss");
 
     private List<String> servers = List.of(DEFAULT_SERVER);
@@ -251,6 +254,11 @@ public final class NatsBackendBuilder {
                 .connectionName("hoplock")
                 .connectionTimeout(connectTimeout)
                 .maxReconnects(-1)
+                // A server that stops answering without closing the socket (paused, cut off by a partition) is left
+                // after two unanswered pings, about 4 to 6 s, for another server of the list; the client's default
+                // (2 min) would keep this process away from the store for minutes.
+                .pingInterval(PING_INTERVAL)
+                .maxPingsOut(2)
                 // Nothing is queued while disconnected: a lease write sent after the caller gave up would be a write
                 // nobody waits for. The backend also sends nothing while the connection is not connected.
                 .reconnectBufferSize(0);

@@ -50,9 +50,9 @@ final class NatsErrors {
     }
 
     BackendException noAnswer(NatsCall call, CallBudget budget) {
-        return new BackendException(Kind.TRANSIENT, "no answer from NATS (" + servers + ") within "
-                + budget.budget().toMillis() + " ms to " + call.what() + " (the stream may have no leader, or the"
-                + " server is overloaded or cut off)" + unknown(call));
+        return new BackendException(Kind.TRANSIENT, "no answer within " + budget.budget().toMillis() + " ms to "
+                + call.what() + " (the bucket's stream may have no leader, or the server is overloaded or cut off)"
+                + unknown(call));
     }
 
     BackendException interrupted(NatsCall call, InterruptedException e) {
@@ -82,9 +82,28 @@ final class NatsErrors {
                     : "JetStream is not enabled on the NATS server at " + servers + "; start nats-server with -js or a"
                     + " jetstream {} block in its configuration") + (call.change() ? "; nothing was stored" : ""));
         }
+        return new NoResponders("no JetStream stream took " + call.subject() + " for " + call.what() + ": the"
+                + " bucket's stream has no leader at this moment (a failover; retried by the caller) or the bucket"
+                + " does not exist; nothing was stored");
+    }
+
+    /** A publish that nobody took, and the bucket's stream does not exist. */
+    BackendException bucketGone(NatsCall call) {
         return new BackendException(Kind.MISSING_CONTAINER, "no JetStream stream takes " + call.subject() + " for "
                 + call.what() + ": the KV bucket '" + keys.bucket() + "' does not exist (any more); " + createFix()
                 + "; nothing was stored");
+    }
+
+    /**
+     * Nobody took a publish to a key: a stream without a leader for the moment, or no stream (told apart by
+     * {@link KvRequests#publish} with a stream info request). Nothing was stored.
+     */
+    static final class NoResponders extends BackendException {
+        private static final long serialVersionUID = 1L;
+
+        NoResponders(String message) {
+            super(Kind.TRANSIENT, message);
+        }
     }
 
     BackendException missingBucket(NatsCall call) {

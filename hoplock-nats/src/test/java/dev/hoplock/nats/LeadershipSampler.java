@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Asks every elector of one JVM {@code isLeader()} every 2 ms and records who led when: an overlap is a sample in which
+ * Asks every elector of one JVM (the current set, which a test may replace) {@code isLeader()} every 2 ms and records who led when: an overlap is a sample in which
  * two electors said yes, and a term is a run of samples with one leader at one generation. Generations must rise from
  * term to term. Readings are {@link System#nanoTime()}.
  */
@@ -20,13 +20,13 @@ final class LeadershipSampler implements AutoCloseable {
     record Term(String owner, long generation, long firstNanos, long lastNanos) {
     }
 
-    private final Map<String, Elector> electors;
+    private final java.util.function.Supplier<Map<String, Elector>> electors;
     private final List<Term> terms = new ArrayList<>();
     private final List<String> overlaps = new ArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
-    LeadershipSampler(Map<String, Elector> electors) {
+    LeadershipSampler(java.util.function.Supplier<Map<String, Elector>> electors) {
         this.electors = electors;
         this.thread = new Thread(this::run, "leadership-sampler");
         thread.setDaemon(true);
@@ -37,7 +37,7 @@ final class LeadershipSampler implements AutoCloseable {
         while (running) {
             String leader = null;
             long generation = -1;
-            for (Map.Entry<String, Elector> e : electors.entrySet()) {
+            for (Map.Entry<String, Elector> e : electors.get().entrySet()) {
                 if (e.getValue().isLeader()) {
                     long g = e.getValue().currentLease().map(Lease::generation).orElse(-1L);
                     if (leader != null) {

@@ -59,6 +59,16 @@ class NatsSecretsTest {
             texts.addAll(chain(catchThrowableOfType(BackendException.class, () -> NatsBackend.builder()
                     .servers(tokenServer.url()).credentialsFile(creds).build())));
             texts.add(NatsBackend.builder().servers(tokenServer.url()).token(TOKEN).toString());
+            // An application's connection whose server URL carries the password: not in describe() or messages.
+            String withPassword = userServer.url().replace("nats://", "nats://app:" + PASSWORD + "@");
+            try (io.nats.client.Connection connection = io.nats.client.Nats.connect(withPassword)) {
+                NatsBackend app = NatsBackend.builder().connection(connection).verify(false).build();
+                texts.add(app.describe());
+                texts.add(app.toString());
+                texts.addAll(chain(catchThrowableOfType(BackendException.class, app::verify)));
+                texts.addAll(chain(catchThrowableOfType(BackendException.class,
+                        () -> app.write("k", Handle.NONE, new byte[] {1}, Duration.ofSeconds(1)))));
+            }
         } finally {
             System.setErr(original);
         }
