@@ -93,6 +93,14 @@ final class BucketSetup {
                 "the start-up probe write to '" + keys.probeKey() + "' in " + store + " (conditional on a revision"
                         + " it cannot have, so nothing is stored)", budget);
         warnAboutDurability();
+        String racyServer = racyClusteredCheck(info);
+        if (racyServer != null) {
+            log.error("hoplock: {} cannot be used for leases: {}", store, racyServer);
+            return StoreCapabilities.builder(store).handleForm("revision")
+                    .set(Capability.CONDITIONAL_CREATE, Support.NOT_SUPPORTED, racyServer)
+                    .set(Capability.CONDITIONAL_SWAP, Support.NOT_SUPPORTED, racyServer)
+                    .set(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED, racyServer).build();
+        }
         if (probe instanceof KvRequests.Stored stored) {
             String seen = "a publish to " + keys.probeSubject() + " with Nats-Expected-Last-Subject-Sequence: 1 was"
                     + " stored at revision " + stored.revision() + " instead of refused";
@@ -232,6 +240,33 @@ final class BucketSetup {
                 .storageType(StorageType.File)
                 .description("hoplock leases (first revision moved up at creation: docs/stores/nats.md)")
                 .build().getBackingConfig();
+    }
+
+    /**
+     * Why the bucket's compare-and-swap is not atomic on this deployment, or null. nats-server before 2.9.21 (and the
+     * 2.10 line before 2.10.0's release, which has the fix) checks {@code Nats-Expected-Last-Subject-Sequence} of a
+     * clustered stream only on the leader before it proposes the message, against a state that does not yet hold the
+     * messages proposed before it, and no more when it applies it (for a sequence above 0): two writes expecting one
+     * revision that arrive together are both stored. Fixed by nats-server commit e1a00a8 ("Fix bug that would race
+     * around check for last sequence per subject"), in 2.9.21 and 2.10.0. Our three-node measurement on 2.9.10 saw
+     * three electors take one lease at once after a stream leader failover.
+     */
+    private @Nullable String racyClusteredCheck(StreamInfo info) {
+        io.nats.client.api.ServerInfo server;
+        try {
+            server = exchange.connection().getServerInfo();
+        } catch (RuntimeException unknown) {
+            return null;
+        }
+        String cluster = server.getCluster();
+        boolean clustered = cluster != null && !cluster.isEmpty() || info.getConfiguration().getReplicas() > 1;
+        if (!clustered || !server.isOlderThanVersion("2.9.21")) {
+            return null;
+        }
+        return "nats-server " + server.getVersion() + " in a cluster checks the expected revision of a write only"
+                + " before it replicates it, so two writes expecting one revision can both be stored (two leaders);"
+                + " fixed in nats-server 2.9.21 and 2.10.0. Upgrade the servers (2.10 or later, with jetstream {"
+                + " sync_interval: always }), or use a single server, which checks every write as it stores it";
     }
 
     /** Logs once per check what the connected server's version can promise about durability (not visible to clients). */

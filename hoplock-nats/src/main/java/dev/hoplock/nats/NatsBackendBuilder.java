@@ -29,7 +29,8 @@ import java.util.Set;
  * method ({@code servers}, {@code bucket}, {@code keyPrefix}, {@code history}, {@code replicas},
  * {@code requestTimeout}, {@code connectTimeout}, {@code credentialsFile}, {@code connection}), so that a configuration
  * layer can name its own property. Then, unless {@link #verify(boolean) switched off}, it runs
- * {@link NatsBackend#verify()}, so that a missing or unfit bucket, JetStream switched off, wrong credentials or a missing
+ * {@link NatsBackend#verify()} and refuses a store without a conditional create and swap
+ * ({@link dev.hoplock.core.backend.StoreNotCapableException}, such as nats-server before 2.9.21 in a cluster), so that a missing or unfit bucket, JetStream switched off, wrong credentials or a missing
  * permission are reported at start, naming the cause and the fix. Passwords, tokens and credentials files are handed
  * to the client only; they never appear in messages, logs or {@code toString()}. Not thread-safe; use it from one
  * thread, then discard it.
@@ -239,7 +240,8 @@ public final class NatsBackendBuilder {
         }
         if (verify) {
             try {
-                backend.verify();
+                // No elector, lock or ownership group can be safe without a conditional create and swap.
+                backend.verify().requireFor(false);
             } catch (BackendException | RuntimeException e) {
                 closeQuietly(backend);
                 throw e;

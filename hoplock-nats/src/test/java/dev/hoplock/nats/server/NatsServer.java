@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * Never the machine's shared server on :4222.
  *
  * <p>The configuration is a file written before each start ({@link #config()} plus the port, store dir and any extra
- * lines), so that a restart keeps the store and a test can start a server with users and permissions, without
+ * lines; the system property {@code hoplock.nats.jetstream} adds lines to the {@code jetstream} block, such as
+ * {@code sync_interval: always} on nats-server 2.10 and later), so that a restart keeps the store and a test can start a server with users and permissions, without
  * JetStream, or as a node of a cluster ({@link NatsCluster}). {@link #kill()} is SIGKILL, {@link #stop()} SIGTERM,
  * {@link #pause()} / {@link #resume()} SIGSTOP / SIGCONT.
  */
@@ -96,7 +97,8 @@ public final class NatsServer implements AutoCloseable {
         text.append("listen: 127.0.0.1:").append(port).append('\n');
         if (jetStream) {
             text.append("jetstream {\n  store_dir: \"").append(dir.resolve("store")).append("\"\n")
-                    .append("  max_memory_store: 64MB\n  max_file_store: 256MB\n}\n");
+                    .append("  max_memory_store: 64MB\n  max_file_store: 256MB\n")
+                    .append(System.getProperty("hoplock.nats.jetstream", "")).append("\n}\n");
         }
         text.append(extraConfig).append('\n');
         return text.toString();
@@ -205,6 +207,21 @@ public final class NatsServer implements AutoCloseable {
             }
         }
         throw new IOException(name + " did not listen on " + port + " within " + START_PATIENCE + ":\n" + log());
+    }
+
+    /** The binary's version, as {@code nats-server --version} prints it (for example {@code v2.9.10}). */
+    public static String version() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(binary(), "--version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        p.waitFor();
+        return out.replaceAll(".*v", "");
+    }
+
+    /** True when the binary is at least {@code major.minor.patch}. */
+    public static boolean atLeast(int major, int minor, int patch) throws IOException, InterruptedException {
+        String[] parts = version().split("[.-]");
+        int[] v = {Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
+        return java.util.Arrays.compare(v, new int[] {major, minor, patch}) >= 0;
     }
 
     static String binary() {
