@@ -26,8 +26,9 @@ import java.util.Arrays;
  *       </li>
  *   <li>{@link #publish}: a message to the key's subject with {@code Nats-Expected-Last-Subject-Sequence} (0: no
  *       message yet) and {@code Nats-Expected-Stream}; the stream applies it only if the key's latest message still
- *       has that sequence, checked when the message is applied in the stream's (Raft) order, so of concurrent writes
- *       expecting one revision at most one is stored. A delete is such a message with the header
+ *       has that sequence (checked by a single server as it stores the message; in a cluster by the stream leader
+ *       before it replicates it, with the writes in flight counted from nats-server 2.9.21 on), so of concurrent
+ *       writes expecting one revision at most one is stored. A delete is such a message with the header
  *       {@code KV-Operation: DEL} and no body (a delete marker, as {@code KeyValue.delete(key, revision)} writes).</li>
  * </ul>
  * Revisions below {@link Revisions#FLOOR} are refused in every answer (see {@link Revisions}).

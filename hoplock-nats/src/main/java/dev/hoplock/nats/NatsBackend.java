@@ -46,9 +46,12 @@ import java.util.OptionalLong;
  *
  * <h2>Guarantees</h2>
  * <ul>
- *   <li><b>Conditional writes are atomic</b>: the stream checks the expected sequence when it applies the message, in
- *       the order of its log (Raft for a replicated bucket), so of concurrent writes expecting one revision at most one
- *       is stored.</li>
+ *   <li><b>Conditional writes are atomic</b>: a single server checks the expected sequence as it stores each message,
+ *       one at a time; in a cluster the stream leader checks it before it replicates the message, counting the writes
+ *       it has in flight for the key (nats-server 2.9.21 and later), so of concurrent writes expecting one revision at
+ *       most one is stored. nats-server before 2.9.21 in a cluster does not count the writes in flight: several can
+ *       be stored, and {@link #verify()} reports such a store without conditional writes, so
+ *       {@link NatsBackendBuilder#build()} and every elector refuse it (docs/stores/nats.md has the measurement).</li>
  *   <li><b>Reads come from the stream leader</b>, never from a replica or mirror ({@link KvRequests}): a read sees every
  *       write acknowledged before it was sent. Limit: a stream leader cut off from its peers goes on answering reads
  *       from its own state until it notices that it lost its quorum (seconds), while the majority may already have a

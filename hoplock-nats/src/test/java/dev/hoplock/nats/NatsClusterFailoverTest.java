@@ -170,6 +170,8 @@ class NatsClusterFailoverTest {
                             if (leader != null) {
                                 return leader;
                             }
+                        } catch (Exception pausedOrDown) {
+                            // ask the next node
                         }
                     }
                     return null;
@@ -267,11 +269,12 @@ class NatsClusterFailoverTest {
             awaitHealthy();
             String lead = leader().orElseThrow();
             String node = nodeOf(lead);
+            String streamLeader = streamLeader();
             long fault = System.nanoTime();
             cluster.node(node).pause();
             try {
                 measure("lease leader's node SIGSTOP", round, fault, "node " + node + " of " + lead
-                        + ", stream leader " + streamLeader());
+                        + ", stream leader " + streamLeader);
                 await().pollDelay(PAUSE).atMost(PAUSE.plusSeconds(1)).until(() -> true);
             } finally {
                 cluster.node(node).resume();
