@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -68,13 +69,18 @@ final class BucketSetup {
         this.settings = settings;
     }
 
-    StoreCapabilities run(CallBudget budget, String store) throws BackendException {
-        StreamInfo info = streamInfo(budget);
+    /**
+     * Runs the check (and the creation when asked). Each request gets a budget of its own of {@code stepTimeout}: the
+     * check's five requests (nine with the creation) need not fit together into one request's time, which a process
+     * starting on a loaded machine, where its first requests are slow, could not count on.
+     */
+    StoreCapabilities run(Duration stepTimeout, String store) throws BackendException {
+        StreamInfo info = streamInfo(CallBudget.of(stepTimeout));
         if (info == null) {
             if (!settings.createBucket()) {
                 throw exchange.errors().missingBucket(infoCall());
             }
-            info = create(budget);
+            info = create(stepTimeout);
         }
         checkConfiguration(info.getConfiguration());
         long next = info.getStreamState().getLastSequence() + 1;
@@ -88,10 +94,10 @@ final class BucketSetup {
                     + " a new bucket (createBucket(true), hoplock.nats.create-bucket=true)");
         }
         requests.last(keys.probeSubject(), "the start-up read of the probe key '" + keys.probeKey() + "' in " + store,
-                budget);
+                CallBudget.of(stepTimeout));
         KvRequests.Published probe = requests.publish(keys.probeSubject(), probeBytes(), 1, false,
                 "the start-up probe write to '" + keys.probeKey() + "' in " + store + " (conditional on a revision"
-                        + " it cannot have, so nothing is stored)", budget);
+                        + " it cannot have, so nothing is stored)", CallBudget.of(stepTimeout));
         warnAboutDurability();
         String racyServer = racyClusteredCheck(info);
         if (racyServer != null) {
@@ -189,7 +195,7 @@ final class BucketSetup {
         }
     }
 
-    private StreamInfo create(CallBudget budget) throws BackendException {
+    private StreamInfo create(Duration stepTimeout) throws BackendException {
         StreamConfiguration bucket = bucketConfiguration();
         String initSubject = INIT_SUBJECT_PREFIX + keys.stream() + "."
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
@@ -198,10 +204,10 @@ final class BucketSetup {
         NatsCall createCall = NatsCall.apiChange("the creation of the KV bucket '" + keys.bucket() + "'",
                 createSubject);
         StreamInfo created = new StreamInfo(exchange.request(createCall, null,
-                init.toJson().getBytes(StandardCharsets.UTF_8), budget));
+                init.toJson().getBytes(StandardCharsets.UTF_8), CallBudget.of(stepTimeout)));
         if (created.hasError()) {
             if (created.getApiErrorCode() == NatsErrors.STREAM_NAME_IN_USE) {
-                StreamInfo other = streamInfo(budget);
+                StreamInfo other = streamInfo(CallBudget.of(stepTimeout));
                 if (other != null) {
                     return other; // another process made it; the check reports it if it is still half made
                 }
@@ -216,7 +222,7 @@ final class BucketSetup {
         NatsCall purgeCall = NatsCall.apiChange("the purge of the new, empty KV bucket '" + keys.bucket()
                 + "' to its first revision " + first, purgeSubject);
         PurgeResponse purged = new PurgeResponse(exchange.request(purgeCall, null,
-                ("{\"seq\":" + first + "}").getBytes(StandardCharsets.UTF_8), budget));
+                ("{\"seq\":" + first + "}").getBytes(StandardCharsets.UTF_8), CallBudget.of(stepTimeout)));
         if (purged.hasError()) {
             throw exchange.errors().apiError(purgeCall, purged);
         }
@@ -224,7 +230,7 @@ final class BucketSetup {
         NatsCall updateCall = NatsCall.apiChange("the update of the new KV bucket '" + keys.bucket() + "' to its"
                 + " subjects", updateSubject);
         StreamInfo updated = new StreamInfo(exchange.request(updateCall, null,
-                bucket.toJson().getBytes(StandardCharsets.UTF_8), budget));
+                bucket.toJson().getBytes(StandardCharsets.UTF_8), CallBudget.of(stepTimeout)));
         if (updated.hasError()) {
             throw exchange.errors().apiError(updateCall, updated);
         }

@@ -194,7 +194,7 @@ public final class NatsBackend implements Backend, AutoCloseable {
         }
         synchronized (setup) {
             if (verified == null) {
-                verified = setup.run(CallBudget.of(requestTimeout), description);
+                verified = setup.run(requestTimeout, description);
             }
             return Objects.requireNonNull(verified);
         }

@@ -124,7 +124,7 @@ public final class NatsBackendBuilder {
 
     /**
      * The longest one backend call may take (default 10 s). The elector's own, usually shorter, budget for a call (the
-     * lease time left) applies within this cap. Also the budget of the start-up check.
+     * lease time left) applies within this cap. Each request of the start-up check gets as long.
      */
     public NatsBackendBuilder requestTimeout(Duration requestTimeout) {
         this.requestTimeout = requestTimeout;

@@ -87,7 +87,8 @@ class NatsBadInputTest {
 
     @Test
     void wrongPasswordIsAccessDeniedNamingTheCredentials() {
-        BackendException e = refusal(NatsBackend.builder().servers(auth.url()).userInfo("admin", "wrong-Pass-0"));
+        BackendException e = refusal(NatsBackend.builder().servers(auth.url()).userInfo("admin", "wrong-Pass-0")
+                .connectTimeout(Duration.ofMillis(700)));
         assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.ACCESS_DENIED);
         assertThat(e.getMessage()).contains("refused the credentials", "check the user and password")
                 .doesNotContain("wrong-Pass-0", ADMIN_PASSWORD);

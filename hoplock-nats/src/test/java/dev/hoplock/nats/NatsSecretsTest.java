@@ -24,6 +24,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  */
 class NatsSecretsTest {
 
+    /** A refused connection waits for the connect timeout in the client; the tests need not wait 3 s each. */
+    private static final Duration QUICK = Duration.ofMillis(700);
     private static final String TOKEN = "hoplockTokenThatMustNeverBeLogged-8d1f2a";
     private static final String PASSWORD = "hoplockPasswordThatMustNeverBeLogged-3b7c";
     private static final String CREDS_JWT = "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJzdWIiOiJVQUhPUExPQ0sifQ.c2ln";
@@ -47,9 +49,9 @@ class NatsSecretsTest {
                 backend.write("k", Handle.NONE, new byte[] {1}, Duration.ofSeconds(3));
             }
             texts.addAll(chain(catchThrowableOfType(BackendException.class, () -> NatsBackend.builder()
-                    .servers(tokenServer.url()).token(TOKEN + "-wrong").build())));
+                    .servers(tokenServer.url()).token(TOKEN + "-wrong").connectTimeout(QUICK).build())));
             texts.addAll(chain(catchThrowableOfType(BackendException.class, () -> NatsBackend.builder()
-                    .servers(userServer.url()).userInfo("app", PASSWORD + "-wrong").build())));
+                    .servers(userServer.url()).userInfo("app", PASSWORD + "-wrong").connectTimeout(QUICK).build())));
             texts.addAll(chain(catchThrowableOfType(BackendException.class, () -> NatsBackend.builder()
                     .servers(userServer.url()).userInfo("app", PASSWORD).createBucket(true)
                     .requestTimeout(Duration.ofSeconds(2)).build())));
@@ -57,7 +59,7 @@ class NatsSecretsTest {
             Files.writeString(creds, "-----BEGIN NATS USER JWT-----\n" + CREDS_JWT + "\n------END NATS USER JWT------\n\n"
                     + "-----BEGIN USER NKEY SEED-----\n" + CREDS_SEED + "\n------END USER NKEY SEED------\n");
             texts.addAll(chain(catchThrowableOfType(BackendException.class, () -> NatsBackend.builder()
-                    .servers(tokenServer.url()).credentialsFile(creds).build())));
+                    .servers(tokenServer.url()).credentialsFile(creds).connectTimeout(QUICK).build())));
             texts.add(NatsBackend.builder().servers(tokenServer.url()).token(TOKEN).toString());
             // An application's connection whose server URL carries the password: not in describe() or messages.
             String withPassword = userServer.url().replace("nats://", "nats://app:" + PASSWORD + "@");
