@@ -126,21 +126,24 @@ class NatsClusterFailoverTest {
 
     @AfterAll
     void stopAll() throws Exception {
-        if (sampler != null) {
-            sampler.close();
-            System.out.println("NATS cluster failover figures (TTL " + TTL.toMillis() + " ms, nats-server "
-                    + connections.get(0).getServerInfo().getVersion() + ", jetstream {"
-                    + System.getProperty("hoplock.nats.jetstream", "") + "}):");
-            figures.forEach(f -> System.out.println("  " + f));
-            assertThat(sampler.overlaps()).as("samples with two leaders").isEmpty();
-            assertThat(sampler.fallingGenerations()).as("generations that did not rise").isEmpty();
-        }
-        electors.values().forEach(Elector::close);
-        for (Connection c : connections) {
-            c.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        try {
+            if (sampler != null) {
+                sampler.close();
+                System.out.println("NATS cluster failover figures (TTL " + TTL.toMillis() + " ms, nats-server "
+                        + connections.get(0).getServerInfo().getVersion() + ", jetstream {"
+                        + System.getProperty("hoplock.nats.jetstream", "") + "}):");
+                figures.forEach(f -> System.out.println("  " + f));
+                assertThat(sampler.overlaps()).as("samples with two leaders").isEmpty();
+                assertThat(sampler.fallingGenerations()).as("generations that did not rise").isEmpty();
+            }
+        } finally {
+            electors.values().forEach(Elector::close);
+            for (Connection c : connections) {
+                c.close();
+            }
+            if (cluster != null) {
+                cluster.close();
+            }
         }
     }
 

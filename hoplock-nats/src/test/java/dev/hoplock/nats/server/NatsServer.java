@@ -61,7 +61,16 @@ public final class NatsServer implements AutoCloseable {
         Path base = Path.of(System.getProperty("hoplock.test.dir", "target"), "nats-servers");
         Files.createDirectories(base);
         Path dir = Files.createTempDirectory(base, name + "-");
-        return new NatsServer(name, dir, port, jetStream, extraConfig);
+        NatsServer server = new NatsServer(name, dir, port, jetStream, extraConfig);
+        // A test JVM that ends without closing its servers (a failed @BeforeAll, an abort) leaves none behind.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "stop-" + name));
+        return server;
     }
 
     /** Starts the process (again, after {@link #kill()} or {@link #stop()}, on the same port and store). */
