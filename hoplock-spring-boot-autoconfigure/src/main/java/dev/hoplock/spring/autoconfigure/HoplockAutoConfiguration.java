@@ -1,12 +1,12 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.spring.BackendDecorator;
-import dev.hoplock.spring.Candidacy;
-import dev.hoplock.spring.ElectorCustomizer;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.StoreWriteWatch;
-import dev.hoplock.spring.event.LeadershipEventPublisher;
+import dev.hoplock.spring.leader.BackendDecorator;
+import dev.hoplock.spring.leader.Candidacy;
+import dev.hoplock.spring.leader.ElectorCustomizer;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.StoreWriteWatch;
+import dev.hoplock.spring.leader.LeadershipEventPublisher;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

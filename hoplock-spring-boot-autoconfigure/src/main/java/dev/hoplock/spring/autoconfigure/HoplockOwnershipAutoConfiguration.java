@@ -4,8 +4,8 @@ import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.spring.HoplockConfigurationException;
-import dev.hoplock.spring.event.OwnershipEventPublisher;
-import dev.hoplock.spring.metrics.OwnershipMeterBinder;
+import dev.hoplock.spring.ownership.OwnershipEventPublisher;
+import dev.hoplock.spring.ownership.OwnershipMeterBinder;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,7 +24,7 @@ import java.util.Locale;
 /**
  * Per-key ownership, when {@code hoplock.ownership.group} is set: the {@link HoplockOwnership} bean (this instance's
  * membership in the group, over the store {@code hoplock.backend} selects or the application's {@link Backend}),
- * joined and left with the context ({@link OwnershipLifecycle}), an {@link dev.hoplock.spring.event.OwnershipChangedEvent}
+ * joined and left with the context ({@link OwnershipLifecycle}), an {@link dev.hoplock.spring.ownership.OwnershipChangedEvent}
  * at every membership change, and with Micrometer the {@code hoplock.ownership.*} meters. The health contributor and
  * the {@code hoplock} endpoint show the members when the bean exists.
  */

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.actuate.ElectionDescriptor;
-import dev.hoplock.spring.annotation.LeaderOnly;
-import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.leader.LeaderOnly;
+import dev.hoplock.spring.leader.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.MemberCategory;

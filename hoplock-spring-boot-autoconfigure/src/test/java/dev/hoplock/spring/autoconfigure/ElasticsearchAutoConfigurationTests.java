@@ -10,7 +10,7 @@ import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.elasticsearch.node.RawHttp;
 import dev.hoplock.spring.HoplockConfigurationException;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.support.Failures;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.support.Failures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
