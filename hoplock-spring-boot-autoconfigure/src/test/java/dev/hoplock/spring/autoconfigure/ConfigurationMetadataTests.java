@@ -59,7 +59,8 @@ class ConfigurationMetadataTests {
 
     @Test
     void everyHintAndIgnoredPropertyIsKept() throws IOException {
-        assertThat(sorted(JsonPath.read(generated(), "$.hints"))).isEqualTo(sorted(JsonPath.read(baseline(), "$.hints")));
+        assertThat(sorted(JsonPath.read(generated(), "$.hints")))
+                .isEqualTo(sorted(JsonPath.read(baseline(), "$.hints")));
         assertThat(JsonPath.<Object>read(generated(), "$.ignored")).isEqualTo(JsonPath.read(baseline(), "$.ignored"));
     }
 

@@ -61,7 +61,8 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         this.source = Objects.requireNonNull(source, "source");
         Objects.requireNonNull(elections, "elections");
         Objects.requireNonNull(listeners, "listeners");
-        this.elections = SingletonSupplier.of(() -> Objects.requireNonNull(elections.get(), "no HoplockElections bean"));
+        this.elections = SingletonSupplier.of(
+                () -> Objects.requireNonNull(elections.get(), "no HoplockElections bean"));
         this.listeners = SingletonSupplier.of(() -> listeners.get().toArray(LeaderOnlyListener[]::new));
         this.ownership = SingletonSupplier.of(Objects.requireNonNull(ownership, "ownership"));
     }

@@ -47,10 +47,11 @@ public final class LeaderOnlyMethodValidator extends GatedMethodValidator<Leader
     private static final List<Fix> FIXES = List.of(
             Fix.of("gate the side that does the work: call the method from a @LeaderOnly method that blocks until"
                     + " the work is done (for example block() on the Mono, or runBlocking), or open"
-                    + " Elector.enterLeaderScope(true) around the subscription yourself and close it when the work ends;"
-                    + " then remove @LeaderOnly from this method", UNGATED_DEFERRED, UNGATED_SUSPEND),
+                    + " Elector.enterLeaderScope(true) around the subscription yourself and close it when the work"
+                    + " ends; then remove @LeaderOnly from this method", UNGATED_DEFERRED, UNGATED_SUSPEND),
             Fix.of("return void or an object type (the skipped call returns null, Optional.empty() or an empty"
-                    + " collection), or use @LeaderOnly(onNonLeader = OnNonLeader.THROW)", "no value for a skipped call"),
+                    + " collection), or use @LeaderOnly(onNonLeader = OnNonLeader.THROW)",
+                    "no value for a skipped call"),
             Fix.of("write the key as a SpEL expression over the method's parameters, for example"
                     + " @LeaderOnly(key = \"#orgId\") or key = \"#p0\"", "key expression"),
             Fix.of("remove the election from a @LeaderOnly that has a key", "names both an election"),

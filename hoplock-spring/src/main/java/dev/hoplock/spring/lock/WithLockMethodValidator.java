@@ -11,7 +11,8 @@ import java.util.List;
  * invalid name template or literal name, a duration that does not parse or is out of range, a primitive return type
  * with SKIP, a deferred reactive return type or a Kotlin {@code suspend} function (the work would run after the
  * release), a private, static or (class-proxied) final method, or a bean that was not proxied with the
- * {@link WithLockAdvisor}. Runs after the auto-proxy creator, as each bean is initialized ({@link GatedMethodValidator}).
+ * {@link WithLockAdvisor}. Runs after the auto-proxy creator, as each bean is initialized
+ * ({@link GatedMethodValidator}).
  */
 public final class WithLockMethodValidator extends GatedMethodValidator<WithLockAttribute> {
 

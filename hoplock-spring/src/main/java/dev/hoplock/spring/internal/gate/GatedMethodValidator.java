@@ -21,11 +21,12 @@ import java.util.Objects;
  * The start-up validator of a gate's annotation, as one skeleton: as each bean is initialized (after the auto-proxy
  * creator, so the bean is the proxy, with its advisor chain), it finds the bean's gated methods through the gate's
  * {@link GateAttributeSource}, asks the gate what is wrong with each ({@link #problems}), and fails the start with
- * every problem of the bean in one {@link HoplockConfigurationException}: {@code "<annotation> cannot work on bean
- * '<name>': <problems>."}, with the action: the gate's {@link Fix fixes} whose problems occur, in the gate's order,
- * as one sentence. A bean without problems is handed to {@link #accepted}. The checks that gates make alike, with the same wording for each, are here too:
- * a primitive return type where a skipped call needs a value ({@link #unskippable}), a method whose work runs after
- * its call ({@link #outsideTheCall}), a method that no proxy of the bean can intercept ({@link #notInterceptable}).
+ * every problem of the bean in one {@link HoplockConfigurationException}:
+ * {@code "<annotation> cannot work on bean '<name>': <problems>."}, with the action: the gate's {@link Fix fixes} whose
+ * problems occur, in the gate's order, as one sentence. A bean without problems is handed to {@link #accepted}. The
+ * checks that gates make alike, with the same wording for each, are here too: a primitive return type where a skipped
+ * call needs a value ({@link #unskippable}), a method whose work runs after its call ({@link #outsideTheCall}), a
+ * method that no proxy of the bean can intercept ({@link #notInterceptable}).
  *
  * @param <A> the attribute of a gated method
  */

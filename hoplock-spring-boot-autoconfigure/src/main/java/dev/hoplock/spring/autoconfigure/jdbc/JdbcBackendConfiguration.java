@@ -1,10 +1,13 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.jdbc;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.jdbc.JdbcBackend;
+import dev.hoplock.spring.autoconfigure.BackendType;
+import dev.hoplock.spring.autoconfigure.ConditionalOnHoplockBackend;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,10 +23,13 @@ import org.springframework.context.annotation.Configuration;
  *       for the database found ({@link JdbcBackends}). It waits for Boot's database initialisers (Flyway, Liquibase,
  *       {@code spring.sql.init}), so a table created by a migration is there when it is checked.</li>
  * </ul>
+ * The settings are {@link JdbcProperties}, bound only when the store module is present. Imported by
+ * {@code HoplockAutoConfiguration}, not an auto-configuration itself.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "dev.hoplock.jdbc.JdbcBackend")
-class JdbcBackendConfiguration {
+@EnableConfigurationProperties(JdbcProperties.class)
+public class JdbcBackendConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(Backend.class)
@@ -32,10 +38,10 @@ class JdbcBackendConfiguration {
 
         @Bean
         @DependsOnDatabaseInitialization
-        JdbcBackend hoplockBackend(HoplockProperties properties, ListableBeanFactory beans) {
-            DataSources.Chosen chosen = DataSources.choose(beans, properties.getJdbc().getDataSource(),
+        JdbcBackend hoplockBackend(JdbcProperties settings, ListableBeanFactory beans) {
+            DataSources.Chosen chosen = DataSources.choose(beans, settings.getDataSource(),
                     "hoplock.jdbc.data-source", "hoplock.backend is jdbc");
-            return JdbcBackends.create(properties.getJdbc(), chosen);
+            return JdbcBackends.create(settings, chosen);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.elasticsearch;
 
 import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
 import dev.hoplock.elasticsearch.HttpTransport;

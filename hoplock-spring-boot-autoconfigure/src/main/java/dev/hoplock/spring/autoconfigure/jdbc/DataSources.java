@@ -1,4 +1,4 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.jdbc;
 
 import dev.hoplock.spring.HoplockConfigurationException;
 import org.jspecify.annotations.Nullable;

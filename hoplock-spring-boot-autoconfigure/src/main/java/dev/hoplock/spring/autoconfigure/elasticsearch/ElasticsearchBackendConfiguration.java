@@ -1,10 +1,13 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.elasticsearch;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.elasticsearch.ElasticsearchBackend;
+import dev.hoplock.spring.autoconfigure.BackendType;
+import dev.hoplock.spring.autoconfigure.ConditionalOnHoplockBackend;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,10 +25,13 @@ import org.springframework.context.annotation.Configuration;
  *       store's start-up check runs before the bean is returned, and a failure stops the start with the cause and
  *       the fix ({@link ElasticsearchBackends}).</li>
  * </ul>
+ * The settings are {@link ElasticsearchProperties}, bound only when the store module is present. Imported by
+ * {@code HoplockAutoConfiguration}, not an auto-configuration itself.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "dev.hoplock.elasticsearch.ElasticsearchBackend")
-class ElasticsearchBackendConfiguration {
+@EnableConfigurationProperties(ElasticsearchProperties.class)
+public class ElasticsearchBackendConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(Backend.class)
@@ -33,8 +39,8 @@ class ElasticsearchBackendConfiguration {
     static class Store {
 
         @Bean
-        ElasticsearchBackend hoplockBackend(HoplockProperties properties, ListableBeanFactory beans) {
-            return ElasticsearchBackends.create(properties.getElasticsearch(), ApplicationSearchClient.find(beans));
+        ElasticsearchBackend hoplockBackend(ElasticsearchProperties settings, ListableBeanFactory beans) {
+            return ElasticsearchBackends.create(settings, ApplicationSearchClient.find(beans));
         }
     }
 }

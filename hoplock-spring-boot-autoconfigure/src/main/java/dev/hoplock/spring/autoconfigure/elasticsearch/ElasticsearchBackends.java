@@ -1,4 +1,4 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.elasticsearch;
 
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
@@ -39,7 +39,7 @@ final class ElasticsearchBackends {
      * @param settings    {@code hoplock.elasticsearch}
      * @param application a transport over the application's own client, or null when it has none
      */
-    static ElasticsearchBackend create(HoplockProperties.Elasticsearch settings, @Nullable HttpTransport application) {
+    static ElasticsearchBackend create(ElasticsearchProperties settings, @Nullable HttpTransport application) {
         checkCredentials(settings);
         boolean reuse = application != null && !settings.hasClientSettings();
         if (!reuse && settings.getEndpoint() == null && application != null) {
@@ -77,7 +77,7 @@ final class ElasticsearchBackends {
         return backend;
     }
 
-    private static ElasticsearchBackendBuilder configure(HoplockProperties.Elasticsearch settings,
+    private static ElasticsearchBackendBuilder configure(ElasticsearchProperties settings,
             @Nullable HttpTransport application) {
         boolean reuse = application != null;
         ElasticsearchBackendBuilder builder = ElasticsearchBackend.builder()
@@ -98,7 +98,7 @@ final class ElasticsearchBackends {
         return builder;
     }
 
-    private static void checkCredentials(HoplockProperties.Elasticsearch settings) {
+    private static void checkCredentials(ElasticsearchProperties settings) {
         boolean user = settings.getUsername() != null;
         boolean password = settings.getPassword() != null;
         if (user != password) {
@@ -145,7 +145,7 @@ final class ElasticsearchBackends {
     }
 
     /** The start-up check's failure, with the property to change; the store's message already names the fix. */
-    private static HoplockConfigurationException checkFailed(Exception e, HoplockProperties.Elasticsearch settings,
+    private static HoplockConfigurationException checkFailed(Exception e, ElasticsearchProperties settings,
             boolean reuse) {
         String message = String.valueOf(e.getMessage());
         String description = "The Elasticsearch / OpenSearch store failed its start-up check"
@@ -182,7 +182,7 @@ final class ElasticsearchBackends {
      * update scripts refused (a cluster setting: no hoplock property is at fault, so none is named), or not a search
      * cluster at all (the endpoint).
      */
-    private static HoplockConfigurationException misconfigured(Exception e, HoplockProperties.Elasticsearch settings,
+    private static HoplockConfigurationException misconfigured(Exception e, ElasticsearchProperties settings,
             String description, boolean reuse, String where) {
         SearchAnswerException.Refusal refusal = refusal(e);
         if (refusal == SearchAnswerException.Refusal.FOREIGN_MAPPING) {
@@ -209,7 +209,7 @@ final class ElasticsearchBackends {
         return e instanceof SearchAnswerException answer ? answer.refusal() : null;
     }
 
-    private static String credentialProperty(HoplockProperties.Elasticsearch settings) {
+    private static String credentialProperty(ElasticsearchProperties settings) {
         return settings.getApiKey() != null ? "hoplock.elasticsearch.api-key" : "hoplock.elasticsearch.username";
     }
 }

@@ -1,10 +1,14 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.s3;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.S3Backend;
+import dev.hoplock.spring.autoconfigure.BackendType;
+import dev.hoplock.spring.autoconfigure.ConditionalOnHoplockBackend;
+import dev.hoplock.spring.autoconfigure.HoplockProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -21,11 +25,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  *       {@code hoplock.probe} (default true) its conditional-write probe runs at the first
  *       {@link S3Backend#verify()}, which each elector calls before it campaigns.</li>
  * </ul>
- * An application's own {@link S3Backend} is verified the same way, as its builder configured it.
+ * An application's own {@link S3Backend} is verified the same way, as its builder configured it. The settings are
+ * {@link S3Properties}, bound only when the store module is present; {@code hoplock.probe} is shared
+ * ({@link HoplockProperties}). Imported by {@code HoplockAutoConfiguration}, not an auto-configuration itself.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = {"dev.hoplock.s3.S3Backend", "software.amazon.awssdk.services.s3.S3Client"})
-class S3BackendConfiguration {
+@EnableConfigurationProperties(S3Properties.class)
+public class S3BackendConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(Backend.class)
@@ -33,8 +40,9 @@ class S3BackendConfiguration {
     static class Store {
 
         @Bean
-        S3Backend hoplockBackend(HoplockProperties properties, ObjectProvider<S3Client> clients) {
-            return S3Backends.create(properties.getS3(), properties.isProbe(), clients.getIfUnique());
+        S3Backend hoplockBackend(S3Properties settings, HoplockProperties properties,
+                ObjectProvider<S3Client> clients) {
+            return S3Backends.create(settings, properties.isProbe(), clients.getIfUnique());
         }
     }
 }

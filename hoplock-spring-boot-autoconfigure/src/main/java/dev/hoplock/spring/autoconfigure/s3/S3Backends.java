@@ -1,10 +1,11 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.s3;
 
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.s3.S3Backend;
 import dev.hoplock.s3.S3BackendBuilder;
 import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.autoconfigure.InvalidSettings;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,7 @@ final class S3Backends {
      * @param probe      {@code hoplock.probe}: whether the store's verification runs the conditional-write probe
      * @param userClient the application's unique {@link S3Client} bean, or null
      */
-    static S3Backend create(HoplockProperties.S3 settings, boolean probe, @Nullable S3Client userClient) {
+    static S3Backend create(S3Properties settings, boolean probe, @Nullable S3Client userClient) {
         if (settings.getBucket() == null || settings.getBucket().isBlank()) {
             throw new HoplockConfigurationException("hoplock.s3.bucket",
                     "hoplock.backend is s3, but hoplock.s3.bucket is not set.",
@@ -60,7 +61,7 @@ final class S3Backends {
         }
     }
 
-    private static S3Backend build(HoplockProperties.S3 settings, boolean probe, @Nullable S3Client userClient,
+    private static S3Backend build(S3Properties settings, boolean probe, @Nullable S3Client userClient,
             boolean access) throws BackendException {
         S3BackendBuilder builder = S3Backend.builder()
                 .bucket(settings.getBucket())
@@ -94,7 +95,7 @@ final class S3Backends {
         return backend;
     }
 
-    private static boolean hasClientSettings(HoplockProperties.S3 settings) {
+    private static boolean hasClientSettings(S3Properties settings) {
         return settings.hasClientSettings()
                 || !settings.getConnectTimeout().equals(S3BackendBuilder.DEFAULT_CONNECT_TIMEOUT);
     }

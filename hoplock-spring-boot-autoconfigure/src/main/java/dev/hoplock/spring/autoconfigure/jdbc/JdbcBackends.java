@@ -1,4 +1,4 @@
-package dev.hoplock.spring.autoconfigure;
+package dev.hoplock.spring.autoconfigure.jdbc;
 
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
@@ -7,6 +7,7 @@ import dev.hoplock.jdbc.InitializeSchema;
 import dev.hoplock.jdbc.JdbcBackend;
 import dev.hoplock.jdbc.JdbcBackendBuilder;
 import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.autoconfigure.HoplockProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ final class JdbcBackends {
     private JdbcBackends() {
     }
 
-    static JdbcBackend create(HoplockProperties.Jdbc settings, DataSources.Chosen chosen) {
+    static JdbcBackend create(JdbcProperties settings, DataSources.Chosen chosen) {
         JdbcBackendBuilder builder = JdbcBackend.builder(chosen.dataSource())
                 .table(settings.getTable())
                 .requestTimeout(settings.getRequestTimeout())
@@ -52,7 +53,7 @@ final class JdbcBackends {
         }
     }
 
-    private static JdbcBackend answer(BackendException e, HoplockProperties.Jdbc settings, DataSources.Chosen chosen,
+    private static JdbcBackend answer(BackendException e, JdbcProperties settings, DataSources.Chosen chosen,
             JdbcBackendBuilder builder) {
         String source = "DataSource '" + chosen.name() + "'";
         switch (e.kind()) {
