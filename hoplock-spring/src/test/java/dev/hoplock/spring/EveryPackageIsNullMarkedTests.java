@@ -1,5 +1,6 @@
 package dev.hoplock.spring;
 
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.test.NullMarkedPackages;
 import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;

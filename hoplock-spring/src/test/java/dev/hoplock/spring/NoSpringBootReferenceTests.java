@@ -1,5 +1,6 @@
 package dev.hoplock.spring;
 
+import dev.hoplock.spring.leader.HoplockElections;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

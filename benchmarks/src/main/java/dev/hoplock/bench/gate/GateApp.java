@@ -2,7 +2,7 @@ package dev.hoplock.bench.gate;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.InMemoryBackend;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.Advisor;

@@ -1,7 +1,7 @@
 package dev.hoplock.bench.requests;
 
-import dev.hoplock.spring.annotation.LeaderOnly;
-import dev.hoplock.spring.annotation.WithLock;
+import dev.hoplock.spring.leader.LeaderOnly;
+import dev.hoplock.spring.lock.WithLock;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 import org.springframework.scheduling.annotation.Scheduled;
 

@@ -6,7 +6,7 @@ import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.jdbc.Database;
 import dev.hoplock.jdbc.JdbcSchema;
 import dev.hoplock.s3.server.S3MockServer;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -1,7 +1,7 @@
 package dev.hoplock.compat;
 
-import dev.hoplock.spring.annotation.LeaderOnly;
-import dev.hoplock.spring.event.ElectionApplicationEvent;
+import dev.hoplock.spring.leader.LeaderOnly;
+import dev.hoplock.spring.leader.ElectionApplicationEvent;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

@@ -1,11 +1,11 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.actuate.ElectionHealthIndicator;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.actuate.OwnershipHealthIndicator;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import dev.hoplock.spring.StoreWriteWatch;
+import dev.hoplock.spring.leader.StoreWriteWatch;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

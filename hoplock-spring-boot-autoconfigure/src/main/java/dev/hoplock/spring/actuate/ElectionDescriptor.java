@@ -5,7 +5,7 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.ElectorStatus;
 import dev.hoplock.core.backend.StoreCapabilities;
-import dev.hoplock.spring.Candidacy;
+import dev.hoplock.spring.leader.Candidacy;
 import org.jspecify.annotations.Nullable;
 
 /**

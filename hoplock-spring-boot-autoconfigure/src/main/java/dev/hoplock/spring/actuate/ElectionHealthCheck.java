@@ -5,8 +5,8 @@ import dev.hoplock.core.ElectorStatus;
 import dev.hoplock.core.Role;
 import dev.hoplock.core.StoreVerification;
 import dev.hoplock.core.time.HumanDurations;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.StoreWriteWatch;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.StoreWriteWatch;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.lock.Locks;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;

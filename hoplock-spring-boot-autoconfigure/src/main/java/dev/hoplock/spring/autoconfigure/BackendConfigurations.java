@@ -1,7 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.core.backend.FilesystemBackend;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.HoplockConfigurationException;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -12,82 +11,18 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The stores that need nothing beyond hoplock-core, and the explanation when no store is configured. Imported after
- * {@link S3BackendConfiguration}, {@link JdbcBackendConfiguration} and
- * {@link ElasticsearchBackendConfiguration}, so that the fallback sees every store defined before it. Each creates its
- * backend only when the application defines no {@link Backend} bean.
+ * The in-memory store, and the explanation when no store is configured. Imported after every store's configuration
+ * ({@code s3.S3BackendConfiguration}, {@code jdbc.JdbcBackendConfiguration},
+ * {@code elasticsearch.ElasticsearchBackendConfiguration}, {@code filesystem.FilesystemBackendConfiguration}), so
+ * that the fallback sees every store defined before it. Each creates its backend only when the application defines
+ * no {@link Backend} bean.
  */
 final class BackendConfigurations {
 
     private BackendConfigurations() {
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingBean(Backend.class)
-    @ConditionalOnHoplockBackend(BackendType.FILESYSTEM)
-    static class Filesystem {
-
-        @Bean
-        FilesystemBackend hoplockBackend(HoplockProperties properties) {
-            HoplockProperties.Filesystem settings = properties.getFilesystem();
-            Path directory = settings.getDirectory();
-            if (directory == null) {
-                throw new HoplockConfigurationException("hoplock.filesystem.directory",
-                        "hoplock.backend is filesystem, but hoplock.filesystem.directory is not set.",
-                        "Set hoplock.filesystem.directory to a directory on a local disk, for example ./.hoplock");
-            }
-            if (settings.isCreateDirectory()) {
-                try {
-                    Files.createDirectories(directory);
-                } catch (IOException e) {
-                    throw new HoplockConfigurationException("hoplock.filesystem.directory",
-                            "Cannot create the lease directory " + directory.toAbsolutePath() + " (hoplock.filesystem"
-                                    + ".directory): " + e + ".",
-                            "Point hoplock.filesystem.directory at a writable directory on a local disk.", e);
-                }
-            } else if (!Files.isDirectory(directory)) {
-                throw new HoplockConfigurationException("hoplock.filesystem.directory",
-                        "The lease directory " + directory.toAbsolutePath() + " (hoplock.filesystem.directory) does not"
-                                + " exist, and hoplock.filesystem.create-directory is false.",
-                        "Create the directory, or set hoplock.filesystem.create-directory=true.");
-            }
-            checkWritable(directory);
-            return new FilesystemBackend(directory);
-        }
-
-        /**
-         * Creates and deletes a probe file in {@code directory}: an existing directory that this process cannot
-         * write would otherwise give a started application on which nobody ever leads.
-         */
-        static void checkWritable(Path directory) {
-            Path probe = null;
-            try {
-                probe = Files.createTempFile(directory, ".hoplock-write-check-", ".tmp");
-            } catch (IOException | SecurityException e) {
-                String user = System.getProperty("user.name");
-                throw new HoplockConfigurationException("hoplock.filesystem.directory",
-                        "The lease directory " + directory.toAbsolutePath() + " (hoplock.filesystem.directory) is not"
-                                + " writable by the user '" + user + "' this application runs as: creating a file"
-                                + " in it failed (" + e + "). No instance could ever lead.",
-                        "Grant the user '" + user + "' read and write access to " + directory.toAbsolutePath()
-                                + " (for example: chown " + user + " " + directory.toAbsolutePath() + "), or point"
-                                + " hoplock.filesystem.directory at a writable directory on a local disk.", e);
-            } finally {
-                if (probe != null) {
-                    try {
-                        Files.deleteIfExists(probe);
-                    } catch (IOException ignored) {
-                        // The probe file is empty and hidden; the next start's probe uses another name.
-                    }
-                }
-            }
-        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -129,10 +64,11 @@ final class BackendConfigurations {
                             + " with your database's driver, if the application has no DataSource yet), or choose"
                             + " another hoplock.backend.");
         }
-        if (chosen.isPresent() && chosen.get() == BackendType.ELASTICSEARCH) {
+        if (chosen.isPresent() && chosen.get().module() != null) {
+            // Elasticsearch, and any store whose module adds nothing to say.
             return new HoplockConfigurationException("hoplock.backend",
-                    "hoplock.backend is elasticsearch, but dev.hoplock:hoplock-elasticsearch is not on the classpath.",
-                    "Add the dependency dev.hoplock:hoplock-elasticsearch, or choose another hoplock.backend.");
+                    "hoplock.backend is " + chosen.get().value() + ", but " + chosen.get().module() + " is not on the classpath.",
+                    "Add the dependency " + chosen.get().module() + ", or choose another hoplock.backend.");
         }
         Binder binder = Binder.get(environment);
         boolean bucket = binder.bind("hoplock.s3.bucket", String.class).isBound();

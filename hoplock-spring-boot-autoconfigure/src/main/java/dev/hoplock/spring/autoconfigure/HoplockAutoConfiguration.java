@@ -1,12 +1,16 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.spring.BackendDecorator;
-import dev.hoplock.spring.Candidacy;
-import dev.hoplock.spring.ElectorCustomizer;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.StoreWriteWatch;
-import dev.hoplock.spring.event.LeadershipEventPublisher;
+import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchBackendConfiguration;
+import dev.hoplock.spring.autoconfigure.filesystem.FilesystemBackendConfiguration;
+import dev.hoplock.spring.autoconfigure.jdbc.JdbcBackendConfiguration;
+import dev.hoplock.spring.autoconfigure.s3.S3BackendConfiguration;
+import dev.hoplock.spring.leader.BackendDecorator;
+import dev.hoplock.spring.leader.Candidacy;
+import dev.hoplock.spring.leader.ElectorCustomizer;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.StoreWriteWatch;
+import dev.hoplock.spring.leader.LeadershipEventPublisher;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -23,12 +27,13 @@ import org.springframework.core.env.Environment;
  * Spring events. Active unless {@code hoplock.enabled=false}.
  *
  * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
- * chooses ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration},
- * {@link ElasticsearchBackendConfiguration}, {@link BackendConfigurations}); with none, the start fails and says what
- * to set. Every bean backs off when the application defines its own. Ordered after Boot's DataSource
- * auto-configuration (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the
- * application's DataSource, and after Boot's Elasticsearch client auto-configuration, which the Elasticsearch store
- * reuses.
+ * chooses: one configuration per store, each in its own package with its own properties
+ * ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration}, {@link ElasticsearchBackendConfiguration},
+ * {@link FilesystemBackendConfiguration}), then the in-memory store ({@link BackendConfigurations}); with none, the
+ * start fails and says what to set. This class and the shared properties ({@link HoplockProperties}) import no store
+ * module. Every bean backs off when the application defines its own. Ordered after Boot's DataSource auto-configuration
+ * (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the application's DataSource, and
+ * after Boot's Elasticsearch client auto-configuration, which the Elasticsearch store reuses.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -39,8 +44,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HoplockProperties.class)
 @Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, ElasticsearchBackendConfiguration.class,
-        BackendConfigurations.Filesystem.class, BackendConfigurations.Memory.class,
-        BackendConfigurations.Missing.class})
+        FilesystemBackendConfiguration.class, BackendConfigurations.Memory.class, BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
     /** Reports misspelled and ignored hoplock.* settings before any bean is created. */

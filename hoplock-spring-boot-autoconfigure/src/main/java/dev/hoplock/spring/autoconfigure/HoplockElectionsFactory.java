@@ -4,10 +4,10 @@ import dev.hoplock.core.Elector;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.spring.BackendDecorator;
-import dev.hoplock.spring.Candidacy;
-import dev.hoplock.spring.ElectorCustomizer;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.BackendDecorator;
+import dev.hoplock.spring.leader.Candidacy;
+import dev.hoplock.spring.leader.ElectorCustomizer;
+import dev.hoplock.spring.leader.HoplockElections;
 
 import java.util.LinkedHashMap;
 import java.util.List;

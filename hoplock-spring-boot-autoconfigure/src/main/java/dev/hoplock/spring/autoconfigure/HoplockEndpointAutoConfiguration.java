@@ -2,7 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

@@ -1,12 +1,12 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
-import dev.hoplock.spring.annotation.OnNonLeader;
-import dev.hoplock.spring.aop.LeaderOnlyAdvisor;
-import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
-import dev.hoplock.spring.aop.LeaderOnlyListener;
-import dev.hoplock.spring.aop.LeaderOnlyMethodValidator;
+import dev.hoplock.spring.leader.OnNonLeader;
+import dev.hoplock.spring.leader.LeaderOnlyAdvisor;
+import dev.hoplock.spring.leader.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.leader.LeaderOnlyListener;
+import dev.hoplock.spring.leader.LeaderOnlyMethodValidator;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;

@@ -3,7 +3,7 @@ package dev.hoplock.spring.autoconfigure;
 import dev.hoplock.core.ElectionEvent;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.InMemoryBackend;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;

@@ -4,11 +4,11 @@ import dev.hoplock.core.NamedLocks;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.HoplockConfigurationException;
-import dev.hoplock.spring.annotation.WhenLockHeld;
-import dev.hoplock.spring.aop.WithLockAdvisor;
-import dev.hoplock.spring.aop.WithLockAttributeSource;
-import dev.hoplock.spring.aop.WithLockListener;
-import dev.hoplock.spring.aop.WithLockMethodValidator;
+import dev.hoplock.spring.lock.WhenLockHeld;
+import dev.hoplock.spring.lock.WithLockAdvisor;
+import dev.hoplock.spring.lock.WithLockAttributeSource;
+import dev.hoplock.spring.lock.WithLockListener;
+import dev.hoplock.spring.lock.WithLockMethodValidator;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -28,18 +29,18 @@ import org.springframework.core.env.Environment;
  * elections, whatever {@code hoplock.backend} chose, set by {@code hoplock.locks.*}; closed, releasing every lock it
  * holds, when the context closes) and {@code @WithLock}: its advisor (ordered by {@code hoplock.aspect-order}) and
  * the start-up validation of annotated methods. The advisor finds the locks at the first call, so that nothing is
- * created early while post-processors are registered.
+ * created early while post-processors are registered. Its settings are {@link LockProperties}.
  */
 @AutoConfiguration(after = {HoplockAutoConfiguration.class, AopAutoConfiguration.class})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LockProperties.class)
 @Import(HoplockLeaderOnlyAutoConfiguration.ProxyCreatorRegistrar.class)
 public final class HoplockLocksAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(Locks.class)
     @ConditionalOnBean(Backend.class)
-    NamedLocks hoplockLocks(Backend backend, HoplockProperties properties) {
-        HoplockProperties.Locks settings = properties.getLocks();
+    NamedLocks hoplockLocks(Backend backend, LockProperties settings) {
         NamedLocks.Builder builder = NamedLocks.builder(backend);
         String property = "hoplock.locks";
         try {

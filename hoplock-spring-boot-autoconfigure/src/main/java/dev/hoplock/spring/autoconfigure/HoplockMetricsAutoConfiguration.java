@@ -1,12 +1,12 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.lock.Locks;
-import dev.hoplock.spring.metrics.HoplockMeterBinder;
-import dev.hoplock.spring.metrics.LockCallMeters;
-import dev.hoplock.spring.metrics.MeteredBackend;
-import dev.hoplock.spring.metrics.SkippedCallCounter;
-import dev.hoplock.spring.BackendDecorator;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockMeterBinder;
+import dev.hoplock.spring.lock.LockCallMeters;
+import dev.hoplock.spring.leader.MeteredBackend;
+import dev.hoplock.spring.leader.SkippedCallCounter;
+import dev.hoplock.spring.leader.BackendDecorator;
+import dev.hoplock.spring.leader.HoplockElections;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

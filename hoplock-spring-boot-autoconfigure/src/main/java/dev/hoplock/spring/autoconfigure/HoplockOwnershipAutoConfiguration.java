@@ -4,8 +4,8 @@ import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.spring.HoplockConfigurationException;
-import dev.hoplock.spring.event.OwnershipEventPublisher;
-import dev.hoplock.spring.metrics.OwnershipMeterBinder;
+import dev.hoplock.spring.ownership.OwnershipEventPublisher;
+import dev.hoplock.spring.ownership.OwnershipMeterBinder;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,9 +25,9 @@ import java.util.Locale;
 /**
  * Per-key ownership, when {@code hoplock.ownership.group} is set: the {@link HoplockOwnership} bean (this instance's
  * membership in the group, over the store {@code hoplock.backend} selects or the application's {@link Backend}),
- * joined and left with the context ({@link OwnershipLifecycle}), an {@link dev.hoplock.spring.event.OwnershipChangedEvent}
+ * joined and left with the context ({@link OwnershipLifecycle}), an {@link dev.hoplock.spring.ownership.OwnershipChangedEvent}
  * at every membership change, and with Micrometer the {@code hoplock.ownership.*} meters. The health contributor and
- * the {@code hoplock} endpoint show the members when the bean exists.
+ * the {@code hoplock} endpoint show the members when the bean exists. Its settings are {@link OwnershipProperties}.
  */
 @AutoConfiguration(after = HoplockAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -38,12 +39,13 @@ import java.util.Locale;
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "hoplock.ownership.group")
 @ConditionalOnBean(Backend.class)
+@EnableConfigurationProperties(OwnershipProperties.class)
 public final class HoplockOwnershipAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    HoplockOwnership hoplockOwnership(HoplockProperties properties, Backend backend) {
-        return new HoplockOwnership(group(properties.getOwnership(), backend));
+    HoplockOwnership hoplockOwnership(OwnershipProperties settings, Backend backend) {
+        return new HoplockOwnership(group(settings, backend));
     }
 
     @Bean

@@ -2,6 +2,7 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -145,34 +146,35 @@ final class HoplockPropertyCheck implements BeanFactoryPostProcessor, Ordered {
 
     private static String ignoredBecause(String property, Optional<BackendType> chosen, String storeReason,
             List<Key> set) {
-        boolean storeSetting = property.startsWith("hoplock.s3.") || property.startsWith("hoplock.filesystem.")
-                || property.startsWith("hoplock.jdbc.") || property.startsWith("hoplock.elasticsearch.")
-                || property.equals("hoplock.backend") || property.equals("hoplock.probe");
+        BackendType store = storeOf(property);
+        boolean storeSetting = store != null || property.equals("hoplock.backend") || property.equals("hoplock.probe");
         if (storeReason != null && storeSetting) {
             return storeReason;
         }
         if (chosen.isPresent()) {
-            String store = "the store is " + chosen.get().name().toLowerCase(Locale.ROOT);
-            if (property.startsWith("hoplock.s3.") && chosen.get() != BackendType.S3) {
-                return store + ", so hoplock.s3.* is not read";
-            }
-            if (property.startsWith("hoplock.elasticsearch.") && chosen.get() != BackendType.ELASTICSEARCH) {
-                return store + ", so hoplock.elasticsearch.* is not read";
-            }
-            if (property.startsWith("hoplock.filesystem.") && chosen.get() != BackendType.FILESYSTEM) {
-                return store + ", so hoplock.filesystem.* is not read";
-            }
-            if (property.startsWith("hoplock.jdbc.") && chosen.get() != BackendType.JDBC) {
-                return store + ", so hoplock.jdbc.* is not read (the fence's settings are hoplock.fence.*)";
+            String chosenStore = "the store is " + chosen.get().value();
+            if (store != null && chosen.get() != store) {
+                return chosenStore + ", so " + store.properties() + ".* is not read"
+                        + (store == BackendType.JDBC ? " (the fence's settings are hoplock.fence.*)" : "");
             }
             if (property.equals("hoplock.probe") && chosen.get() != BackendType.S3) {
-                return store + "; the conditional-write probe runs on S3 only";
+                return chosenStore + "; the conditional-write probe runs on S3 only";
             }
         }
         if (property.equals("hoplock.key") && set.stream().anyMatch(key -> key.property().orElseThrow()
                 .startsWith("hoplock.elections."))) {
             return "hoplock.elections.* is configured, so there is no implicit default election; set"
                     + " hoplock.elections.NAME.key instead";
+        }
+        return null;
+    }
+
+    /** The store whose own settings {@code property} is one of ({@link BackendType#properties()}), or null. */
+    private static @Nullable BackendType storeOf(String property) {
+        for (BackendType store : BackendType.values()) {
+            if (store.properties() != null && property.startsWith(store.properties() + ".")) {
+                return store;
+            }
         }
         return null;
     }

@@ -1,14 +1,17 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.actuate.ElectionDescriptor;
-import dev.hoplock.spring.annotation.LeaderOnly;
-import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.leader.LeaderOnly;
+import dev.hoplock.spring.leader.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What an ahead-of-time compiled application (Spring AOT, GraalVM native image) needs from hoplock beyond what Spring
@@ -17,9 +20,11 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
  *   <li>resources: everything under {@code META-INF/hoplock/} (the JDBC store's schema and fencing DDL files under
  *       {@code META-INF/hoplock/jdbc/}; every store module keeps the files it loads there);</li>
  *   <li>reflection: the {@code @LeaderOnly} annotation and its {@code OnNonLeader} values (read when the gate is
- *       resolved), the actuator endpoint's {@link ElectionDescriptor} (serialised to JSON), the properties bound by
- *       name rather than through {@code @ConfigurationProperties} ({@link ElectionProperties}), and the S3 store's
- *       class, whose presence the backend choice checks by name.</li>
+ *       resolved), the actuator endpoint's {@link ElectionDescriptor} (serialised to JSON), every hoplock properties
+ *       class ({@link KnownProperties#CLASSES}: the unknown-property check reads them reflectively, also those of a
+ *       store that is absent) and the properties bound by name rather than through {@code @ConfigurationProperties}
+ *       ({@link ElectionProperties}), and the S3 store's class, whose presence the backend choice checks by
+ *       name.</li>
  * </ul>
  */
 public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
@@ -38,7 +43,8 @@ public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
                 MemberCategory.DECLARED_FIELDS);
         hints.reflection().registerTypeIfPresent(classLoader, S3_BACKEND);
         new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), ElectionDescriptor.class);
-        BindableRuntimeHintsRegistrar.forTypes(HoplockProperties.class, ElectionProperties.class)
-                .registerHints(hints, classLoader);
+        List<Class<?>> bound = new ArrayList<>(KnownProperties.CLASSES);
+        bound.add(ElectionProperties.class);
+        BindableRuntimeHintsRegistrar.forTypes(bound.toArray(Class<?>[]::new)).registerHints(hints, classLoader);
     }
 }

@@ -13,7 +13,7 @@ import java.time.Duration;
  * and the limit come from its fields, shown as Boot writes durations ({@code 10s}, {@code 500ms}). The core's message
  * is never searched or rewritten: when the exception carries no value, its message is quoted as it is.
  */
-final class InvalidSettings {
+public final class InvalidSettings {
 
     private InvalidSettings() {
     }
@@ -48,8 +48,11 @@ final class InvalidSettings {
         };
     }
 
-    /** A value as a property would be written: durations in Boot's style ({@link HumanDurations}). */
-    static String shown(Object value) {
+    /**
+     * A value as a property would be written: durations in Boot's style ({@link HumanDurations}). For the stores'
+     * own reports of a refused setting too.
+     */
+    public static String shown(Object value) {
         return value instanceof Duration duration ? HumanDurations.format(duration) : String.valueOf(value);
     }
 }

@@ -1,7 +1,15 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchProperties;
+import dev.hoplock.spring.autoconfigure.filesystem.FilesystemProperties;
+import dev.hoplock.spring.autoconfigure.jdbc.JdbcFenceProperties;
+import dev.hoplock.spring.autoconfigure.jdbc.JdbcProperties;
+import dev.hoplock.spring.autoconfigure.s3.S3Properties;
 import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
 
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
@@ -13,8 +21,10 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Every {@code hoplock.*} property there is, derived from {@link HoplockProperties} itself (so it cannot drift from
- * what binds), and the matching of a key as written by a user, in any of Boot's relaxed forms, against them.
+ * Every {@code hoplock.*} property there is, derived from the {@code @ConfigurationProperties} classes themselves (so
+ * it cannot drift from what binds: {@link #CLASSES}, each at the prefix it declares), and the matching of a key as
+ * written by a user, in any of Boot's relaxed forms, against them. The classes are loaded whether or not their
+ * store's module is present: none refers to a type of a store module.
  *
  * <p>A map such as {@code hoplock.elections} contributes {@code hoplock.elections.*.ttl} and its other sub-keys: the
  * {@code *} matches any election name. Matching follows Boot's relaxed binding: case and dashes do not matter
@@ -25,6 +35,14 @@ import java.util.regex.Pattern;
 final class KnownProperties {
 
     private static final Pattern NOT_ALPHANUMERIC = Pattern.compile("[^a-z0-9]");
+
+    /**
+     * Every {@code @ConfigurationProperties} class of hoplock's auto-configuration: the shared settings, each
+     * feature's and each store's. A new store's properties class is added here (a test fails when one is missing).
+     */
+    static final List<Class<?>> CLASSES = List.of(HoplockProperties.class, LockProperties.class,
+            OwnershipProperties.class, S3Properties.class, JdbcProperties.class, JdbcFenceProperties.class,
+            ElasticsearchProperties.class, FilesystemProperties.class);
 
     /** The known names in their canonical form, for example {@code hoplock.elections.*.release-timeout}. */
     private final List<String> names;
@@ -44,12 +62,24 @@ final class KnownProperties {
                 .reduce("", String::concat))).toList();
     }
 
-    /** The properties of {@link HoplockProperties}. */
+    /** The properties of every class of {@link #CLASSES}. */
     static KnownProperties ofHoplock() {
         List<String> names = new ArrayList<>();
-        collect(HoplockProperties.class, "hoplock", names);
+        for (Class<?> type : CLASSES) {
+            collect(type, prefixOf(type), names);
+        }
         names.sort(Comparator.naturalOrder());
         return new KnownProperties(names);
+    }
+
+    /** The prefix {@code type} binds at, as its {@code @ConfigurationProperties} declares it. */
+    static String prefixOf(Class<?> type) {
+        String prefix = MergedAnnotations.from(type).get(ConfigurationProperties.class)
+                .getValue(MergedAnnotation.VALUE, String.class).orElse("");
+        if (prefix.isEmpty()) {
+            throw new IllegalStateException(type.getName() + " declares no @ConfigurationProperties prefix");
+        }
+        return prefix;
     }
 
     /** The known names, canonical form, sorted. */
@@ -131,9 +161,9 @@ final class KnownProperties {
                 Class<?> values = ResolvableType.forMethodReturnType(property.getReadMethod()).asMap().resolveGeneric(1);
                 names.add(name + ".*"); // an entry with no settings, as YAML writes 'jobs: {}'
                 collect(values, name + ".*", names);
-            } else if ((propertyType.getDeclaringClass() == HoplockProperties.class && !propertyType.isEnum())
-                    || propertyType == OwnershipProperties.class) {
-                collect(propertyType, name, names);
+            } else if (propertyType.getDeclaringClass() != null && CLASSES.contains(propertyType.getDeclaringClass())
+                    && !propertyType.isEnum()) {
+                collect(propertyType, name, names); // a nested group, such as hoplock.leader-only
             } else {
                 names.add(name);
             }

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The settings of per-key ownership ({@code hoplock.ownership.*}): the group this application's instances form, this
@@ -9,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  * {@code META-INF/additional-spring-configuration-metadata.json}). Ownership is on only when {@code group} is set. The
  * membership lives in the store {@code hoplock.backend} selects (or the application's {@code Backend} bean), under
  * {@code <group>/registry} and {@code <group>/members/<member-id>}. Every duration unset keeps the core's default
- * (derived from the TTL, like an election's); a duration without a unit is in seconds.
+ * (derived from the TTL, like an election's); a duration without a unit is in seconds. Owned by
+ * {@link HoplockOwnershipAutoConfiguration}.
  */
+@ConfigurationProperties("hoplock.ownership")
 public class OwnershipProperties extends LeaseTimingProperties {
 
     /**

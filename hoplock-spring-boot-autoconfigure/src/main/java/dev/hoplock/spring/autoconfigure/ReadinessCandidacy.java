@@ -2,8 +2,8 @@ package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.InMemoryBackend;
-import dev.hoplock.spring.Candidacy;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.Candidacy;
+import dev.hoplock.spring.leader.HoplockElections;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

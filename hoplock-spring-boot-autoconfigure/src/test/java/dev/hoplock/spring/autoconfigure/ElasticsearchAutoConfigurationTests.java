@@ -9,8 +9,9 @@ import dev.hoplock.elasticsearch.node.Gateway;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.elasticsearch.node.RawHttp;
+import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchProperties;
 import dev.hoplock.spring.HoplockConfigurationException;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.support.Failures;
 import org.junit.jupiter.api.AfterEach;
@@ -140,6 +141,8 @@ class ElasticsearchAutoConfigurationTests {
                     assertThat(context.getBean(HoplockEndpoint.class).elections().toString())
                             .contains("elasticsearch index " + index).doesNotContain(PASSWORD);
                     assertThat(context.getBean(HoplockProperties.class).toString()).doesNotContain(PASSWORD);
+                    assertThat(context.getBean(ElasticsearchProperties.class).toString()).doesNotContain(PASSWORD)
+                            .contains("index=" + index);
                 });
     }
 

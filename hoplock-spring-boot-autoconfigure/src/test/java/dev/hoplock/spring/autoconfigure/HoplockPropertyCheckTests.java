@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.support.Failures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -12,6 +12,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -136,5 +139,18 @@ class HoplockPropertyCheckTests {
                 .as("an election with no settings, as YAML writes 'jobs: {}'").contains("hoplock.elections.*");
         assertThat(KnownProperties.ofHoplock().matchVariable("HOPLOCK_ELECTIONS_JOBS_RELEASE_TIMEOUT"))
                 .contains("hoplock.elections.*.release-timeout");
+    }
+
+    /**
+     * The known properties, from which misspellings are told, are exactly those before the properties were split per
+     * store and per feature (issue 20, item 4): src/test/resources/metadata-baseline/known-properties.txt.
+     */
+    @Test
+    void theKnownPropertiesAreTheSameAsBeforeTheSplit() throws IOException {
+        List<String> before;
+        try (InputStream in = getClass().getResourceAsStream("/metadata-baseline/known-properties.txt")) {
+            before = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+        assertThat(KnownProperties.ofHoplock().names()).hasSize(70).containsExactlyElementsOf(before);
     }
 }

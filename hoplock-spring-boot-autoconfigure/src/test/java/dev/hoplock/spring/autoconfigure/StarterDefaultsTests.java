@@ -6,6 +6,9 @@ import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
 import dev.hoplock.jdbc.JdbcBackend;
 import dev.hoplock.s3.S3BackendBuilder;
+import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchProperties;
+import dev.hoplock.spring.autoconfigure.jdbc.JdbcProperties;
+import dev.hoplock.spring.autoconfigure.s3.S3Properties;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.mock.env.MockEnvironment;
@@ -38,14 +41,18 @@ class StarterDefaultsTests {
 
     @Test
     void theStoresTimeoutsAreTheStoresOwnDefaults() {
-        HoplockProperties bound = Binder.get(new MockEnvironment()).bindOrCreate("hoplock", HoplockProperties.class);
+        Binder binder = Binder.get(new MockEnvironment());
+        S3Properties s3 = binder.bindOrCreate("hoplock.s3", S3Properties.class);
+        JdbcProperties jdbc = binder.bindOrCreate("hoplock.jdbc", JdbcProperties.class);
+        ElasticsearchProperties elasticsearch = binder.bindOrCreate("hoplock.elasticsearch",
+                ElasticsearchProperties.class);
 
-        assertThat(bound.getS3().getApiCallTimeout()).isEqualTo(S3BackendBuilder.DEFAULT_REQUEST_TIMEOUT);
-        assertThat(bound.getS3().getConnectTimeout()).isEqualTo(S3BackendBuilder.DEFAULT_CONNECT_TIMEOUT);
-        assertThat(bound.getJdbc().getRequestTimeout()).isEqualTo(JdbcBackend.DEFAULT_REQUEST_TIMEOUT);
-        assertThat(bound.getElasticsearch().getRequestTimeout())
+        assertThat(s3.getApiCallTimeout()).isEqualTo(S3BackendBuilder.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(s3.getConnectTimeout()).isEqualTo(S3BackendBuilder.DEFAULT_CONNECT_TIMEOUT);
+        assertThat(jdbc.getRequestTimeout()).isEqualTo(JdbcBackend.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(elasticsearch.getRequestTimeout())
                 .isEqualTo(ElasticsearchBackendBuilder.DEFAULT_REQUEST_TIMEOUT);
-        assertThat(bound.getElasticsearch().getConnectTimeout())
+        assertThat(elasticsearch.getConnectTimeout())
                 .isEqualTo(ElasticsearchBackendBuilder.DEFAULT_CONNECT_TIMEOUT);
     }
 }

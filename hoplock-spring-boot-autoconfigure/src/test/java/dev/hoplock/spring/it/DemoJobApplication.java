@@ -1,8 +1,8 @@
 package dev.hoplock.spring.it;
 
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.LeaderContextHolder;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -6,7 +6,7 @@ import dev.hoplock.core.ownership.Rendezvous;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.actuate.OwnershipDescriptor;
 import dev.hoplock.spring.it.KeyedJobApplication.Run;
-import dev.hoplock.spring.metrics.OwnershipMeterBinder;
+import dev.hoplock.spring.ownership.OwnershipMeterBinder;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;

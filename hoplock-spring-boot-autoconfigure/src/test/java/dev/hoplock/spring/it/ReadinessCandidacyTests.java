@@ -6,7 +6,7 @@ import dev.hoplock.core.Role;
 import dev.hoplock.core.backend.FilesystemBackend;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.actuate.ElectionDescriptor;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import org.junit.jupiter.api.AfterEach;

@@ -1,9 +1,9 @@
 package dev.hoplock.spring.it;
 
 import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.LeaderContextHolder;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

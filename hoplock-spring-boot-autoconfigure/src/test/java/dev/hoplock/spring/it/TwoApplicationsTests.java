@@ -2,9 +2,9 @@ package dev.hoplock.spring.it;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.it.DemoJobApplication.Execution;
-import dev.hoplock.spring.metrics.HoplockMeterBinder;
+import dev.hoplock.spring.leader.HoplockMeterBinder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,7 @@
 package dev.hoplock.spring.jdbc;
 
 import dev.hoplock.core.Elector;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.support.Databases;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;

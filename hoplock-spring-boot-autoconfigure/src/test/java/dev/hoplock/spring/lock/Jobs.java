@@ -1,9 +1,6 @@
 package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.lock.LockHandle;
-import dev.hoplock.spring.LockContextHolder;
-import dev.hoplock.spring.annotation.WhenLockHeld;
-import dev.hoplock.spring.annotation.WithLock;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

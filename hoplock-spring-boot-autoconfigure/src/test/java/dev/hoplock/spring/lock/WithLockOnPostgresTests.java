@@ -2,9 +2,7 @@ package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.StaleTokenException;
-import dev.hoplock.spring.LockContextHolder;
-import dev.hoplock.spring.annotation.Fenced;
-import dev.hoplock.spring.annotation.WithLock;
+import dev.hoplock.spring.fencing.Fenced;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockFencingAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration;

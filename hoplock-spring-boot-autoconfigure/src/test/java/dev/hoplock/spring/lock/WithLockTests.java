@@ -2,17 +2,12 @@ package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.core.lock.Locks;
-import dev.hoplock.spring.LockContextHolder;
-import dev.hoplock.spring.LockNotTakenException;
 import dev.hoplock.spring.actuate.HeldLockDescriptor;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
-import dev.hoplock.spring.annotation.WhenLockHeld;
-import dev.hoplock.spring.annotation.WithLock;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
-import dev.hoplock.spring.metrics.LockCallMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,12 +2,12 @@ package dev.hoplock.spring.scheduling;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.backend.InMemoryBackend;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.LeaderOnly;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
-import dev.hoplock.spring.metrics.SkippedCallCounter;
+import dev.hoplock.spring.leader.SkippedCallCounter;
 import dev.hoplock.spring.support.CountingBackend;
 import dev.hoplock.spring.support.Records;
 import io.micrometer.core.instrument.Counter;

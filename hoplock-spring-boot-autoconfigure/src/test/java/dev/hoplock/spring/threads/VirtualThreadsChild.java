@@ -1,9 +1,9 @@
 package dev.hoplock.spring.threads;
 
 import dev.hoplock.core.Elector;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.LeaderContextHolder;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;

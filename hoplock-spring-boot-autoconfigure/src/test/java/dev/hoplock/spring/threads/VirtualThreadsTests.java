@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code spring.threads.virtual.enabled=true}: the {@code @LeaderOnly} gate, its interrupt on loss and
- * {@link dev.hoplock.spring.LeaderContextHolder} behave on virtual threads as on platform threads. The build runs on
+ * {@link dev.hoplock.spring.leader.LeaderContextHolder} behave on virtual threads as on platform threads. The build runs on
  * Java 17, which has no virtual threads, so the application runs in a child JVM of Java 21 or later
  * ({@link VirtualThreadsChild}): the one running the build if it is one, else {@code HOPLOCK_JDK21_HOME}, else the
  * newest JDK of 21 or later under {@code /usr/lib/jvm} (this machine kind has Temurin's there). Skipped, saying so,

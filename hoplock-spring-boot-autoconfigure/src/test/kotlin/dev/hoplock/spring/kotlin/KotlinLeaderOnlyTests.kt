@@ -1,8 +1,8 @@
 package dev.hoplock.spring.kotlin
 
-import dev.hoplock.spring.HoplockElections
-import dev.hoplock.spring.LeaderContextHolder
-import dev.hoplock.spring.annotation.LeaderOnly
+import dev.hoplock.spring.leader.HoplockElections
+import dev.hoplock.spring.leader.LeaderContextHolder
+import dev.hoplock.spring.leader.LeaderOnly
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration
 import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration
 import dev.hoplock.spring.support.Failures

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.Elector;
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.StoreWriteWatch;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.StoreWriteWatch;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;

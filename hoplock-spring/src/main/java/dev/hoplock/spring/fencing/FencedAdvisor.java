@@ -1,15 +1,13 @@
 package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.fencing.Fence;
-import dev.hoplock.spring.annotation.Fenced;
-import dev.hoplock.spring.aop.AnnotationAdvisor;
+import dev.hoplock.spring.internal.gate.GateAdvisor;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.AnnotationUtils;
 
 import java.util.function.Supplier;
 
 /**
- * The Spring AOP advisor behind {@link dev.hoplock.spring.annotation.Fenced}.
+ * The Spring AOP advisor behind {@link Fenced}.
  *
  * <h2>Order: inside the transaction</h2>
  * Its order is {@link Ordered#LOWEST_PRECEDENCE}, the same as the {@code @Transactional} advisor's default, and it is
@@ -26,7 +24,7 @@ import java.util.function.Supplier;
  * this one, or a token advisor after this one, fails the start. At call time the interceptor refuses to run without
  * an active transaction as a second line.
  */
-public final class FencedAdvisor extends AnnotationAdvisor {
+public final class FencedAdvisor extends GateAdvisor {
 
     private static final long serialVersionUID = 1L;
 
@@ -35,12 +33,10 @@ public final class FencedAdvisor extends AnnotationAdvisor {
      * @param tokens where the token of a call comes from
      */
     public FencedAdvisor(Supplier<Fence> fence, FencingTokenSource tokens) {
-        this(new FencedMethods(), fence, tokens);
+        this(new FencedAttributeSource(), fence, tokens);
     }
 
-    private FencedAdvisor(FencedMethods methods, Supplier<Fence> fence, FencingTokenSource tokens) {
-        super(methodsMatching(clazz -> AnnotationUtils.isCandidateClass(clazz, Fenced.class),
-                (method, targetClass) -> methods.cachedResource(method, targetClass) != null),
-                new FencedInterceptor(fence, tokens, methods), Ordered.LOWEST_PRECEDENCE);
+    private FencedAdvisor(FencedAttributeSource resources, Supplier<Fence> fence, FencingTokenSource tokens) {
+        super(resources, new FencedInterceptor(fence, tokens, resources), Ordered.LOWEST_PRECEDENCE);
     }
 }

@@ -6,6 +6,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.function.SingletonSupplier;
 
 import java.lang.reflect.Method;
 import java.util.Objects;
@@ -20,26 +21,27 @@ import java.util.function.Supplier;
  */
 final class FencedInterceptor implements MethodInterceptor {
 
-    private final Supplier<Fence> fenceSupplier;
+    /** Looked up at the first fenced call, so that the advisor does not create the fence early. */
+    private final SingletonSupplier<Fence> fence;
     private final FencingTokenSource tokens;
-    private final FencedMethods methods;
-    private volatile Fence fence;
+    private final FencedAttributeSource resources;
 
-    FencedInterceptor(Supplier<Fence> fence, FencingTokenSource tokens, FencedMethods methods) {
-        this.fenceSupplier = Objects.requireNonNull(fence, "fence");
+    FencedInterceptor(Supplier<Fence> fence, FencingTokenSource tokens, FencedAttributeSource resources) {
+        Objects.requireNonNull(fence, "fence");
+        this.fence = SingletonSupplier.of(() -> Objects.requireNonNull(fence.get(), "no Fence bean"));
         this.tokens = Objects.requireNonNull(tokens, "tokens");
-        this.methods = Objects.requireNonNull(methods, "methods");
+        this.resources = Objects.requireNonNull(resources, "resources");
     }
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
         Class<?> targetClass = invocation.getThis() == null ? null : AopUtils.getTargetClass(invocation.getThis());
-        String resource = methods.cachedResource(method, targetClass);
+        String resource = resources.find(method, targetClass);
         if (resource == null) {
             return invocation.proceed();
         }
-        String where = FencedMethods.describe(method);
+        String where = FencedAttributeSource.simpleName(method);
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new FencingException(resource, where + " is @Fenced(\"" + resource + "\"), but no transaction is"
                     + " active when its fence check runs, so the check could not hold its lock until the method's"
@@ -54,16 +56,7 @@ final class FencedInterceptor implements MethodInterceptor {
         }
         // The holder, so that an equal token of another holder (a lease record re-created after an outside delete)
         // is refused by a fence that records holders.
-        fence().check(tokens.resource(resource), token.getAsLong(), tokens.currentHolder());
+        fence.obtain().check(tokens.resource(resource), token.getAsLong(), tokens.currentHolder());
         return invocation.proceed();
-    }
-
-    private Fence fence() {
-        Fence resolved = fence;
-        if (resolved == null) {
-            resolved = Objects.requireNonNull(fenceSupplier.get(), "no Fence bean");
-            fence = resolved;
-        }
-        return resolved;
     }
 }

@@ -6,7 +6,7 @@ import java.lang.reflect.Method;
 import java.util.OptionalLong;
 
 /**
- * Where the token of a {@link dev.hoplock.spring.annotation.Fenced} call comes from: whatever made this thread the
+ * Where the token of a {@link dev.hoplock.spring.fencing.Fenced} call comes from: whatever made this thread the
  * rightful writer (a {@code @LeaderOnly} gate today; per-key ownership or a named lock later) publishes its token for
  * the duration of the call, and the fence advisor asks for it.
  *

@@ -1,14 +1,11 @@
 package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.aop.LeaderOnlyAdvisor;
-import dev.hoplock.spring.aop.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.leader.LeaderContextHolder;
+import dev.hoplock.spring.leader.LeaderOnlyAdvisor;
+import dev.hoplock.spring.leader.LeaderOnlyAttributeSource;
 import dev.hoplock.spring.ownership.OwnershipScope;
-import org.springframework.aop.Advisor;
 
-import java.lang.reflect.Method;
-import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -19,12 +16,10 @@ import java.util.OptionalLong;
  * fencing token and the fenced resource is the declared one with {@code "/" + key} appended. The holder
  * ({@link #currentHolder()}) is the process holding that lease.
  */
-public final class LeaderOnlyTokenSource implements FencingTokenSource {
-
-    private final LeaderOnlyAttributeSource gates;
+public final class LeaderOnlyTokenSource extends GateTokenSource {
 
     public LeaderOnlyTokenSource(LeaderOnlyAttributeSource gates) {
-        this.gates = Objects.requireNonNull(gates, "gates");
+        super(gates, LeaderOnlyAdvisor.class, "@LeaderOnly (the generation of the lease the call runs under)");
     }
 
     @Override
@@ -50,20 +45,5 @@ public final class LeaderOnlyTokenSource implements FencingTokenSource {
         return LeaderContextHolder.current()
                 .map(scope -> scope instanceof OwnershipScope keyed ? keyed.holder() : scope.lease().owner())
                 .orElse("");
-    }
-
-    @Override
-    public boolean covers(Method method, Class<?> targetClass) {
-        return gates.find(method, targetClass) != null;
-    }
-
-    @Override
-    public boolean isTokenAdvisor(Advisor advisor) {
-        return advisor instanceof LeaderOnlyAdvisor;
-    }
-
-    @Override
-    public String describe() {
-        return "@LeaderOnly (the generation of the lease the call runs under)";
     }
 }

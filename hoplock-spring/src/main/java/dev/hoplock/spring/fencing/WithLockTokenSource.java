@@ -1,13 +1,10 @@
 package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.lock.LockHandle;
-import dev.hoplock.spring.LockContextHolder;
-import dev.hoplock.spring.aop.WithLockAdvisor;
-import dev.hoplock.spring.aop.WithLockAttributeSource;
-import org.springframework.aop.Advisor;
+import dev.hoplock.spring.lock.LockContextHolder;
+import dev.hoplock.spring.lock.WithLockAdvisor;
+import dev.hoplock.spring.lock.WithLockAttributeSource;
 
-import java.lang.reflect.Method;
-import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -16,12 +13,10 @@ import java.util.OptionalLong;
  * acquisition is refused once a newer one has passed the fence. Use one lock name per fenced resource (tokens of
  * different names are not comparable). The holder is the lock's {@link LockHandle#owner() owner}.
  */
-public final class WithLockTokenSource implements FencingTokenSource {
-
-    private final WithLockAttributeSource gates;
+public final class WithLockTokenSource extends GateTokenSource {
 
     public WithLockTokenSource(WithLockAttributeSource gates) {
-        this.gates = Objects.requireNonNull(gates, "gates");
+        super(gates, WithLockAdvisor.class, "@WithLock (the token of the lock the call holds)");
     }
 
     @Override
@@ -33,20 +28,5 @@ public final class WithLockTokenSource implements FencingTokenSource {
     @Override
     public String currentHolder() {
         return LockContextHolder.current().map(LockHandle::owner).orElse("");
-    }
-
-    @Override
-    public boolean covers(Method method, Class<?> targetClass) {
-        return gates.find(method, targetClass) != null;
-    }
-
-    @Override
-    public boolean isTokenAdvisor(Advisor advisor) {
-        return advisor instanceof WithLockAdvisor;
-    }
-
-    @Override
-    public String describe() {
-        return "@WithLock (the token of the lock the call holds)";
     }
 }

@@ -10,7 +10,7 @@ import java.util.Objects;
 
 /**
  * The leader context of a {@code @LeaderOnly(key = ...)} call: an {@link OwnershipClaim} seen as a {@link LeaderScope},
- * so that {@link dev.hoplock.spring.LeaderContextHolder} and {@code @Fenced} work the same for keys as for elections.
+ * so that {@link dev.hoplock.spring.leader.LeaderContextHolder} and {@code @Fenced} work the same for keys as for elections.
  *
  * <p>Guarantees: {@link #lease()}'s generation is the key's fencing token (it rises at every change of the key's
  * owner), its key is the ownership key, its owner this member's id; {@link #holder()} is the fence holder (the

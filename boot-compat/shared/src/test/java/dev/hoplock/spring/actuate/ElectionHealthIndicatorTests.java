@@ -2,7 +2,7 @@ package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.Elector;
 import dev.hoplock.core.backend.InMemoryBackend;
-import dev.hoplock.spring.HoplockElections;
+import dev.hoplock.spring.leader.HoplockElections;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

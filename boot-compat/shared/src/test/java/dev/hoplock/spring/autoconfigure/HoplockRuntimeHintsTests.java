@@ -1,8 +1,8 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.actuate.ElectionDescriptor;
-import dev.hoplock.spring.annotation.LeaderOnly;
-import dev.hoplock.spring.annotation.OnNonLeader;
+import dev.hoplock.spring.leader.LeaderOnly;
+import dev.hoplock.spring.leader.OnNonLeader;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;

@@ -1,8 +1,8 @@
 package dev.hoplock.samples.leaderdemo;
 
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.LeaderContextHolder;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;

@@ -1,9 +1,9 @@
 package dev.hoplock.samples.leaderdemo;
 
-import dev.hoplock.spring.HoplockElections;
-import dev.hoplock.spring.event.LeaderObservedEvent;
-import dev.hoplock.spring.event.LeadershipAcquiredEvent;
-import dev.hoplock.spring.event.LeadershipLostEvent;
+import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.LeaderObservedEvent;
+import dev.hoplock.spring.leader.LeadershipAcquiredEvent;
+import dev.hoplock.spring.leader.LeadershipLostEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

@@ -1,7 +1,7 @@
 package dev.hoplock.samples.ownershipdemo;
 
 import dev.hoplock.core.ownership.Member;
-import dev.hoplock.spring.event.OwnershipChangedEvent;
+import dev.hoplock.spring.ownership.OwnershipChangedEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;

@@ -1,7 +1,7 @@
 package dev.hoplock.samples.ownershipdemo;
 
-import dev.hoplock.spring.LeaderContextHolder;
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.LeaderContextHolder;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.springframework.stereotype.Component;
 
 import java.util.Map;

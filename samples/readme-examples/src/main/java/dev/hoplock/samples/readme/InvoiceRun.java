@@ -1,6 +1,6 @@
 package dev.hoplock.samples.readme;
 
-import dev.hoplock.spring.annotation.LeaderOnly;
+import dev.hoplock.spring.leader.LeaderOnly;
 import org.springframework.stereotype.Service;
 
 import java.util.Optional;

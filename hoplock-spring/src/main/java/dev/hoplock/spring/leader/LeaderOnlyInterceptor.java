@@ -1,0 +1,181 @@
+package dev.hoplock.spring.leader;
+
+import dev.hoplock.core.Elector;
+import dev.hoplock.core.Holder;
+import dev.hoplock.core.LeaderContext;
+import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.ownership.OwnershipClaim;
+import dev.hoplock.spring.internal.gate.GateAttributeSource;
+import dev.hoplock.spring.internal.gate.SkipValues;
+import dev.hoplock.spring.ownership.HoplockOwnership;
+import dev.hoplock.spring.ownership.OwnershipScope;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.util.function.SingletonSupplier;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The {@code @LeaderOnly} gate around one call.
+ *
+ * <p>Guarantees: the method runs only inside a {@link LeaderScope} opened by
+ * {@link Elector#tryEnterLeaderScope(boolean)}, which reads local state only (no store request) and refuses once the
+ * self-fencing deadline has passed. While it runs, {@link LeaderContextHolder} holds the scope. When the term ends
+ * during the call the thread is interrupted once (if asked); after the call the scope is closed, the previous
+ * context restored and that interrupt cleared as {@link GateInterrupts} rules (only an interrupt this scope
+ * delivered, never one the caller already had, never one an enclosing call needs). A call that does not run is
+ * reported to every {@link LeaderOnlyListener}, then skipped (see {@link SkipValues}) or refused with
+ * {@link NotLeaderException}. A per-key gate ({@code @LeaderOnly(key = ...)}) does the same with an ownership claim on
+ * the key instead of the election's scope. The beans it needs are looked up at the first call that needs them.
+ *
+ * <p>Cost: the gate is on every call of a gated method, so its path allocates nothing but the leader's scope (the
+ * gate and the election are looked up without key objects, the context and interrupt bookkeeping are per thread);
+ * docs/BENCHMARKS.md measures it against a no-op advisor on the same bean.
+ */
+final class LeaderOnlyInterceptor implements MethodInterceptor {
+
+    private final LeaderOnlyAttributeSource source;
+    private final SingletonSupplier<HoplockElections> elections;
+    private final SingletonSupplier<LeaderOnlyListener[]> listeners;
+    /** Looked up again at every keyed call until there is one (then the call fails naming the property). */
+    private final SingletonSupplier<HoplockOwnership> ownership;
+    private final KeyExpressions keys = new KeyExpressions();
+    private final Map<String, Election> resolved = new ConcurrentHashMap<>();
+
+    /**
+     * @param source     the gates
+     * @param elections  resolved at the first call (so that the advisor does not create the electors early)
+     * @param listeners  resolved at the first call
+     * @param ownership  the ownership group of keyed gates, resolved at the first keyed call (null: none yet)
+     */
+    LeaderOnlyInterceptor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
+            Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership) {
+        this.source = Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(elections, "elections");
+        Objects.requireNonNull(listeners, "listeners");
+        this.elections = SingletonSupplier.of(
+                () -> Objects.requireNonNull(elections.get(), "no HoplockElections bean"));
+        this.listeners = SingletonSupplier.of(() -> listeners.get().toArray(LeaderOnlyListener[]::new));
+        this.ownership = SingletonSupplier.of(Objects.requireNonNull(ownership, "ownership"));
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        Method method = invocation.getMethod();
+        Object target = invocation.getThis();
+        LeaderOnlyAttribute gate = source.find(method, target == null ? null : AopUtils.getTargetClass(target));
+        if (gate == null) {
+            return invocation.proceed();
+        }
+        if (gate.isKeyed()) {
+            return invokeKeyed(invocation, method, gate);
+        }
+        Election election = election(gate);
+        LeaderScope scope = election.elector.tryEnterLeaderScope(gate.interruptOnLoss());
+        if (scope == null) {
+            return notRun(election, method, gate);
+        }
+        return proceedInScope(invocation, scope, gate.interruptOnLoss());
+    }
+
+    /**
+     * Runs the call inside {@code scope} (an election's or a key's): the scope is the current {@link LeaderContext}
+     * while the call runs; afterwards the scope is closed, the previous context restored and the interrupt cleared as
+     * {@link GateInterrupts} rules.
+     */
+    private static @Nullable Object proceedInScope(MethodInvocation invocation, LeaderScope scope,
+            boolean interruptOnLoss) throws Throwable {
+        GateInterrupts interrupts = GateInterrupts.enter(scope, interruptOnLoss);
+        LeaderContext previous = LeaderContextHolder.enter(scope);
+        try {
+            return invocation.proceed();
+        } finally {
+            LeaderContextHolder.restore(previous);
+            scope.close();
+            interrupts.exit();
+        }
+    }
+
+    /**
+     * The per-key gate: the method runs only inside an {@link OwnershipScope} over a claim that
+     * {@link HoplockOwnership#claim} opened (local state only), which interrupts the thread when the key moves.
+     */
+    private @Nullable Object invokeKeyed(MethodInvocation invocation, Method method, LeaderOnlyAttribute gate)
+            throws Throwable {
+        HoplockOwnership owners = ownership(gate);
+        String key = keys.evaluate(gate.key(), method, invocation.getArguments(), gate.origin());
+        OwnershipClaim claim = owners.claim(key, gate.interruptOnLoss()).orElse(null);
+        if (claim == null) {
+            for (LeaderOnlyListener listener : listeners.obtain()) {
+                listener.notRun("ownership:" + owners.name(), method);
+            }
+            if (gate.onNonLeader() == OnNonLeader.THROW) {
+                throw new NotLeaderException("ownership:" + owners.name(), GateAttributeSource.describe(method)
+                        + " runs only on the owner of its key, and this instance (" + owners.self().id()
+                        + ") does not act as the owner of key '" + key + "' in ownership group '" + owners.name()
+                        + "'; its owner in the current view: " + owners.owner(key).map(m -> "'" + m.id() + "'")
+                        .orElse("none (the members are not known)"));
+            }
+            return SkipValues.of(method.getReturnType());
+        }
+        return proceedInScope(invocation, new OwnershipScope(owners.name(), owners.self().id(),
+                owners.processOwner(), claim),
+                gate.interruptOnLoss());
+    }
+
+    private HoplockOwnership ownership(LeaderOnlyAttribute gate) {
+        HoplockOwnership group = ownership.get();
+        if (group == null) {
+            throw new IllegalStateException(gate.origin() + " gates on key ownership, but no ownership group is"
+                    + " configured: set hoplock.ownership.group");
+        }
+        return group;
+    }
+
+    private @Nullable Object notRun(Election election, Method method, LeaderOnlyAttribute gate) {
+        for (LeaderOnlyListener listener : listeners.obtain()) {
+            listener.notRun(election.name, method);
+        }
+        if (gate.onNonLeader() == OnNonLeader.THROW) {
+            throw new NotLeaderException(election.name, GateAttributeSource.describe(method)
+                    + " runs only on the leader of election '" + election.name + "', and this instance ("
+                    + election.elector.owner() + ") does not lead it; " + describeHolder(election.elector.holder()));
+        }
+        return SkipValues.of(method.getReturnType());
+    }
+
+    /** The election a gate names, resolved once per name as written (the set of elections is fixed at start). */
+    private Election election(LeaderOnlyAttribute gate) {
+        Election known = resolved.get(gate.election());
+        if (known != null) {
+            return known;
+        }
+        HoplockElections all = elections.obtain();
+        String name;
+        try {
+            name = all.resolve(gate.election());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(gate.origin() + ": " + e.getMessage(), e);
+        }
+        Election election = new Election(name, all.get(name));
+        resolved.put(gate.election(), election);
+        return election;
+    }
+
+    /** A resolved election: its name and its elector. */
+    private record Election(String name, Elector elector) {
+    }
+
+    private static String describeHolder(Optional<Holder> holder) {
+        return holder.map(h -> "the holder last seen is '" + h.owner() + "' at generation " + h.generation())
+                .orElse("no holder is known");
+    }
+}

@@ -1,0 +1,90 @@
+package dev.hoplock.spring.lock;
+
+import dev.hoplock.core.lock.Locks;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Meters of {@code @WithLock} calls, tagged {@code method} ({@code SimpleClassName.methodName}; never the lock name,
+ * which a SpEL template can make unbounded):
+ * <ul>
+ *   <li>{@value #ACQUIRED} (counter): calls that took their lock and ran;</li>
+ *   <li>{@value #REFUSED} (counter, also tagged {@code reason}: {@code held_elsewhere}, {@code held_here},
+ *       {@code unavailable}): calls that did not run;</li>
+ *   <li>{@value #LOST} (counter): calls whose lock ended before they did;</li>
+ *   <li>{@value #HELD} (timer): how long each call's lock was held (to its release, the end of its minimum hold, or
+ *       its loss);</li>
+ *   <li>{@value #HELD_NOW} (gauge, untagged): locks this instance holds now, taken through the annotation or the
+ *       {@link Locks} bean.</li>
+ * </ul>
+ */
+public final class LockCallMeters implements WithLockListener {
+
+    public static final String ACQUIRED = "hoplock.locks.acquired";
+    public static final String REFUSED = "hoplock.locks.refused";
+    public static final String LOST = "hoplock.locks.lost";
+    public static final String HELD = "hoplock.locks.held";
+    public static final String HELD_NOW = "hoplock.locks.held.now";
+
+    private final MeterRegistry registry;
+    private final Map<Method, Counter> acquired = new ConcurrentHashMap<>();
+    private final Map<Method, Counter> lost = new ConcurrentHashMap<>();
+    private final Map<Method, Timer> held = new ConcurrentHashMap<>();
+    private final Map<Refusal, Map<Method, Counter>> refused = new ConcurrentHashMap<>();
+
+    /**
+     * @param registry where the meters go
+     * @param locks    the locks whose held count the gauge shows, or null for no gauge
+     */
+    public LockCallMeters(MeterRegistry registry, @Nullable Locks locks) {
+        this.registry = registry;
+        if (locks != null) {
+            Gauge.builder(HELD_NOW, locks, l -> l.held().size())
+                    .description("Named locks this instance holds now").register(registry);
+        }
+    }
+
+    @Override
+    public void acquired(String lock, Method method) {
+        meter(acquired, method, m -> Counter.builder(ACQUIRED).description("@WithLock calls that took their lock")
+                .tag("method", tag(m)).register(registry)).increment();
+    }
+
+    @Override
+    public void refused(String lock, Method method, Refusal why) {
+        Map<Method, Counter> ofReason = refused.computeIfAbsent(why, r -> new ConcurrentHashMap<>());
+        meter(ofReason, method, m -> Counter.builder(REFUSED)
+                .description("@WithLock calls not run because their lock could not be taken")
+                .tag("method", tag(m)).tag("reason", why.name().toLowerCase(java.util.Locale.ROOT))
+                .register(registry)).increment();
+    }
+
+    @Override
+    public void ended(String lock, Method method, Duration heldFor, boolean wasLost) {
+        meter(held, method, m -> Timer.builder(HELD).description("How long @WithLock calls held their lock")
+                .tag("method", tag(m)).register(registry)).record(heldFor);
+        if (wasLost) {
+            meter(lost, method, m -> Counter.builder(LOST)
+                    .description("@WithLock calls whose lock ended before the call did")
+                    .tag("method", tag(m)).register(registry)).increment();
+        }
+    }
+
+    private static <M> M meter(Map<Method, M> meters, Method method, Function<Method, M> create) {
+        M meter = meters.get(method);
+        return meter != null ? meter : meters.computeIfAbsent(method, create);
+    }
+
+    private static String tag(Method method) {
+        return method.getDeclaringClass().getSimpleName() + "." + method.getName();
+    }
+}

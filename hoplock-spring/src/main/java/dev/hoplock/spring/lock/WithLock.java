@@ -1,0 +1,80 @@
+package dev.hoplock.spring.lock;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method only if this instance can take the named lock, and releases the lock after the call: "at
+ * most one of us runs this, now". The lock lives in the same store as the elections ({@code hoplock.backend}).
+ *
+ * <pre>{@code
+ * @Scheduled(cron = "0 0 * * * *")
+ * @WithLock(name = "hourly-report", lockAtMostFor = "10m", lockAtLeastFor = "30s")
+ * public void hourlyReport() { ... }
+ *
+ * @WithLock(name = "invoice-#{#invoice.id}", lockAtMostFor = "PT2M", whenHeld = WhenLockHeld.THROW)
+ * public void send(Invoice invoice) { ... }
+ * }</pre>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>The method runs only after one acquisition of the lock (one store read and one conditional write, at most),
+ *       with a TTL of {@link #lockAtMostFor()}: its validity is judged on the local monotonic clock from before the
+ *       write, and another owner takes the lock over only after it has seen the record unchanged for a whole TTL, or
+ *       at once after the release.</li>
+ *   <li>While it runs, {@code LockContextHolder.current()} returns the lock, whose {@code token()} is the fencing
+ *       token (strictly increasing per lock name); a {@code @Fenced} method called inside uses it.</li>
+ *   <li>No keep-alive: the lock ends at {@link #lockAtMostFor()} (minus the safety margin) even if the call still
+ *       runs; then the calling thread is interrupted once (unless {@link #interruptOnLoss()} is false) and the
+ *       {@code hoplock.locks.lost} counter counts it. Choose {@code lockAtMostFor} well above the longest run.</li>
+ *   <li>After the call the lock is released (another instance may take it at once), unless
+ *       {@link #lockAtLeastFor()} has not passed since the acquisition: then the record is rewritten to expire at
+ *       acquisition + {@code lockAtLeastFor} and left to expire.</li>
+ *   <li>When the lock is held elsewhere (another instance, or a call of this instance still running or still in its
+ *       minimum hold), the method does not run: it is skipped or {@code LockNotTakenException} is thrown, see
+ *       {@link #whenHeld()}. A store that gives no usable answer counts as held: the method does not run.</li>
+ *   <li>Mistakes fail the start, not the first call: a name that is not a valid SpEL template or (without
+ *       expressions) not a valid lock name, a duration that does not parse, a zero or longer-than-7-days
+ *       {@code lockAtMostFor}, a {@code lockAtLeastFor} above it, a primitive return type with SKIP, a deferred
+ *       reactive return type or a Kotlin {@code suspend} function (the work would run outside the lock), a private,
+ *       static or final method, or a bean that Spring AOP did not proxy.</li>
+ * </ul>
+ *
+ * <p>Like every Spring AOP advice it applies to calls through the bean reference, not to {@code this.method()}.
+ * Each call makes store requests (acquire and release); a job that should run on one instance all the time is
+ * cheaper with {@link dev.hoplock.spring.leader.LeaderOnly}, which makes none per call.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface WithLock {
+
+    /**
+     * The lock's name: a SpEL template, evaluated at each call. Text outside {@code #{...}} is literal; inside, the
+     * method's arguments are {@code #name} (with {@code -parameters}), {@code #p0}/{@code #a0}, and {@code #root.method}
+     * and {@code #root.target} are available; {@code ${...}} placeholders are resolved first. The result must be a
+     * valid lock name: segments of {@code [A-Za-z0-9._-]} separated by {@code /}.
+     */
+    String name();
+
+    /**
+     * The lock's TTL and the most the call may run under it: a duration such as {@code 10m}, {@code 30s},
+     * {@code 500ms}, {@code 2h}, {@code 1d} or ISO-8601 {@code PT10M}; above zero and at most 7 days.
+     */
+    String lockAtMostFor();
+
+    /**
+     * The least time the lock stays taken after its acquisition, even if the call ends earlier (same format; default
+     * {@code 0}: released at once). At most {@link #lockAtMostFor()}.
+     */
+    String lockAtLeastFor() default "0s";
+
+    /** What to do when the lock is held elsewhere; DEFAULT: {@code hoplock.locks.when-held} (itself SKIP). */
+    WhenLockHeld whenHeld() default WhenLockHeld.DEFAULT;
+
+    /** Whether to interrupt the calling thread when the lock ends during the call. */
+    boolean interruptOnLoss() default true;
+}

@@ -1,0 +1,52 @@
+package dev.hoplock.spring.lock;
+
+import dev.hoplock.spring.internal.gate.GatedMethodValidator;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Fails the start, instead of the first call or never, when a {@code @WithLock} method cannot work as declared: an
+ * invalid name template or literal name, a duration that does not parse or is out of range, a primitive return type
+ * with SKIP, a deferred reactive return type or a Kotlin {@code suspend} function (the work would run after the
+ * release), a private, static or (class-proxied) final method, or a bean that was not proxied with the
+ * {@link WithLockAdvisor}. Runs after the auto-proxy creator, as each bean is initialized
+ * ({@link GatedMethodValidator}).
+ */
+public final class WithLockMethodValidator extends GatedMethodValidator<WithLockAttribute> {
+
+    /** How to fix what {@link #problems} finds, in the order the action names them. */
+    private static final List<Fix> FIXES = List.of(
+            Fix.of("write the name as a lock name (segments of [A-Za-z0-9._-] separated by /), with SpEL only inside"
+                    + " #{...}, for example name = \"invoice-#{#invoice.id}\"", "lock name", "SpEL"),
+            Fix.of("write lockAtMostFor above zero and at most 7 days, and lockAtLeastFor between zero and"
+                    + " lockAtMostFor, as 500ms, 30s, 10m, 2h, 1d or PT10M", "lockAt"),
+            Fix.of("return void or an object type, or use @WithLock(whenHeld = WhenLockHeld.THROW)",
+                    "no value for a skipped call"),
+            Fix.of("put @WithLock on a method that blocks until the work is done, or take the lock yourself with the"
+                    + " Locks bean (tryAcquireAsync, releaseAsync)", "deferred reactive", "suspend"),
+            MAKE_INTERCEPTABLE,
+            Fix.of("keep Spring AOP auto-proxying on (spring.aop.auto=true, the default)", "did not proxy"));
+
+    public WithLockMethodValidator(WithLockAttributeSource source) {
+        super("@WithLock", source, WithLockAdvisor.class, FIXES);
+    }
+
+    @Override
+    protected List<String> problems(Object bean, Class<?> targetClass, Method method, WithLockAttribute gate,
+            boolean advised) {
+        List<String> problems = new ArrayList<>();
+        String where = gate.origin();
+        if (gate.problem() != null) {
+            problems.add(where + ": " + gate.problem());
+        }
+        addIfAny(problems, unskippable(gate.whenHeld() == WhenLockHeld.SKIP, method, where));
+        addIfAny(problems, outsideTheCall(method, where,
+                "the lock would cover only assembling it and be released before the work runs at subscription",
+                "the lock would cover only starting the coroutine and be released before it resumes"));
+        addIfAny(problems, notInterceptable(bean, method, where, advised,
+                "@WithLock advisor, so the lock would silently not be taken"));
+        return problems;
+    }
+}
