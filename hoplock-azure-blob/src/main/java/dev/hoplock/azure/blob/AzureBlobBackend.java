@@ -1,5 +1,6 @@
 package dev.hoplock.azure.blob;
 
+import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.rest.Response;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
@@ -9,7 +10,6 @@ import com.azure.storage.blob.models.BlobHttpHeaders;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobRequestConditions;
-import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.BlockBlobItem;
 import com.azure.storage.blob.models.DownloadRetryOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
@@ -130,13 +130,13 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
         Response<BlockBlobItem> response;
         try {
             response = blob(blobName).uploadWithResponse(upload, sdkTimeout(budget), Context.NONE);
-        } catch (BlobStorageException e) {
-            if (BlobErrors.is(e, BlobErrors.CONDITION_NOT_MET) || BlobErrors.is(e, BlobErrors.BLOB_ALREADY_EXISTS)) {
+        } catch (HttpResponseException e) {
+            if (BlobErrors.isRefusal(e)) {
                 return expected.isNone() ? WriteResult.preconditionFailed()
                         : reasonOfRefusal(blobName, budget) == DeleteResult.NOT_FOUND ? WriteResult.notFound()
                         : WriteResult.preconditionFailed();
             }
-            if (BlobErrors.is(e, BlobErrors.BLOB_NOT_FOUND)) {
+            if (!expected.isNone() && BlobErrors.isBlobMissing(e)) {
                 return WriteResult.notFound();
             }
             throw errors.translate(e, BlobOperation.PUT, blobName, budget.budget());
@@ -166,11 +166,11 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
             blob(blobName).deleteWithResponse(null, new BlobRequestConditions().setIfMatch(expected.value()),
                     sdkTimeout(budget), Context.NONE);
             return DeleteResult.DELETED;
-        } catch (BlobStorageException e) {
-            if (BlobErrors.is(e, BlobErrors.CONDITION_NOT_MET)) {
+        } catch (HttpResponseException e) {
+            if (BlobErrors.isRefusal(e)) {
                 return reasonOfRefusal(blobName, budget);
             }
-            if (BlobErrors.is(e, BlobErrors.BLOB_NOT_FOUND)) {
+            if (BlobErrors.isBlobMissing(e)) {
                 return DeleteResult.NOT_FOUND;
             }
             throw errors.translate(e, BlobOperation.DELETE, blobName, budget.budget());
@@ -260,8 +260,8 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
                         DOWNLOAD_RETRIES, null, false, sdkTimeout(budget), Context.NONE);
                 return Optional.of(stored(blobName, bytes.toByteArray(),
                         response.getDeserializedHeaders().getETag()));
-            } catch (BlobStorageException e) {
-                if (BlobErrors.is(e, BlobErrors.BLOB_NOT_FOUND)) {
+            } catch (HttpResponseException e) {
+                if (BlobErrors.isBlobMissing(e)) {
                     return Optional.empty();
                 }
                 if (!BlobErrors.is(e, BlobErrors.INVALID_RANGE) || attempt >= 2 || !budget.hasTimeLeft()) {

@@ -1,6 +1,7 @@
 package dev.hoplock.azure.blob;
 
 import com.azure.core.exception.ClientAuthenticationException;
+import com.azure.core.exception.HttpResponseException;
 import com.azure.storage.blob.models.BlobStorageException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
@@ -53,28 +54,47 @@ final class BlobErrors {
     }
 
     /** The error code of a service answer ({@code x-ms-error-code}), or "" when it has none. */
-    static String code(BlobStorageException e) {
-        if (e.getErrorCode() != null) {
-            return e.getErrorCode().toString();
+    static String code(HttpResponseException e) {
+        if (e instanceof BlobStorageException blob && blob.getErrorCode() != null) {
+            return blob.getErrorCode().toString();
         }
         String header = e.getResponse() == null ? null : e.getResponse().getHeaderValue("x-ms-error-code");
         return header == null ? "" : header;
     }
 
-    static boolean is(BlobStorageException e, String code) {
+    static boolean is(HttpResponseException e, String code) {
         return code.equals(code(e));
+    }
+
+    /** 412 {@code ConditionNotMet} or 409 {@code BlobAlreadyExists}: a condition of the request did not hold. */
+    static boolean isRefusal(HttpResponseException e) {
+        String code = code(e);
+        return CONDITION_NOT_MET.equals(code) || BLOB_ALREADY_EXISTS.equals(code)
+                || code.isEmpty() && e.getResponse() != null && e.getResponse().getStatusCode() == 412;
+    }
+
+    /** 404 {@code BlobNotFound} (not a missing container, which is an error). */
+    static boolean isBlobMissing(HttpResponseException e) {
+        String code = code(e);
+        return BLOB_NOT_FOUND.equals(code)
+                || code.isEmpty() && e.getResponse() != null && e.getResponse().getStatusCode() == 404;
     }
 
     /** A failure of {@code op} on {@code blobName} that took {@code budget} at most. */
     BackendException translate(RuntimeException e, BlobOperation op, String blobName, Duration budget) {
-        if (e instanceof BlobStorageException service) {
+        HttpResponseException service = (HttpResponseException) cause(e, HttpResponseException.class);
+        if (service != null && service.getResponse() != null) {
             return serviceError(service, op, blobName);
         }
         return clientError(e, op, blobName, budget);
     }
 
-    private BackendException serviceError(BlobStorageException e, BlobOperation op, String blobName) {
-        int status = e.getStatusCode();
+    /**
+     * A service's answer ({@link BlobStorageException}, or the plain {@link HttpResponseException} that some of the
+     * SDK's synchronous calls throw): never attached as the cause, because its message is the raw body.
+     */
+    private BackendException serviceError(HttpResponseException e, BlobOperation op, String blobName) {
+        int status = e.getResponse().getStatusCode();
         String code = code(e);
         String target = op.apiName() + " " + location.uri(blobName);
         String answered = "Azure Blob Storage at " + location.endpointDescription() + " answered " + status
@@ -87,7 +107,8 @@ final class BlobErrors {
                     + " create --name " + location.container() + "), or fix the container name or the account"
                     + " endpoint" + said);
         }
-        if (CREDENTIALS_REFUSED.contains(code) || status == 401) {
+        if (CREDENTIALS_REFUSED.contains(code) || status == 401 || status == 403
+                && String.valueOf(e.getMessage()).contains("failed to authenticate")) {
             return new BackendException(Kind.ACCESS_DENIED, answered + ": the credentials were not accepted; check"
                     + " the account key or connection string, that the SAS token is complete, signed with a current"
                     + " key and not expired, or the identity behind the token credential" + said);
@@ -168,8 +189,8 @@ final class BlobErrors {
         return op.writes() ? "; the outcome of the " + op.apiName() + " is unknown" : "";
     }
 
-    private String serverMessage(BlobStorageException e) {
-        String cleaned = redaction.clean(messageElement(e.getServiceMessage()));
+    private String serverMessage(HttpResponseException e) {
+        String cleaned = redaction.clean(messageElement(e.getMessage()));
         String requestId = e.getResponse() == null ? null : e.getResponse().getHeaderValue("x-ms-request-id");
         String said = cleaned.isEmpty() ? "" : " (service said: " + cleaned + ")";
         return requestId == null ? said : said + " [request id " + redaction.clean(requestId) + "]";
