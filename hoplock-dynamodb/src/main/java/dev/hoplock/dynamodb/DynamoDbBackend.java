@@ -73,8 +73,6 @@ public final class DynamoDbBackend implements Backend, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DynamoDbBackend.class);
     /** The SDK refuses a zero call timeout: a request sent with what is left gets at least this. */
     private static final Duration SDK_MINIMUM_TIMEOUT = Duration.ofMillis(1);
-    private static final Map<String, String> RECORD_AND_VERSION = Map.of("#r", LeaseItem.RECORD, "#v",
-            LeaseItem.VERSION);
 
     private final DynamoDbClient client;
     private final boolean ownsClient;
@@ -249,7 +247,9 @@ public final class DynamoDbBackend implements Backend, AutoCloseable {
         GetItemResponse response;
         try {
             response = client.getItem(get -> get.tableName(table.name()).key(key(itemKey)).consistentRead(true)
-                    .projectionExpression("#r, #v").expressionAttributeNames(RECORD_AND_VERSION)
+                    // The key too: an item that exists without hoplock's attributes must not read as "no item".
+                    .projectionExpression("#k, #r, #v").expressionAttributeNames(Map.of("#k", table.keyAttribute(),
+                            "#r", LeaseItem.RECORD, "#v", LeaseItem.VERSION))
                     .overrideConfiguration(callTimeout(budget)));
         } catch (SdkException e) {
             throw errors.translate(e, DynamoDbOperation.GET_ITEM, table.item(itemKey), budget.budget());

@@ -142,14 +142,15 @@ class AzureBlobBackendTest {
         CountDownLatch release = new CountDownLatch(1);
         try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()))) {
             proxy.intercept(r -> {
-                if (r.method().equals("PUT")) {
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                if (!r.method().equals("PUT")) {
+                    return null;
                 }
-                return null;
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return serverBusy();
             });
             try (AzureBlobBackend backend = throughProxy(proxy)) {
                 long start = System.nanoTime();

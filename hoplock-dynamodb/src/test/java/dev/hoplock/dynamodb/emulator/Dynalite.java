@@ -33,6 +33,9 @@ import java.util.concurrent.TimeUnit;
  * <p>dynalite is an emulator, not DynamoDB: it does not check request signatures (any credentials pass), never
  * throttles, has no global tables, no IAM and no TTL deletion, and does not return the item with a failed condition
  * ({@code ReturnValuesOnConditionCheckFailure}); it serialises the writes of one item with a lock, as DynamoDB does.
+ * And its process ends when a client drops a connection in the middle of a request (its {@code index.js} rethrows the
+ * request's "aborted" error): a test that cuts requests short answers them in a proxy instead of forwarding them, and
+ * every use of the emulator checks first that it still runs ({@link #requireAlive()}).
  *
  * <p>Guarantees: {@link #shared()} starts at most one emulator per test JVM and returns it once it answers HTTP. It is
  * stopped by its process handle when the test run ends. Its output goes to {@code target/dynalite/dynalite.log}.
@@ -76,11 +79,21 @@ public final class Dynalite {
 
     /** {@code http://127.0.0.1:<port>}. */
     public URI endpoint() {
+        requireAlive();
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** Fails, pointing at the log, when the emulator's process has ended. */
+    public void requireAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("dynalite exited with code " + process.exitValue() + " while the tests"
+                    + " ran; see " + logFile + " (a client that drops a connection mid-request ends it)");
+        }
     }
 
     /** A plain client, for creating and inspecting tables beside the backend. */
     public DynamoDbClient client() {
+        requireAlive();
         return DynamoDbClient.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY_ID,
                         SECRET_KEY)))
