@@ -21,7 +21,6 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
@@ -176,9 +175,5 @@ final class TableCheck {
                     + " request, so electors in two regions could both lead. Give hoplock a table in one region"
                     + " (a regional table, no replicas), shared by every instance");
         }
-    }
-
-    static long millis(Duration d) {
-        return TimeUnit.NANOSECONDS.toMillis(d.toNanos());
     }
 }

@@ -150,6 +150,14 @@ class AzureBlobBackendBuilderTest {
         }
     }
 
+    @Test
+    void defaultAzureCredentialIsCreatedWhenAzureIdentityIsOnTheClassPathWithoutARequestWhenDeferred() throws Exception {
+        try (AzureBlobBackend backend = AzureBlobBackend.builder().endpoint(ENDPOINT).defaultAzureCredential()
+                .container("locks").verifyOnBuild(false).build()) {
+            assertThat(backend.describe()).isEqualTo(ENDPOINT + "/locks/");
+        }
+    }
+
     private static InvalidSettingException refused(AzureBlobBackendBuilder builder) {
         InvalidSettingException e = catchThrowableOfType(InvalidSettingException.class, builder::build);
         assertThat(e).as("build() must refuse the settings").isNotNull();

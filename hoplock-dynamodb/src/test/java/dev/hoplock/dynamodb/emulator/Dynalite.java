@@ -9,7 +9,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,6 +26,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * dynalite (npm {@code dynalite} 4.0.0, an open-source implementation of the DynamoDB API on LevelDB) running as a
@@ -124,7 +128,7 @@ public final class Dynalite {
                             .keySchema(KeySchemaElement.builder().attributeName(key).keyType(KeyType.HASH).build());
                 }
             });
-            client.waiter().waitUntilTableExists(describe -> describe.tableName(table));
+            awaitStatus(client, table, true);
         }
     }
 
@@ -132,8 +136,24 @@ public final class Dynalite {
     public void deleteTable(String table) {
         try (DynamoDbClient client = client()) {
             client.deleteTable(delete -> delete.tableName(table));
-            client.waiter().waitUntilTableNotExists(describe -> describe.tableName(table));
+            awaitStatus(client, table, false);
         }
+    }
+
+    /**
+     * Waits until the table is ACTIVE ({@code exists}) or gone, polling every 50 ms (the SDK's waiters poll every
+     * 20 s, and dynalite sometimes answers CREATING once even with {@code --createTableMs 0}).
+     */
+    private static void awaitStatus(DynamoDbClient client, String table, boolean exists) {
+        await(table + (exists ? " ACTIVE" : " deleted")).atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50)).until(() -> {
+                    try {
+                        TableStatus status = client.describeTable(d -> d.tableName(table)).table().tableStatus();
+                        return exists && status == TableStatus.ACTIVE;
+                    } catch (ResourceNotFoundException gone) {
+                        return !exists;
+                    }
+                });
     }
 
     private static Dynalite start() {
