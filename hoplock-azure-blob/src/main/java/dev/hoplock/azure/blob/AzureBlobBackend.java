@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * A {@link Backend} over one Azure Blob Storage container (plus an optional blob name prefix), for any number of lease
@@ -53,7 +55,10 @@ import java.util.Optional;
  * </table>
  * A 412 to a swap or delete does not say whether the blob was missing or had another version, so the backend then
  * reads the blob once to tell {@code NOT_FOUND} from {@code PRECONDITION_FAILED}; the refusal itself is certain
- * either way, and a refused request changed nothing, so the answer holds at the instant of that read.
+ * either way, and a refused request changed nothing, so the answer holds at the instant of that read. Every Put Blob
+ * also stores a random write id as metadata ({@value #WRITE_ID}; the bytes stay the record): a refused write whose
+ * follow-up read finds its own write id is an SDK retry refused by the call's own first attempt, whose answer was
+ * lost, and is reported as written, with the blob's ETag, never as a false refusal.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -85,6 +90,11 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
     /** A read never asks for more than one byte beyond the largest lease record. */
     private static final BlobRange RECORD_RANGE = new BlobRange(0, (long) LeaseRecordCodec.MAX_SIZE + 1);
     private static final DownloadRetryOptions DOWNLOAD_RETRIES = new DownloadRetryOptions().setMaxRetryRequests(2);
+    /**
+     * The metadata name of the random id of the write that stored a blob's current version: how a refused SDK retry
+     * recognises its own first attempt. Metadata, not bytes: the blob's bytes stay the lease record, unchanged.
+     */
+    static final String WRITE_ID = "hoplockwrite";
 
     private final BlobContainerClient container;
     private final BlobLocation location;
@@ -124,17 +134,17 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
         BlobRequestConditions condition = expected.isNone() ? new BlobRequestConditions().setIfNoneMatch("*")
                 : new BlobRequestConditions().setIfMatch(expected.value());
         // The SDK keeps a reference to the bytes, and a request that ran out of time may still be sent: copy them.
+        String writeId = UUID.randomUUID().toString();
         BlockBlobSimpleUploadOptions upload = new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(content.clone()))
                 .setHeaders(new BlobHttpHeaders().setContentType(CONTENT_TYPE))
+                .setMetadata(Map.of(WRITE_ID, writeId))
                 .setRequestConditions(condition);
         Response<BlockBlobItem> response;
         try {
             response = blob(blobName).uploadWithResponse(upload, sdkTimeout(budget), Context.NONE);
         } catch (HttpResponseException e) {
             if (BlobErrors.isRefusal(e)) {
-                return expected.isNone() ? WriteResult.preconditionFailed()
-                        : reasonOfRefusal(blobName, budget) == DeleteResult.NOT_FOUND ? WriteResult.notFound()
-                        : WriteResult.preconditionFailed();
+                return refusedWrite(blobName, budget, writeId, expected.isNone());
             }
             if (!expected.isNone() && BlobErrors.isBlobMissing(e)) {
                 return WriteResult.notFound();
@@ -168,7 +178,9 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
             return DeleteResult.DELETED;
         } catch (HttpResponseException e) {
             if (BlobErrors.isRefusal(e)) {
-                return reasonOfRefusal(blobName, budget);
+                Reread now = reread(blobName, budget);
+                return now.readable() && now.blob() == null ? DeleteResult.NOT_FOUND
+                        : DeleteResult.PRECONDITION_FAILED;
             }
             if (BlobErrors.isBlobMissing(e)) {
                 return DeleteResult.NOT_FOUND;
@@ -251,6 +263,14 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
     // ----------------------------------------------------------------------------------------- internals
 
     private Optional<StoredObject> read(String blobName, CallBudget budget) throws BackendException {
+        return fetch(blobName, budget).map(Fetched::object);
+    }
+
+    /** A blob as read: the object, and the write id its metadata carries (null for a blob hoplock did not write). */
+    private record Fetched(StoredObject object, @Nullable String writeId) {
+    }
+
+    private Optional<Fetched> fetch(String blobName, CallBudget budget) throws BackendException {
         // An empty blob has no byte 0, so a ranged read of it is refused (416 InvalidRange); its properties give the
         // ETag instead. If it grew meanwhile, read again while the budget lasts.
         for (int attempt = 0; ; attempt++) {
@@ -258,8 +278,9 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
                 ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                 BlobDownloadResponse response = blob(blobName).downloadStreamWithResponse(bytes, RECORD_RANGE,
                         DOWNLOAD_RETRIES, null, false, sdkTimeout(budget), Context.NONE);
-                return Optional.of(stored(blobName, bytes.toByteArray(),
-                        response.getDeserializedHeaders().getETag()));
+                return Optional.of(new Fetched(stored(blobName, bytes.toByteArray(),
+                        response.getDeserializedHeaders().getETag()),
+                        writeId(response.getDeserializedHeaders().getMetadata())));
             } catch (HttpResponseException e) {
                 if (BlobErrors.isBlobMissing(e)) {
                     return Optional.empty();
@@ -267,7 +288,7 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
                 if (!BlobErrors.is(e, BlobErrors.INVALID_RANGE) || attempt >= 2 || !budget.hasTimeLeft()) {
                     throw errors.translate(e, BlobOperation.GET, blobName, budget.budget());
                 }
-                Optional<StoredObject> empty = emptyBlob(blobName, budget);
+                Optional<Fetched> empty = emptyBlob(blobName, budget);
                 if (empty.isPresent()) {
                     return empty;
                 }
@@ -278,7 +299,7 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
     }
 
     /** The empty blob with its ETag, or empty when the blob is not (or no longer) empty. */
-    private Optional<StoredObject> emptyBlob(String blobName, CallBudget budget) throws BackendException {
+    private Optional<Fetched> emptyBlob(String blobName, CallBudget budget) throws BackendException {
         Response<BlobProperties> properties;
         try {
             properties = blob(blobName).getPropertiesWithResponse(null, sdkTimeout(budget), Context.NONE);
@@ -288,7 +309,8 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
         if (properties.getValue().getBlobSize() != 0) {
             return Optional.empty();
         }
-        return Optional.of(stored(blobName, new byte[0], properties.getValue().getETag()));
+        return Optional.of(new Fetched(stored(blobName, new byte[0], properties.getValue().getETag()),
+                writeId(properties.getValue().getMetadata())));
     }
 
     private StoredObject stored(String blobName, byte[] bytes, @Nullable String etag) throws BackendException {
@@ -301,21 +323,49 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
     }
 
     /**
-     * Why a swap or delete was refused with 412: the blob is gone ({@code NOT_FOUND}) or has another version. The
-     * refusal is certain; if the read fails or no time is left, the answer stays PRECONDITION_FAILED, which callers
-     * treat the same way except in the reason they report.
+     * A refused Put Blob (412, or 409 for a create). A refused request changed nothing, so the blob read afterwards
+     * tells why, at the instant of the read: no blob is NOT_FOUND (for a swap); a blob carrying this call's own write
+     * id is an SDK retry refused because the call's first attempt had written it (its answer was lost), which is
+     * written, with the blob's ETag; anything else is PRECONDITION_FAILED. If the blob cannot be read, the answer is
+     * PRECONDITION_FAILED, which callers treat as a lost race; the elector's adoption rule then finds its own record
+     * by its owner, generation and nonce.
      */
-    private DeleteResult reasonOfRefusal(String blobName, CallBudget budget) {
+    private WriteResult refusedWrite(String blobName, CallBudget budget, String writeId, boolean create) {
+        Reread now = reread(blobName, budget);
+        Fetched blob = now.blob();
+        if (!now.readable()) {
+            return WriteResult.preconditionFailed();
+        }
+        if (blob == null) {
+            return create ? WriteResult.preconditionFailed() : WriteResult.notFound();
+        }
+        if (writeId.equals(blob.writeId())) {
+            log.debug("hoplock: a retried Put Blob of {} was refused because its first attempt had written it",
+                    location.uri(blobName));
+            return WriteResult.written(blob.object().handle());
+        }
+        return WriteResult.preconditionFailed();
+    }
+
+    /** The blob read after a refusal: {@code blob} null for none; {@code readable} false when it could not be read. */
+    private record Reread(boolean readable, @Nullable Fetched blob) {
+    }
+
+    private Reread reread(String blobName, CallBudget budget) {
         if (!budget.hasTimeLeft()) {
-            return DeleteResult.PRECONDITION_FAILED;
+            return new Reread(false, null);
         }
         try {
-            return read(blobName, budget).isEmpty() ? DeleteResult.NOT_FOUND : DeleteResult.PRECONDITION_FAILED;
+            return new Reread(true, fetch(blobName, budget).orElse(null));
         } catch (BackendException | RuntimeException e) {
             log.debug("hoplock: cannot read {} to tell why a conditional request was refused: {}",
                     location.uri(blobName), e.getMessage());
-            return DeleteResult.PRECONDITION_FAILED;
+            return new Reread(false, null);
         }
+    }
+
+    private static @Nullable String writeId(@Nullable Map<String, String> metadata) {
+        return metadata == null ? null : metadata.get(WRITE_ID);
     }
 
     private BlockBlobClient blob(String blobName) {

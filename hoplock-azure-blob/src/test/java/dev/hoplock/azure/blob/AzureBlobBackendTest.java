@@ -33,6 +33,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * What the Azure Blob store does beyond the backend contract: the stored bytes are the shared lease record unchanged,
+ * a retried write refused by its own first attempt counts as written,
  * blob names survive Azure's trailing-dot rule, an empty blob reads with its ETag, Azure's own blob leases on a lease
  * blob are refused with their fix,
  * throttling answers are retried within the call's budget, and a call that runs out of time is an unknown outcome.
@@ -107,6 +108,27 @@ class AzureBlobBackendTest {
 
             assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
             assertThat(e.getMessage()).contains("an Azure blob lease (not hoplock's)", "az storage blob lease break");
+        }
+    }
+
+    @Test
+    void aRetriedWriteRefusedBecauseItsFirstAttemptWroteCountsAsWritten() throws Exception {
+        AtomicInteger loseFirst = new AtomicInteger(1);
+        try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()));
+             AzureBlobBackend backend = throughProxy(proxy)) {
+            Handle created = ((WriteResult.Written) backend.write("k", Handle.NONE, bytes("a"), TIMEOUT)).handle();
+            // The swap reaches the store and takes effect, but its answer is lost (500): the SDK sends it again, and
+            // the If-Match of the retry fails on the version the first attempt wrote.
+            proxy.rewrite((request, response) -> request.method().equals("PUT") && loseFirst.getAndDecrement() > 0
+                    ? serverBusy() : response);
+
+            WriteResult swapped = backend.write("k", created, bytes("b"), TIMEOUT);
+
+            assertThat(swapped).isInstanceOf(WriteResult.Written.class);
+            assertThat(proxy.requests("PUT")).as("the create, the swap and its retry").hasSize(3);
+            StoredObject now = backend.read("k", TIMEOUT).orElseThrow();
+            assertThat(now.content()).isEqualTo(bytes("b"));
+            assertThat(now.handle()).isEqualTo(((WriteResult.Written) swapped).handle());
         }
     }
 
