@@ -1,0 +1,16 @@
+package dev.hoplock.azure.blob;
+
+import dev.hoplock.test.NullMarkedPackages;
+import org.jspecify.annotations.NullMarked;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Nullness is stated: every package of this module is {@link NullMarked} (what may be null says {@code @Nullable}). */
+class PackageIsNullMarkedTest {
+
+    @Test
+    void thePackageIsNullMarked() {
+        assertThat(NullMarkedPackages.assertEveryPackageOf(AzureBlobBackend.class)).contains("dev.hoplock.azure.blob");
+    }
+}

@@ -1,0 +1,30 @@
+package dev.hoplock.azure.blob;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What {@link Redaction} removes from text a server or the SDK sent. */
+class RedactionTest {
+
+    @Test
+    void removesSasSignaturesAccountKeysRequestSignaturesAndConfiguredSecrets() {
+        Redaction redaction = new Redaction(List.of("myConfiguredSecret"));
+        String text = "url ?sv=2024&sig=abc%2Bdef%3D&se=x; AccountKey=Zm9vYmFy==; SharedAccessSignature=sv=1&sig=q;"
+                + " Authorization: SharedKey devstoreaccount1:k7Zq1Vt3w4+Ab/c= The MAC signature found in the HTTP"
+                + " request 'Y2FmZWJhYmVjYWZlYmFiZWNhZmViYWJlY2FmZWJhYmU=' is not the same; myConfiguredSecret";
+
+        String cleaned = redaction.clean(text);
+
+        assertThat(cleaned).doesNotContain("abc%2Bdef%3D", "Zm9vYmFy", "k7Zq1Vt3w4", "Y2FmZWJhYmVj",
+                "myConfiguredSecret").contains("sig=[redacted]", "AccountKey=[redacted]");
+    }
+
+    @Test
+    void shortensLongText() {
+        assertThat(Redaction.none().clean("word ".repeat(200))).hasSizeLessThanOrEqualTo(Redaction.MAX_LENGTH + 3);
+        assertThat(Redaction.none().clean(null)).isEmpty();
+    }
+}
