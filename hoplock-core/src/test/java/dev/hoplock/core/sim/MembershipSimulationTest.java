@@ -17,8 +17,9 @@ import java.util.concurrent.Future;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs {@link MembershipSimulation} schedules: {@code hoplock.sim.schedules} of them (250 by default without outside
- * faults and 1,000 with them, 10,000 of each in the {@code simulation-long} profile) from seed {@code hoplock.membership.baseSeed} (default 20261201), and fails with the
+ * Runs {@link MembershipSimulation} schedules: {@code hoplock.membership.baseSchedules} without outside faults (250 by
+ * default) and {@code hoplock.sim.schedules} with them (1,000), 10,000 of each in the {@code simulation-long} profile,
+ * from seed {@code hoplock.membership.baseSeed} (default 20261201), and fails with the
  * seed and the trace of the first that breaks an invariant. {@code hoplock.membership.seed} replays one seed.
  * The planted-defect rows prove that the checker catches a broken rule.
  *
@@ -43,7 +44,7 @@ class MembershipSimulationTest {
     @Test
     void noScheduleHasTwoActingOwnersOrAFallingToken() throws Exception {
         Long single = Long.getLong("hoplock.membership.seed");
-        int schedules = single != null ? 1 : Integer.getInteger("hoplock.sim.schedules", 250);
+        int schedules = single != null ? 1 : Integer.getInteger("hoplock.membership.baseSchedules", 250);
         List<MembershipSimulation.Result> results = runMany(single != null ? single : BASE_SEED, schedules, null,
                 EnumSet.noneOf(MembershipSimulation.Fault.class));
         String summary = MembershipSimulation.summary(results);
