@@ -99,6 +99,7 @@ final class BucketSetup {
                 "the start-up probe write to '" + keys.probeKey() + "' in " + store + " (conditional on a revision"
                         + " it cannot have, so nothing is stored)", CallBudget.of(stepTimeout));
         warnAboutDurability();
+        warnAboutReplicatedReads(info.getConfiguration().getReplicas());
         String racyServer = racyClusteredCheck(info);
         if (racyServer != null) {
             log.error("hoplock: {} cannot be used for leases: {}", store, racyServer);
@@ -273,6 +274,20 @@ final class BucketSetup {
                 + " before it replicates it, so two writes expecting one revision can both be stored (two leaders);"
                 + " fixed in nats-server 2.9.21 and 2.10.0. Upgrade the servers (2.10 or later, with jetstream {"
                 + " sync_interval: always }), or use a single server, which checks every write as it stores it";
+    }
+
+    /**
+     * Logs once per check, for a bucket with more than one replica, that per-key ownership is not claimed on it: its
+     * reads come from the stream leader, which may answer from behind for a while after it was deposed
+     * (docs/stores/nats.md, "Reads in a cluster"). The elector and named locks do not depend on current reads.
+     */
+    private void warnAboutReplicatedReads(int replicas) {
+        if (replicas > 1) {
+            log.warn("hoplock: the NATS KV bucket '{}' has {} replicas: its reads come from the stream leader, which"
+                    + " may answer from behind for a while after it was deposed. Leader election and named locks keep"
+                    + " their guarantees; per-key ownership (OwnershipGroup) is not claimed on it: use a one-replica"
+                    + " bucket or another store for ownership (docs/stores/nats.md)", keys.bucket(), replicas);
+        }
     }
 
     /** Logs once per check what the connected server's version can promise about durability (not visible to clients). */

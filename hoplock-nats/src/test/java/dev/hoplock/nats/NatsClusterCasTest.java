@@ -95,6 +95,35 @@ class NatsClusterCasTest {
         }
     }
 
+    /**
+     * The start-up check says, for a replicated bucket, that per-key ownership is not claimed on it (reads answered by
+     * a stream leader that may have been deposed; docs/stores/nats.md). A one-replica bucket on the same cluster gets
+     * no such line.
+     */
+    @Test
+    void aReplicatedBucketIsReportedAsNotClaimedForOwnership() throws Exception {
+        assertThat(startUpLog(builder())).contains("the NATS KV bucket '" + BUCKET + "' has 3 replicas",
+                "per-key ownership (OwnershipGroup) is not claimed on it");
+        assertThat(startUpLog(builder().bucket("one-replica").replicas(1).createBucket(true)))
+                .contains("one-replica").doesNotContain("is not claimed");
+    }
+
+    private static String startUpLog(NatsBackendBuilder builder) throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(log, true, StandardCharsets.UTF_8));
+            try (NatsBackend backend = builder.build()) {
+                backend.verify();
+            } catch (StoreNotCapableException refusedOnThisVersion) {
+                // before 2.9.21 a clustered bucket is refused for leases too; the start-up lines come first
+            }
+        } finally {
+            System.setErr(original);
+        }
+        return log.toString(StandardCharsets.UTF_8);
+    }
+
     @Test
     void racedSwapsHaveOneWinnerPerRoundOnlyFromTheFixedVersionOn() throws Exception {
         int writers = 8;
