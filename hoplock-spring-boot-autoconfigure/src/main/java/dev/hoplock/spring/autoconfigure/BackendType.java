@@ -32,6 +32,13 @@ public enum BackendType {
      */
     JDBC("dev.hoplock:hoplock-jdbc", "hoplock.jdbc"),
 
+    /**
+     * A Redis server, Sentinel-watched primary or Redis Cluster, over Lettuce; needs {@code dev.hoplock:hoplock-redis}.
+     * Reads the application's Lettuce connection factory (Spring Data Redis) when {@code hoplock.redis} names no
+     * server.
+     */
+    REDIS("dev.hoplock:hoplock-redis", "hoplock.redis"),
+
     /** This process's memory: electors of one application context compete, nothing else does. */
     MEMORY(null, null);
 
