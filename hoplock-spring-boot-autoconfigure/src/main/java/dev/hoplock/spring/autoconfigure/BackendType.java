@@ -39,6 +39,12 @@ public enum BackendType {
      */
     REDIS("dev.hoplock:hoplock-redis", "hoplock.redis"),
 
+    /**
+     * A NATS JetStream key-value bucket; needs {@code dev.hoplock:hoplock-nats}. Uses the application's
+     * {@code io.nats.client.Connection} bean when {@code hoplock.nats} sets no connection of its own.
+     */
+    NATS("dev.hoplock:hoplock-nats", "hoplock.nats"),
+
     /** This process's memory: electors of one application context compete, nothing else does. */
     MEMORY(null, null);
 
