@@ -17,7 +17,8 @@ import java.util.Optional;
  * The in-memory store, and the explanation when no store is configured. Imported after every store's configuration
  * ({@code s3.S3BackendConfiguration}, {@code jdbc.JdbcBackendConfiguration},
  * {@code elasticsearch.ElasticsearchBackendConfiguration}, {@code filesystem.FilesystemBackendConfiguration},
- * {@code redis.RedisBackendConfiguration}, {@code nats.NatsBackendConfiguration}), so
+ * {@code redis.RedisBackendConfiguration}, {@code nats.NatsBackendConfiguration},
+ * {@code dynamodb.DynamoDbBackendConfiguration}), so
  * that the fallback sees every store defined before it. Each creates its backend only when the application defines
  * no {@link Backend} bean.
  */
@@ -89,7 +90,8 @@ final class BackendConfigurations {
                         + " hoplock.backend=jdbc (a table in the application's DataSource; add dev.hoplock:hoplock-jdbc),"
                         + " or hoplock.backend=redis with hoplock.redis.url or Spring Data Redis's spring.data.redis.*"
                         + " (add dev.hoplock:hoplock-redis), or hoplock.backend=nats with hoplock.nats.url or an"
-                        + " io.nats.client.Connection bean (add dev.hoplock:hoplock-nats), or"
+                        + " io.nats.client.Connection bean (add dev.hoplock:hoplock-nats), or hoplock.backend=dynamodb"
+                        + " with hoplock.dynamodb.table (add dev.hoplock:hoplock-dynamodb), or"
                         + " hoplock.backend=memory (one process only); or define a dev.hoplock.core.backend.Backend bean;"
                         + " or set hoplock.enabled=false. For tests (@SpringBootTest), put hoplock.backend=memory in"
                         + " src/test/resources/application.properties: each test context then leads alone, in"

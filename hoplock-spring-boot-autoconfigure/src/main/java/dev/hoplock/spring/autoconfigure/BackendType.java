@@ -45,6 +45,12 @@ public enum BackendType {
      */
     NATS("dev.hoplock:hoplock-nats", "hoplock.nats"),
 
+    /**
+     * A DynamoDB table (one region; global tables are refused); needs {@code dev.hoplock:hoplock-dynamodb}. Uses the
+     * application's {@code DynamoDbClient} bean when {@code hoplock.dynamodb} sets no client of its own.
+     */
+    DYNAMODB("dev.hoplock:hoplock-dynamodb", "hoplock.dynamodb"),
+
     /** This process's memory: electors of one application context compete, nothing else does. */
     MEMORY(null, null);
 
