@@ -51,6 +51,13 @@ public enum BackendType {
      */
     DYNAMODB("dev.hoplock:hoplock-dynamodb", "hoplock.dynamodb"),
 
+    /**
+     * An Azure Blob Storage container (block blobs swapped by ETag); needs {@code dev.hoplock:hoplock-azure-blob}. The
+     * property value is {@code azure-blob}. Uses the application's {@code BlobContainerClient} or
+     * {@code BlobServiceClient} bean when {@code hoplock.azure-blob} sets no client of its own.
+     */
+    AZURE_BLOB("dev.hoplock:hoplock-azure-blob", "hoplock.azure-blob"),
+
     /** This process's memory: electors of one application context compete, nothing else does. */
     MEMORY(null, null);
 

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
+import dev.hoplock.spring.autoconfigure.azure.AzureBlobBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.dynamodb.DynamoDbBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.filesystem.FilesystemBackendConfiguration;
@@ -33,7 +34,7 @@ import org.springframework.core.env.Environment;
  * chooses: one configuration per store, each in its own package with its own properties
  * ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration}, {@link ElasticsearchBackendConfiguration},
  * {@link FilesystemBackendConfiguration}, {@link RedisBackendConfiguration}, {@link NatsBackendConfiguration},
- * {@link DynamoDbBackendConfiguration}), then the in-memory store ({@link BackendConfigurations}); with none, the
+ * {@link DynamoDbBackendConfiguration}, {@link AzureBlobBackendConfiguration}), then the in-memory store ({@link BackendConfigurations}); with none, the
  * start fails and says what to set. This class and the shared properties ({@link HoplockProperties}) import no store
  * module. Every bean backs off when the application defines its own. Ordered after Boot's DataSource auto-configuration
  * (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the application's DataSource, and
@@ -52,7 +53,7 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(HoplockProperties.class)
 @Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, ElasticsearchBackendConfiguration.class,
         FilesystemBackendConfiguration.class, RedisBackendConfiguration.class, NatsBackendConfiguration.class,
-        DynamoDbBackendConfiguration.class, BackendConfigurations.Memory.class, BackendConfigurations.Missing.class})
+        DynamoDbBackendConfiguration.class, AzureBlobBackendConfiguration.class, BackendConfigurations.Memory.class, BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
     /** Reports misspelled and ignored hoplock.* settings before any bean is created. */

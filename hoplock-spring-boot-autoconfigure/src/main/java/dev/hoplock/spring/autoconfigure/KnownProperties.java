@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.autoconfigure.azure.AzureBlobProperties;
 import dev.hoplock.spring.autoconfigure.dynamodb.DynamoDbProperties;
 import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchProperties;
 import dev.hoplock.spring.autoconfigure.filesystem.FilesystemProperties;
@@ -46,7 +47,7 @@ final class KnownProperties {
     static final List<Class<?>> CLASSES = List.of(HoplockProperties.class, LockProperties.class,
             OwnershipProperties.class, S3Properties.class, JdbcProperties.class, JdbcFenceProperties.class,
             ElasticsearchProperties.class, FilesystemProperties.class, RedisProperties.class,
-            NatsProperties.class, DynamoDbProperties.class);
+            NatsProperties.class, DynamoDbProperties.class, AzureBlobProperties.class);
 
     /** The known names in their canonical form, for example {@code hoplock.elections.*.release-timeout}. */
     private final List<String> names;
