@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisSocketConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -134,8 +135,25 @@ class RedisAutoConfigurationTests {
                     });
             assertThat(output).doesNotContain(SECRET);
         } finally {
-            resources.shutdown().get();
+            resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS).get();
         }
+    }
+
+    /**
+     * A factory on a Unix socket is read as such, not as its default localhost:6379. (Connecting over the socket needs
+     * Netty's native epoll transport, which this build does not have: the check is off and only the target is
+     * asserted.)
+     */
+    @Test
+    void aFactoryOnAUnixSocketIsRead() {
+        RedisSocketConfiguration where = new RedisSocketConfiguration("/run/redis/app.sock");
+        where.setDatabase(6);
+        runner.withBean(LettuceConnectionFactory.class, () -> new LettuceConnectionFactory(where))
+                .withPropertyValues("hoplock.redis.check-on-start=false").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(RedisBackend.class).describe())
+                            .contains("redis-socket:///run/redis/app.sock").doesNotContain("6379");
+                });
     }
 
     @Test

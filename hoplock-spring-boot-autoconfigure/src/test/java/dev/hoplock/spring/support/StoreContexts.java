@@ -66,7 +66,7 @@ public final class StoreContexts {
     public static void leadsLocksAndIsObserved(AssertableApplicationContext context, String secret) throws Exception {
         assertThat(context).hasNotFailed();
         Elector elector = context.getBean(HoplockElections.class).getDefault();
-        await("the default election leads").atMost(Duration.ofSeconds(30)).until(elector::isLeader);
+        await("the default election leads").atMost(Duration.ofSeconds(60)).until(elector::isLeader);
 
         Jobs jobs = context.getBean(Jobs.class);
         Locks locks = context.getBean(Locks.class);

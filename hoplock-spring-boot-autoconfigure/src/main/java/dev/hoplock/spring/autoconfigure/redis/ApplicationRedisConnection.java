@@ -8,6 +8,7 @@ import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisSocketConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
@@ -24,7 +25,9 @@ import java.util.List;
  * <p>The store never shares the factory's connection or client: every write may be followed by {@code WAIT}, which
  * blocks the connection it runs on, and the store sets client options of its own (no replay after a reconnect).
  * Spring Data Redis is optional: this class touches it only after checking that it is on the classpath. A factory of
- * another client (Jedis) is not read.
+ * another client (Jedis) is not read. Read are a factory's standalone server, Unix socket, Sentinels or cluster; a
+ * static primary/replica factory ({@code RedisStaticMasterReplicaConfiguration}) does not tell its nodes through
+ * Spring Data Redis's public API, so such an application sets {@code hoplock.redis.url}.
  *
  * @param uri       the standalone server or the Sentinels (null for a cluster)
  * @param cluster   the cluster's nodes as {@code redis://host:port} (empty unless a cluster)
@@ -83,6 +86,12 @@ record ApplicationRedisConnection(@Nullable RedisURI uri, List<String> cluster, 
                 username = sentinel.getUsername();
                 password = sentinel.getPassword();
                 database = sentinel.getDatabase();
+            } else if (factory.getSocketConfiguration() != null) {
+                RedisSocketConfiguration socket = factory.getSocketConfiguration();
+                uri = RedisURI.builder().socket(socket.getSocket());
+                username = socket.getUsername();
+                password = socket.getPassword();
+                database = socket.getDatabase();
             } else {
                 RedisStandaloneConfiguration standalone = factory.getStandaloneConfiguration();
                 uri = RedisURI.builder().withHost(standalone.getHostName()).withPort(standalone.getPort());
