@@ -16,7 +16,9 @@ import java.util.Optional;
 /**
  * The in-memory store, and the explanation when no store is configured. Imported after every store's configuration
  * ({@code s3.S3BackendConfiguration}, {@code jdbc.JdbcBackendConfiguration},
- * {@code elasticsearch.ElasticsearchBackendConfiguration}, {@code filesystem.FilesystemBackendConfiguration}), so
+ * {@code elasticsearch.ElasticsearchBackendConfiguration}, {@code filesystem.FilesystemBackendConfiguration},
+ * {@code redis.RedisBackendConfiguration}, {@code nats.NatsBackendConfiguration},
+ * {@code dynamodb.DynamoDbBackendConfiguration}, {@code azure.AzureBlobBackendConfiguration}), so
  * that the fallback sees every store defined before it. Each creates its backend only when the application defines
  * no {@link Backend} bean.
  */
@@ -86,7 +88,12 @@ final class BackendConfigurations {
                         + " dev.hoplock:hoplock-elasticsearch), or"
                         + " hoplock.backend=filesystem with hoplock.filesystem.directory (processes on one host), or"
                         + " hoplock.backend=jdbc (a table in the application's DataSource; add dev.hoplock:hoplock-jdbc),"
-                        + " or"
+                        + " or hoplock.backend=redis with hoplock.redis.url or Spring Data Redis's spring.data.redis.*"
+                        + " (add dev.hoplock:hoplock-redis), or hoplock.backend=nats with hoplock.nats.url or an"
+                        + " io.nats.client.Connection bean (add dev.hoplock:hoplock-nats), or hoplock.backend=dynamodb"
+                        + " with hoplock.dynamodb.table (add dev.hoplock:hoplock-dynamodb), or"
+                        + " hoplock.backend=azure-blob with hoplock.azure-blob.container and connection-string (add"
+                        + " dev.hoplock:hoplock-azure-blob), or"
                         + " hoplock.backend=memory (one process only); or define a dev.hoplock.core.backend.Backend bean;"
                         + " or set hoplock.enabled=false. For tests (@SpringBootTest), put hoplock.backend=memory in"
                         + " src/test/resources/application.properties: each test context then leads alone, in"

@@ -32,6 +32,32 @@ public enum BackendType {
      */
     JDBC("dev.hoplock:hoplock-jdbc", "hoplock.jdbc"),
 
+    /**
+     * A Redis server, Sentinel-watched primary or Redis Cluster, over Lettuce; needs {@code dev.hoplock:hoplock-redis}.
+     * Reads the application's Lettuce connection factory (Spring Data Redis) when {@code hoplock.redis} names no
+     * server.
+     */
+    REDIS("dev.hoplock:hoplock-redis", "hoplock.redis"),
+
+    /**
+     * A NATS JetStream key-value bucket; needs {@code dev.hoplock:hoplock-nats}. Uses the application's
+     * {@code io.nats.client.Connection} bean when {@code hoplock.nats} sets no connection of its own.
+     */
+    NATS("dev.hoplock:hoplock-nats", "hoplock.nats"),
+
+    /**
+     * A DynamoDB table (one region; global tables are refused); needs {@code dev.hoplock:hoplock-dynamodb}. Uses the
+     * application's {@code DynamoDbClient} bean when {@code hoplock.dynamodb} sets no client of its own.
+     */
+    DYNAMODB("dev.hoplock:hoplock-dynamodb", "hoplock.dynamodb"),
+
+    /**
+     * An Azure Blob Storage container (block blobs swapped by ETag); needs {@code dev.hoplock:hoplock-azure-blob}. The
+     * property value is {@code azure-blob}. Uses the application's {@code BlobContainerClient} or
+     * {@code BlobServiceClient} bean when {@code hoplock.azure-blob} sets no client of its own.
+     */
+    AZURE_BLOB("dev.hoplock:hoplock-azure-blob", "hoplock.azure-blob"),
+
     /** This process's memory: electors of one application context compete, nothing else does. */
     MEMORY(null, null);
 

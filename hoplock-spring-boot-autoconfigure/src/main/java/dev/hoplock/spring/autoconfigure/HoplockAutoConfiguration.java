@@ -1,9 +1,13 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.core.backend.Backend;
+import dev.hoplock.spring.autoconfigure.azure.AzureBlobBackendConfiguration;
+import dev.hoplock.spring.autoconfigure.dynamodb.DynamoDbBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.filesystem.FilesystemBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.jdbc.JdbcBackendConfiguration;
+import dev.hoplock.spring.autoconfigure.nats.NatsBackendConfiguration;
+import dev.hoplock.spring.autoconfigure.redis.RedisBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.s3.S3BackendConfiguration;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.Candidacy;
@@ -29,7 +33,8 @@ import org.springframework.core.env.Environment;
  * <p>The store is the application's {@link Backend} bean if it defines one; otherwise the one {@code hoplock.backend}
  * chooses: one configuration per store, each in its own package with its own properties
  * ({@link S3BackendConfiguration}, {@link JdbcBackendConfiguration}, {@link ElasticsearchBackendConfiguration},
- * {@link FilesystemBackendConfiguration}), then the in-memory store ({@link BackendConfigurations}); with none, the
+ * {@link FilesystemBackendConfiguration}, {@link RedisBackendConfiguration}, {@link NatsBackendConfiguration},
+ * {@link DynamoDbBackendConfiguration}, {@link AzureBlobBackendConfiguration}), then the in-memory store ({@link BackendConfigurations}); with none, the
  * start fails and says what to set. This class and the shared properties ({@link HoplockProperties}) import no store
  * module. Every bean backs off when the application defines its own. Ordered after Boot's DataSource auto-configuration
  * (by name: Boot 4's and Boot 3's class), so that {@code hoplock.backend=jdbc} finds the application's DataSource, and
@@ -40,11 +45,15 @@ import org.springframework.core.env.Environment;
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
         // The application's Elasticsearch client, which the Elasticsearch store reuses (Boot 4, then Boot 3 names).
         "org.springframework.boot.elasticsearch.autoconfigure.ElasticsearchRestClientAutoConfiguration",
-        "org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchRestClientAutoConfiguration"})
+        "org.springframework.boot.autoconfigure.elasticsearch.ElasticsearchRestClientAutoConfiguration",
+        // The application's Redis connection factory, which the Redis store reads (Boot 4, then Boot 3 names).
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HoplockProperties.class)
 @Import({S3BackendConfiguration.class, JdbcBackendConfiguration.class, ElasticsearchBackendConfiguration.class,
-        FilesystemBackendConfiguration.class, BackendConfigurations.Memory.class, BackendConfigurations.Missing.class})
+        FilesystemBackendConfiguration.class, RedisBackendConfiguration.class, NatsBackendConfiguration.class,
+        DynamoDbBackendConfiguration.class, AzureBlobBackendConfiguration.class, BackendConfigurations.Memory.class, BackendConfigurations.Missing.class})
 public final class HoplockAutoConfiguration {
 
     /** Reports misspelled and ignored hoplock.* settings before any bean is created. */

@@ -23,8 +23,9 @@ import java.util.List;
  *       resolved), the actuator endpoint's {@link ElectionDescriptor} (serialised to JSON), every hoplock properties
  *       class ({@link KnownProperties#CLASSES}: the unknown-property check reads them reflectively, also those of a
  *       store that is absent) and the properties bound by name rather than through {@code @ConfigurationProperties}
- *       ({@link ElectionProperties}), and the S3 store's class, whose presence the backend choice checks by
- *       name.</li>
+ *       ({@link ElectionProperties}), the S3 store's class, whose presence the backend choice checks by name, and
+ *       Spring Data Redis's Lettuce connection factory, whose presence the Redis store checks by name before it reads
+ *       the application's.</li>
  * </ul>
  */
 public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
@@ -35,6 +36,10 @@ public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
     /** The S3 store's class, looked up by name when {@code hoplock.backend} is not set. */
     static final String S3_BACKEND = "dev.hoplock.s3.S3Backend";
 
+    /** Spring Data Redis's Lettuce connection factory, looked up by name by the Redis store's configuration. */
+    static final String LETTUCE_CONNECTION_FACTORY =
+            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+
     @Override
     public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         hints.resources().registerPattern(RESOURCES);
@@ -42,6 +47,7 @@ public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
         hints.reflection().registerType(OnNonLeader.class, MemberCategory.INVOKE_PUBLIC_METHODS,
                 MemberCategory.DECLARED_FIELDS);
         hints.reflection().registerTypeIfPresent(classLoader, S3_BACKEND);
+        hints.reflection().registerTypeIfPresent(classLoader, LETTUCE_CONNECTION_FACTORY);
         new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), ElectionDescriptor.class);
         List<Class<?>> bound = new ArrayList<>(KnownProperties.CLASSES);
         bound.add(ElectionProperties.class);

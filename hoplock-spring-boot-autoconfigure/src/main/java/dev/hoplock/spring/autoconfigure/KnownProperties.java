@@ -1,9 +1,13 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.autoconfigure.azure.AzureBlobProperties;
+import dev.hoplock.spring.autoconfigure.dynamodb.DynamoDbProperties;
 import dev.hoplock.spring.autoconfigure.elasticsearch.ElasticsearchProperties;
 import dev.hoplock.spring.autoconfigure.filesystem.FilesystemProperties;
 import dev.hoplock.spring.autoconfigure.jdbc.JdbcFenceProperties;
 import dev.hoplock.spring.autoconfigure.jdbc.JdbcProperties;
+import dev.hoplock.spring.autoconfigure.nats.NatsProperties;
+import dev.hoplock.spring.autoconfigure.redis.RedisProperties;
 import dev.hoplock.spring.autoconfigure.s3.S3Properties;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -42,7 +46,8 @@ final class KnownProperties {
      */
     static final List<Class<?>> CLASSES = List.of(HoplockProperties.class, LockProperties.class,
             OwnershipProperties.class, S3Properties.class, JdbcProperties.class, JdbcFenceProperties.class,
-            ElasticsearchProperties.class, FilesystemProperties.class);
+            ElasticsearchProperties.class, FilesystemProperties.class, RedisProperties.class,
+            NatsProperties.class, DynamoDbProperties.class, AzureBlobProperties.class);
 
     /** The known names in their canonical form, for example {@code hoplock.elections.*.release-timeout}. */
     private final List<String> names;

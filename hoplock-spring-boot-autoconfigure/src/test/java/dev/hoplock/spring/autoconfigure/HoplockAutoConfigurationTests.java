@@ -140,6 +140,13 @@ class HoplockAutoConfigurationTests {
             assertThat(analysis.getDescription()).contains("hoplock.backend is not set");
             assertThat(analysis.getAction()).contains("hoplock.backend=filesystem", "hoplock.backend=s3",
                     "hoplock.enabled=false", "Backend bean");
+            for (BackendType store : BackendType.values()) {
+                assertThat(analysis.getAction()).as("the choices list every store").contains("hoplock.backend="
+                        + store.value());
+                if (store.module() != null) {
+                    assertThat(analysis.getAction()).as("with the module it needs").contains(store.module());
+                }
+            }
         });
     }
 

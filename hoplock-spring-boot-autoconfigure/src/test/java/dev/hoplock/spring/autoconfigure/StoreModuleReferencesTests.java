@@ -38,7 +38,7 @@ class StoreModuleReferencesTests {
     private static final Pattern MODULE_REFERENCE = Pattern.compile("dev/hoplock/([a-z0-9]+)/");
 
     /** A class-path entry of a store module: its jar or, in a reactor build, its classes directory. */
-    private static final Pattern STORE_MODULE_ENTRY = Pattern.compile("/hoplock-(s3|jdbc|elasticsearch)[/-]");
+    private static final Pattern STORE_MODULE_ENTRY = Pattern.compile("/hoplock-(s3|jdbc|elasticsearch|redis|nats|dynamodb|azure-blob)[/-]");
 
     /** The modules that are no store: the core (always there) and this project's Spring modules. */
     private static final Set<String> NOT_STORES = Set.of("core", "spring");

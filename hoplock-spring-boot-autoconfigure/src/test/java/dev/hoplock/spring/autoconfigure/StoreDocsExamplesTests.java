@@ -1,0 +1,89 @@
+package dev.hoplock.spring.autoconfigure;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.mock.env.MockEnvironment;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The "Spring Boot" section of each store's page ({@code docs/stores/<store>.md}) shows only properties that exist:
+ * every {@code ```yaml} block of the section is loaded as Boot loads {@code application.yml}, each {@code hoplock.*}
+ * key must be a known property (in any relaxed form, as {@link KnownProperties} matches them), the whole binds to
+ * hoplock's properties classes, and {@code hoplock.backend} names the page's store. Every full property name the
+ * section's text mentions under the store's prefix ({@code hoplock.redis.something}) must exist too, or be the prefix of some.
+ */
+class StoreDocsExamplesTests {
+
+    private static final Pattern SECTION = Pattern.compile("\\n## Spring Boot\\n(.*?)(?=\\n## |\\z)", Pattern.DOTALL);
+    private static final Pattern YAML = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern MENTION = Pattern.compile("`(hoplock\\.[a-z0-9.-]+)`");
+
+    private final KnownProperties known = KnownProperties.ofHoplock();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis", "nats", "dynamodb", "azure-blob"})
+    void everyPropertyOfTheSpringBootSectionExistsAndBinds(String store) throws IOException {
+        String page = Files.readString(Path.of("..", "docs", "stores", store + ".md"));
+        Matcher section = SECTION.matcher(page);
+        assertThat(section.find()).as("docs/stores/%s.md has a '## Spring Boot' section", store).isTrue();
+        List<String> blocks = new ArrayList<>();
+        Matcher yaml = YAML.matcher(section.group(1));
+        while (yaml.find()) {
+            blocks.add(yaml.group(1));
+        }
+        assertThat(blocks).as("its application.yml examples").isNotEmpty();
+        for (String block : blocks) {
+            MockEnvironment environment = new MockEnvironment();
+            List<PropertySource<?>> sources = new YamlPropertySourceLoader().load(store + ".md",
+                    new ByteArrayResource(block.getBytes(StandardCharsets.UTF_8)));
+            sources.forEach(environment.getPropertySources()::addFirst);
+            List<String> keys = new ArrayList<>();
+            for (PropertySource<?> source : sources) {
+                for (String name : ((EnumerablePropertySource<?>) source).getPropertyNames()) {
+                    keys.add(name);
+                }
+            }
+            assertThat(keys).as("the example sets hoplock properties").isNotEmpty();
+            for (String key : keys) {
+                assertThat(known.matchElements(elements(key))).as("%s in docs/stores/%s.md is a hoplock property",
+                        key, store).isPresent();
+            }
+            assertThat(environment.getProperty("hoplock.backend")).isEqualTo(store);
+            PropertyBindingTests.bind(environment); // fails on a value that does not bind (a misspelled enum, ...)
+        }
+        String prefix = BackendType.valueOf(store.toUpperCase(java.util.Locale.ROOT).replace('-', '_')).properties();
+        Matcher mention = MENTION.matcher(section.group(1));
+        while (mention.find()) {
+            String name = mention.group(1);
+            if (!name.startsWith(prefix)) {
+                continue; // a metric (hoplock.backend.requests) or a shared property, not one of the store's
+            }
+            assertThat(known.names()).as("%s mentioned in docs/stores/%s.md: a property or a group of them", name,
+                    store).anyMatch(property -> property.equals(name) || property.startsWith(name + "."));
+        }
+    }
+
+    private static List<String> elements(String key) {
+        ConfigurationPropertyName name = ConfigurationPropertyName.of(key.replaceAll("\\[\\d+]$", ""));
+        List<String> elements = new ArrayList<>();
+        for (int i = 0; i < name.getNumberOfElements(); i++) {
+            elements.add(name.getElement(i, ConfigurationPropertyName.Form.UNIFORM));
+        }
+        return elements;
+    }
+}
