@@ -117,14 +117,14 @@ public final class DynamoDbBackendBuilder {
             this.endpoint = null;
             return this;
         }
-        String shown = endpoint.strip().replaceAll("//[^/@]*@", "//");
         try {
             this.endpoint = new URI(endpoint.strip());
         } catch (URISyntaxException e) {
-            InvalidSettingException refused = new InvalidSettingException("endpoint", shown, null, ENDPOINT_REASON
-                    + "; this is not a URL", ENDPOINT_RULE + "; '" + shown + "' is not a URL");
-            refused.initCause(e);
-            throw refused;
+            // Not attached as the cause: the parser's message quotes the whole text, user info included.
+            String shown = shownEndpoint(endpoint);
+            throw new InvalidSettingException("endpoint", shown, null, ENDPOINT_REASON + "; this is not a URL",
+                    ENDPOINT_RULE + "; '" + shown + "' (shown without user info or query) is not a URL ("
+                            + e.getReason() + ")");
         }
         return this;
     }
@@ -287,14 +287,30 @@ public final class DynamoDbBackendBuilder {
 
     private static void validateEndpoint(URI endpoint) {
         String scheme = endpoint.getScheme();
-        if (endpoint.getRawUserInfo() != null) {
-            throw new InvalidSettingException("endpoint", endpoint.toString().replaceAll("//[^/@]*@", "//"), null,
-                    "must not carry credentials", "the DynamoDB endpoint must not carry credentials; use"
-                    + " credentials(...)");
+        String shown = shownEndpoint(endpoint.toString());
+        if (endpoint.getRawUserInfo() != null || endpoint.toString().replaceFirst("[?#].*", "").contains("@")) {
+            throw new InvalidSettingException("endpoint", shown, null, "must not carry credentials", "the DynamoDB"
+                    + " endpoint must not carry credentials (" + shown + " without them); use credentials(...)");
         }
         if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
-            throw new InvalidSettingException("endpoint", endpoint.toString(), null, ENDPOINT_REASON, ENDPOINT_RULE);
+            throw new InvalidSettingException("endpoint", shown, null, ENDPOINT_REASON, ENDPOINT_RULE + " ("
+                    + shown + " is not)");
         }
+    }
+
+    /**
+     * An endpoint as text fit for a message, even when it does not parse: no query or fragment (a pre-signed token),
+     * nothing up to the last {@code @} of the authority (user info; an AWS secret key may contain {@code /}, which
+     * ends a parsed authority early, so the last {@code @} of the whole text counts).
+     */
+    static String shownEndpoint(String endpoint) {
+        String shown = endpoint.strip().replaceFirst("[?#].*", "");
+        int scheme = shown.indexOf("://");
+        int at = shown.lastIndexOf('@');
+        if (at >= 0) {
+            shown = (scheme >= 0 && scheme < at ? shown.substring(0, scheme + 3) : "") + shown.substring(at + 1);
+        }
+        return shown;
     }
 
     private static void requirePositive(@Nullable Duration duration, String name) {

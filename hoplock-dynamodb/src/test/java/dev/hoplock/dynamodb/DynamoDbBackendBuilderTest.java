@@ -51,6 +51,54 @@ class DynamoDbBackendBuilderTest {
         assertThat(e.getMessage()).contains("must not carry credentials").doesNotContain("s3cr3tPassw0rd");
     }
 
+    /**
+     * An AWS secret key often contains '/', which ends the URL's authority: the URI then has no user info and no
+     * host, and the refusal must still not show the text after the '/'.
+     */
+    @Test
+    void anEndpointWithASecretKeyContainingASlashIsRefusedWithoutShowingIt() {
+        InvalidSettingException e = refused(DynamoDbBackend.builder().table("leases")
+                .endpoint("http://AKIAHOPLOCK:wJalrXUtnFEMI/K7MDENG/bPxRfiCY@127.0.0.1:8000"));
+
+        assertThat(e.setting()).isEqualTo("endpoint");
+        assertThat(chain(e)).allSatisfy(text -> assertThat(text).doesNotContain("wJalrXUtnFEMI", "K7MDENG",
+                "bPxRfiCY"));
+        assertThat(e.getMessage()).contains("http://127.0.0.1:8000");
+    }
+
+    /** A URL that does not parse: the URI parser's message (a cause) quotes the whole text, password included. */
+    @Test
+    void anUnparsableEndpointWithCredentialsIsRefusedWithoutShowingThemInTheCause() {
+        InvalidSettingException e = catchThrowableOfType(InvalidSettingException.class, () -> DynamoDbBackend.builder()
+                .table("leases").endpoint("http://AKIAHOPLOCK:s3cr3t Passw0rd@127.0.0.1:8000").build());
+
+        assertThat(e).as("the endpoint must be refused").isNotNull();
+        assertThat(e.setting()).isEqualTo("endpoint");
+        assertThat(chain(e)).allSatisfy(text -> assertThat(text).doesNotContain("s3cr3t", "Passw0rd"));
+        assertThat(e.getMessage()).contains("is not a URL");
+    }
+
+    /** A query string can carry a pre-signed token: it is never shown either. */
+    @Test
+    void anEndpointWithAQueryIsShownWithoutIt() {
+        InvalidSettingException e = refused(DynamoDbBackend.builder().table("leases")
+                .endpoint("ftp://127.0.0.1:8000/?X-Amz-Security-Token=FwoGZXIvhoplocktoken"));
+
+        assertThat(chain(e)).allSatisfy(text -> assertThat(text).doesNotContain("FwoGZXIvhoplocktoken"));
+    }
+
+    private static java.util.List<String> chain(Throwable e) {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            texts.add(String.valueOf(t.getMessage()));
+            texts.add(t.toString());
+            if (t instanceof InvalidSettingException setting) {
+                texts.add(String.valueOf(setting.rejectedValue()));
+            }
+        }
+        return texts;
+    }
+
     @Test
     void anInvalidRegionIsRefused() {
         InvalidSettingException e = refused(DynamoDbBackend.builder().table("leases").region("EU West"));

@@ -287,19 +287,20 @@ public final class NatsBackendBuilder {
         }
         List<String> urls = new ArrayList<>();
         for (String server : servers) {
-            String candidate = server == null ? "" : server.strip();
+            String stripped = server == null ? "" : server.strip();
+            String candidate = stripped.contains("://") ? stripped : "nats://" + stripped;
             String shown = Redaction.url(candidate);
             URI uri;
             try {
-                uri = new URI(candidate.contains("://") ? candidate : "nats://" + candidate);
+                uri = new URI(candidate);
             } catch (URISyntaxException e) {
                 throw new InvalidSettingException("servers", shown, null, "must be a URL such as nats://host:4222",
                         "the NATS server '" + shown + "' is not a URL such as nats://host:4222");
             }
-            if (uri.getRawUserInfo() != null) {
+            if (uri.getRawUserInfo() != null || !shown.equals(candidate)) {
                 throw new InvalidSettingException("servers", shown, null, "must not carry credentials",
-                        "the NATS server URL must not carry credentials; use userInfo(...), token(...) or"
-                                + " credentialsFile(...)");
+                        "the NATS server URL " + shown + " must not carry credentials; use userInfo(...), token(...)"
+                                + " or credentialsFile(...)");
             }
             if (uri.getScheme() == null || !SCHEMES.contains(uri.getScheme().toLowerCase(Locale.ROOT))
                     || uri.getHost() == null) {

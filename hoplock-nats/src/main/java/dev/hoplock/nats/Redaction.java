@@ -13,7 +13,11 @@ final class Redaction {
 
     static final int MAX_LENGTH = 400;
 
-    private static final Pattern USER_INFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s\\[\\]]*@");
+    /**
+     * The user info of a URL, up to its {@code @}: it may contain a {@code /} (a password or token as typed, not
+     * encoded), so it ends only at blanks, commas (between the URLs of a server list) and brackets.
+     */
+    private static final Pattern USER_INFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^@\\s,\\[\\]]*@");
     private static final Pattern JWT = Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
     private static final Pattern NKEY_SEED = Pattern.compile("\\bS[A-Z][A-Z2-7]{50,}\\b");
     private static final Pattern LONG_TOKEN = Pattern.compile("[A-Za-z0-9+/=_-]{40,}");

@@ -80,6 +80,28 @@ class NatsSecretsTest {
         assertThat(String.join("\n", texts)).contains("refused the credentials", "may not publish to");
     }
 
+    /**
+     * A password (or token) with a '/' in a server URL: the '/' ends the URL's authority for a URI parser, so the text
+     * before the '@' does not look like user info. The builder's toString() and its refusal must not show it.
+     */
+    @Test
+    void aServerUrlWhosePasswordHasASlashIsNeverShown() {
+        for (String url : List.of("nats://app:pa/" + PASSWORD + "@127.0.0.1:4222", "nats://" + TOKEN + "/x@127.0.0.1",
+                "tls://app:" + PASSWORD + "/@127.0.0.1:4222")) {
+            NatsBackendBuilder builder = NatsBackend.builder().servers("nats://127.0.0.1:4222", url);
+            List<String> texts = new ArrayList<>();
+            texts.add(builder.toString());
+            dev.hoplock.core.InvalidSettingException refused = catchThrowableOfType(
+                    dev.hoplock.core.InvalidSettingException.class, builder::build);
+            texts.addAll(chain(refused));
+            texts.add(String.valueOf(refused.rejectedValue()));
+
+            assertThat(texts).as(url).allSatisfy(text -> assertThat(text).doesNotContain(PASSWORD, TOKEN));
+            assertThat(refused.getMessage()).as(url).contains("127.0.0.1", "must not carry credentials");
+            assertThat(builder.toString()).as(url).contains("nats://127.0.0.1:4222,");
+        }
+    }
+
     private static List<String> chain(Throwable e) {
         List<String> texts = new ArrayList<>();
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -69,6 +69,36 @@ class RedisSecretsTest {
         assertThat(texts).hasSizeGreaterThan(10).allSatisfy(text -> assertThat(text).doesNotContain(PASSWORD, WRONG));
     }
 
+    /**
+     * Cluster seeds carry passwords too: an unreachable cluster's failure (and Lettuce's cause) must not show them,
+     * nor the refusal of a URI whose password has a '/' (which ends a parsed authority early).
+     */
+    @Test
+    void anUnreachableClusterShowsNoPassword() throws Exception {
+        List<String> texts = new ArrayList<>();
+        PrintStream err = System.err;
+        ByteArrayOutputStream logs = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(logs, true, StandardCharsets.UTF_8));
+        try {
+            RedisBackendBuilder inUri = RedisBackend.builder().cluster(List.of("redis://user:" + PASSWORD
+                    + "@127.0.0.1:" + RedisServer.freePort(), "redis://:" + PASSWORD + "@127.0.0.1:"
+                    + RedisServer.freePort())).requestTimeout(Duration.ofSeconds(2));
+            texts.add(inUri.toString());
+            texts.addAll(chain(catchThrowable(inUri::build)));
+            texts.addAll(chain(catchThrowable(() -> RedisBackend.builder().cluster(List.of("redis://127.0.0.1:"
+                    + RedisServer.freePort())).password(PASSWORD).requestTimeout(Duration.ofSeconds(2)).build())));
+            texts.addAll(chain(catchThrowable(() -> RedisBackend.builder().cluster(List.of("redis://:pa/" + PASSWORD
+                    + "@127.0.0.1:" + RedisServer.freePort())).requestTimeout(Duration.ofSeconds(2)).build())));
+            texts.addAll(chain(catchThrowable(() -> RedisBackend.builder().uri("redis://:pa/" + PASSWORD
+                    + "@127.0.0.1:" + RedisServer.freePort() + "/0").requestTimeout(Duration.ofSeconds(2)).build())));
+        } finally {
+            System.setErr(err);
+        }
+        texts.add(logs.toString(StandardCharsets.UTF_8));
+
+        assertThat(texts).hasSizeGreaterThan(4).allSatisfy(text -> assertThat(text).doesNotContain(PASSWORD));
+    }
+
     /** The message and toString of the exception and of every cause and suppressed exception. */
     private static List<String> chain(Throwable e) {
         assertThat(e).as("an exception was expected").isInstanceOfAny(BackendException.class,

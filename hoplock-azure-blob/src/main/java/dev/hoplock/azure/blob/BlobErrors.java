@@ -12,6 +12,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
 import java.net.SocketTimeoutException;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -25,6 +26,8 @@ import java.util.concurrent.TimeoutException;
  * permission for a 403, the container when it is missing, the endpoint when it cannot be reached. Messages never
  * contain credentials: text from the service or the SDK is {@linkplain Redaction cleaned}, and a service's error
  * answer is not attached as the cause (its SDK message carries the raw body, which can echo the request's signature).
+ * A client-side failure is attached as the cause only {@linkplain Redaction#safeCause made safe}: the HTTP client's or
+ * the URI parser's message can quote the request URL, SAS token included.
  */
 final class BlobErrors {
 
@@ -156,7 +159,7 @@ final class BlobErrors {
             return new BackendException(Kind.UNREACHABLE, "cannot reach Azure Blob Storage at "
                     + location.endpointDescription() + " (" + why + ") for " + target
                     + "; check the endpoint (or the connection string's BlobEndpoint) and that the service is running"
-                    + outcome(op), e);
+                    + outcome(op), redaction.safeCause(e));
         }
         ClientAuthenticationException auth = (ClientAuthenticationException) cause(e,
                 ClientAuthenticationException.class);
@@ -171,13 +174,21 @@ final class BlobErrors {
             return new BackendException(Kind.TRANSIENT, "no final answer from Azure Blob Storage at "
                     + location.endpointDescription() + " within " + budget.toMillis() + " ms to " + target
                     + " (the service did not answer, or kept answering with errors that the SDK retries: 503"
-                    + " ServerBusy, 500)" + outcome(op), e);
+                    + " ServerBusy, 500)" + outcome(op), redaction.safeCause(e));
         }
         if (cause(e, InterruptedException.class) != null) {
-            return new BackendException(Kind.TRANSIENT, target + " was interrupted" + outcome(op), e);
+            return new BackendException(Kind.TRANSIENT, target + " was interrupted" + outcome(op),
+                    redaction.safeCause(e));
+        }
+        if (cause(e, URISyntaxException.class) != null) {
+            return new BackendException(Kind.MISCONFIGURED, target + " at " + location.endpointDescription()
+                    + " failed: the request URL, with the SAS token appended, is not a valid URL; check that the SAS"
+                    + " token (sasToken(...) or the connection string's SharedAccessSignature) is copied whole,"
+                    + " without quotes or spaces" + outcome(op), redaction.safeCause(e));
         }
         return new BackendException(Kind.TRANSIENT, target + " at " + location.endpointDescription() + " failed: "
-                + redaction.clean(e.getClass().getSimpleName() + ": " + e.getMessage()) + outcome(op), e);
+                + redaction.clean(e.getClass().getSimpleName() + ": " + e.getMessage()) + outcome(op),
+                redaction.safeCause(e));
     }
 
     /** Reactor's {@code Mono.block(timeout)} throws an IllegalStateException without a cause when time runs out. */

@@ -111,6 +111,59 @@ class AzureBlobSecretsTest {
         }
     }
 
+    @Test
+    void anUnreachableEndpointWithASasTokenCarriesNoSignatureInTheCauseChain() throws Exception {
+        String sas = AzureTestSas.forContainer(azurite, azurite.newContainer("secrets"), "rcwd");
+        String endpoint = "http://127.0.0.1:" + Azurite.freePort() + "/" + Azurite.ACCOUNT;
+        List<String> texts = new ArrayList<>();
+        texts.addAll(chain(catchThrowableOfType(BackendException.class, () -> AzureBlobBackend.builder()
+                .endpoint(endpoint).sasToken(sas).container("hoplock").requestTimeout(Duration.ofSeconds(3)).build())));
+        try (AzureBlobBackend backend = AzureBlobBackend.builder().endpoint(endpoint).sasToken(sas)
+                .container("hoplock").requestTimeout(Duration.ofSeconds(3)).verifyOnBuild(false).build()) {
+            texts.addAll(chain(catchThrowableOfType(BackendException.class,
+                    () -> backend.write("k", Handle.NONE, bytes("a"), Duration.ofSeconds(3)))));
+        }
+        assertNoSas(texts, sas);
+    }
+
+    @Test
+    void anUnreachableEndpointOfASasConnectionStringCarriesNoSignatureInTheCauseChain() throws Exception {
+        String sas = AzureTestSas.forContainer(azurite, azurite.newContainer("secrets"), "rcwd");
+        String connectionString = "BlobEndpoint=http://127.0.0.1:" + Azurite.freePort() + "/" + Azurite.ACCOUNT
+                + ";SharedAccessSignature=" + sas;
+        List<String> texts = chain(catchThrowableOfType(BackendException.class, () -> AzureBlobBackend.builder()
+                .connectionString(connectionString).container("hoplock").requestTimeout(Duration.ofSeconds(3))
+                .build()));
+        assertNoSas(texts, sas);
+    }
+
+    /**
+     * A SAS token pasted with its quotes: the request URL it makes is not a valid URI, and the URI parser's message
+     * quotes the whole URL, signature included.
+     */
+    @Test
+    void aSasTokenThatMakesAnInvalidUrlCarriesNoSignatureInTheCauseChain() throws Exception {
+        String container = azurite.newContainer("secrets");
+        String sas = AzureTestSas.forContainer(azurite, container, "rcwd");
+        String quoted = "\"" + sas + "\"";
+        BackendException e = catchThrowableOfType(BackendException.class, () -> AzureBlobBackend.builder()
+                .endpoint(azurite.endpoint()).sasToken(quoted).container(container)
+                .requestTimeout(Duration.ofSeconds(10)).build());
+        assertNoSas(chain(e), sas);
+        assertThat(e.getMessage()).contains(azurite.endpoint(), "not a valid URL", "without quotes or spaces");
+        assertThat(e.getCause()).as("the cause names the failure, redacted").asString()
+                .startsWith("java.lang.IllegalArgumentException: not a URI: Illegal character in query")
+                .contains(azurite.endpoint() + "/" + container + "/.hoplock-probe").endsWith("?[redacted]");
+    }
+
+    private void assertNoSas(List<String> texts, String sas) {
+        String signature = AzureTestSas.signature(sas);
+        String decoded = java.net.URLDecoder.decode(signature, StandardCharsets.UTF_8);
+        assertThat(texts).hasSizeGreaterThan(1).allSatisfy(text -> assertThat(text)
+                .doesNotContain(signature, decoded, sas));
+        assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain(signature, decoded);
+    }
+
     /** Azure's answer to a request it could not authenticate, echoing what it was sent (as Azure's detail does). */
     private static Response echo(String raw) {
         String sent = raw.replace("&", "&amp;");

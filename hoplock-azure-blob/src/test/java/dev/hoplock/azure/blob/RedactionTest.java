@@ -23,6 +23,31 @@ class RedactionTest {
     }
 
     @Test
+    void showsUrlsWithoutTheirQueryOrUserInfo() {
+        String text = "Illegal character in query at index 9: http://user:pw@127.0.0.1:10000/devstoreaccount1/c/"
+                + "locks/a-very-long-blob-name-0123456789abcdef?\"sv=2024&sig=abc%2Bdef%3D\" and more";
+
+        assertThat(Redaction.none().clean(text)).isEqualTo("Illegal character in query at index 9: http://127.0.0.1:"
+                + "10000/devstoreaccount1/c/locks/a-very-long-blob-name-0123456789abcdef?[redacted] and more");
+    }
+
+    @Test
+    void replacesACauseChainThatRevealsASecretAndKeepsOneThatDoesNot() {
+        Redaction redaction = new Redaction(List.of("sv=1&sig=abc"));
+        IllegalStateException safe = new IllegalStateException("connection refused",
+                new java.net.ConnectException("Connection refused"));
+        RuntimeException unsafe = new RuntimeException("wrapped", new IllegalArgumentException(
+                "not a URI: http://h/c/b?sv=1&sig=abc"));
+
+        assertThat(redaction.safeCause(safe)).isSameAs(safe);
+        Throwable replaced = redaction.safeCause(unsafe);
+        assertThat(replaced).isInstanceOf(RedactedCause.class).hasToString("java.lang.RuntimeException: wrapped");
+        assertThat(replaced.getCause()).hasToString("java.lang.IllegalArgumentException: not a URI: http://h/c/b"
+                + "?[redacted]").hasNoCause();
+        assertThat(replaced.getStackTrace()).isEqualTo(unsafe.getStackTrace());
+    }
+
+    @Test
     void shortensLongText() {
         assertThat(Redaction.none().clean("word ".repeat(200))).hasSizeLessThanOrEqualTo(Redaction.MAX_LENGTH + 3);
         assertThat(Redaction.none().clean(null)).isEmpty();
