@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The outside faults of issue 19 ({@link MembershipSimulation.Fault}) run in
  * {@link #noScheduleHasTwoActingOwnersUnderOutsideFaults} (all of them, or those of {@code hoplock.membership.faults},
  * over {@code hoplock.sim.schedules} schedules) and one family at a time in {@link #oneOutsideFaultFamily}
- * ({@code hoplock.membership.familySchedules}, default 50, each). The build's counts keep the core module's tests
- * within about two minutes of simulation on 2 cores; the schedules with every outside fault are the ones issue 19
- * asks 1,000 of. {@code hoplock.membership.seed} with
+ * ({@code hoplock.membership.familySchedules}, default 50, each). The build's counts are chosen for the suite's
+ * time on 2 cores (this class took 224 s in {@code bash .ci/run} on a loaded machine); the schedules with every outside
+ * fault are the ones issue 19 asks 1,000 of. {@code hoplock.membership.seed} with
  * {@code hoplock.membership.faults} replays one seed of them. Both fail on the code of issue 19 (defects 1, 2 and 3 of
  * the ownership engine). A key's token order restarts across a re-creation of the registry by the store's history
  * (rules M8 and M9, as the elector's generations after an outside delete; the fence keeps it safe);
