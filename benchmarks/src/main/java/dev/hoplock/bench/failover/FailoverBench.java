@@ -2,14 +2,12 @@ package dev.hoplock.bench.failover;
 
 import dev.hoplock.bench.common.Results;
 import dev.hoplock.bench.common.Stats;
+import dev.hoplock.bench.failover.ElectorProcess.Event;
 import dev.hoplock.elasticsearch.ElasticsearchBackend;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.s3.server.S3MockServer;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -62,7 +60,7 @@ public final class FailoverBench {
     private final String results;
     private final Random random;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    private final Map<String, Child> children = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, ElectorProcess> children = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Long> lastWriteNano = new HashMap<>();
     private String leader;
     private int spawned;
@@ -124,7 +122,7 @@ public final class FailoverBench {
             spawn();
         }
         await(e -> e.is("ACQUIRED"), 60_000, "a first leader");
-        for (Child child : List.copyOf(children.values())) {
+        for (ElectorProcess child : List.copyOf(children.values())) {
             if (!child.owner.equals(leader)) {
                 awaitObserved(child.owner);
             }
@@ -200,16 +198,16 @@ public final class FailoverBench {
 
     private Map<String, Object> crashOnce() throws Exception {
         String old = leaderJustRenewed();
-        Child victim = children.get(old);
+        ElectorProcess victim = children.get(old);
         Thread.sleep(random.nextInt((int) renewMs));
         drain();
         long killNano = System.nanoTime();
         // SIGKILL through the process handle: Process.destroyForcibly() sends the same signal but also closes our end
         // of the child's stdout, which would lose the lines it wrote just before it died.
         victim.process.toHandle().destroyForcibly();
-        Event acquired = await(e -> e.is("ACQUIRED") && !e.owner.equals(old), 20 * ttlMs, "a takeover after the kill");
+        Event acquired = await(e -> e.is("ACQUIRED") && !e.owner().equals(old), 20 * ttlMs, "a takeover after the kill");
         victim.process.waitFor(10, TimeUnit.SECONDS);
-        victim.reader.join(5_000);
+        victim.awaitRead(5_000);
         drain(); // lines the victim wrote before it died
         long lastWrite = lastWriteNano.get(old);
         if (lastWrite > killNano) {
@@ -217,28 +215,28 @@ public final class FailoverBench {
         }
         children.remove(old);
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("kill_to_acquired_ms", (acquired.nano - killNano) / 1e6);
-        row.put("last_write_to_acquired_ms", (acquired.nano - lastWrite) / 1e6);
+        row.put("kill_to_acquired_ms", (acquired.nano() - killNano) / 1e6);
+        row.put("last_write_to_acquired_ms", (acquired.nano() - lastWrite) / 1e6);
         row.put("kill_phase_ms", (killNano - lastWrite) / 1e6);
         row.put("old_leader", old);
-        row.put("new_leader", acquired.owner);
+        row.put("new_leader", acquired.owner());
         replace();
         return row;
     }
 
     private Map<String, Object> gracefulOnce() throws Exception {
         String old = leaderJustRenewed();
-        Child victim = children.get(old);
+        ElectorProcess victim = children.get(old);
         Thread.sleep(random.nextInt((int) renewMs));
         drain();
         long stopNano = System.nanoTime();
         // SIGTERM through the process handle (Process.destroy() would close our end of the child's stdout).
         victim.process.toHandle().destroy();
-        Event acquired = await(e -> e.is("ACQUIRED") && !e.owner.equals(old), 20 * ttlMs, "a takeover after the stop");
+        Event acquired = await(e -> e.is("ACQUIRED") && !e.owner().equals(old), 20 * ttlMs, "a takeover after the stop");
         if (!victim.process.waitFor(15, TimeUnit.SECONDS)) {
             victim.process.destroyForcibly();
         }
-        victim.reader.join(5_000);
+        victim.awaitRead(5_000);
         drain();
         Long closed = victim.closedNano;
         if (closed == null) {
@@ -247,12 +245,12 @@ public final class FailoverBench {
         }
         children.remove(old);
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("stop_to_acquired_ms", (acquired.nano - stopNano) / 1e6);
+        row.put("stop_to_acquired_ms", (acquired.nano() - stopNano) / 1e6);
         row.put("stop_to_released_ms", (closed - stopNano) / 1e6);
-        row.put("released_to_acquired_ms", (acquired.nano - closed) / 1e6);
+        row.put("released_to_acquired_ms", (acquired.nano() - closed) / 1e6);
         row.put("release_took_effect", "-".equals(victim.holderAfterClose));
         row.put("old_leader", old);
-        row.put("new_leader", acquired.owner);
+        row.put("new_leader", acquired.owner());
         replace();
         return row;
     }
@@ -272,7 +270,7 @@ public final class FailoverBench {
     private String leaderJustRenewed() throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             String owner = requireLeader();
-            Event event = await(e -> e.owner.equals(owner) && (e.is("RENEWED") || e.is("LOST")), 5 * ttlMs,
+            Event event = await(e -> e.owner().equals(owner) && (e.is("RENEWED") || e.is("LOST")), 5 * ttlMs,
                     "a renewal by " + owner);
             if (event.is("RENEWED")) {
                 return owner;
@@ -291,11 +289,11 @@ public final class FailoverBench {
     }
 
     private void awaitObserved(String owner) throws InterruptedException {
-        Child child = children.get(owner);
+        ElectorProcess child = children.get(owner);
         if (child.observed) {
             return;
         }
-        await(e -> e.is("OBSERVED") && e.owner.equals(owner), 60_000, owner + " to read the store");
+        await(e -> e.is("OBSERVED") && e.owner().equals(owner), 60_000, owner + " to read the store");
     }
 
     private String spawn() throws IOException {
@@ -308,27 +306,24 @@ public final class FailoverBench {
                 "-cp", System.getProperty("java.class.path"), ElectorChild.class.getName()));
         command.addAll(store);
         command.addAll(List.of("leader", owner, Long.toString(ttlMs)));
-        Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        Child child = new Child(owner, process, stderr);
+        ElectorProcess child = ElectorProcess.start(owner, command, stderr);
         children.put(owner, child);
-        child.reader = new Thread(() -> child.read(events), "read-" + owner);
-        child.reader.setDaemon(true);
-        child.reader.start();
+        child.startReading(events);
         return owner;
     }
 
     /** On an abnormal exit of this JVM (a timeout's SIGTERM): no child may outlive it. */
     private void killAll() {
-        for (Child child : List.copyOf(children.values())) {
+        for (ElectorProcess child : List.copyOf(children.values())) {
             child.process.toHandle().destroyForcibly();
         }
     }
 
     private void stopAll() {
-        for (Child child : children.values()) {
+        for (ElectorProcess child : children.values()) {
             child.process.destroy();
         }
-        for (Child child : children.values()) {
+        for (ElectorProcess child : children.values()) {
             try {
                 if (!child.process.waitFor(10, TimeUnit.SECONDS)) {
                     child.process.destroyForcibly();
@@ -367,21 +362,21 @@ public final class FailoverBench {
         if (DEBUG) {
             System.out.println("  " + event);
         }
-        Child child = children.get(event.owner);
-        switch (event.type) {
+        ElectorProcess child = children.get(event.owner());
+        switch (event.type()) {
             case "ACQUIRED" -> {
-                leader = event.owner;
-                lastWriteNano.put(event.owner, event.nano);
+                leader = event.owner();
+                lastWriteNano.put(event.owner(), event.nano());
             }
-            case "RENEWED" -> lastWriteNano.put(event.owner, event.nano);
+            case "RENEWED" -> lastWriteNano.put(event.owner(), event.nano());
             case "LOST" -> {
-                if (event.owner.equals(leader)) {
+                if (event.owner().equals(leader)) {
                     leader = null;
                 }
-                String cause = event.fields.getOrDefault("cause", "");
+                String cause = event.fields().getOrDefault("cause", "");
                 if (!cause.equals("STOPPED")) {
                     unexpectedLosses++;
-                    System.out.println("note: " + event.owner + " lost the lease: " + cause);
+                    System.out.println("note: " + event.owner() + " lost the lease: " + cause);
                 }
             }
             case "OBSERVED" -> {
@@ -391,65 +386,12 @@ public final class FailoverBench {
             }
             case "CLOSED" -> {
                 if (child != null) {
-                    child.closedNano = event.nano;
-                    child.holderAfterClose = event.fields.getOrDefault("holder", "?");
+                    child.closedNano = event.nano();
+                    child.holderAfterClose = event.fields().getOrDefault("holder", "?");
                 }
             }
-            case "PROBLEM" -> System.out.println("note: " + event.owner + " reported " + event.fields.get("kind"));
+            case "PROBLEM" -> System.out.println("note: " + event.owner() + " reported " + event.fields().get("kind"));
             default -> {
-            }
-        }
-    }
-
-    /** One line of a child: {@code ev=TYPE owner=... nano=... wall=...}. */
-    record Event(String type, String owner, long nano, Map<String, String> fields) {
-
-        boolean is(String wanted) {
-            return type.equals(wanted);
-        }
-
-        static Event parse(String line) {
-            if (!line.startsWith("ev=")) {
-                return null;
-            }
-            Map<String, String> fields = new HashMap<>();
-            for (String token : line.strip().split(" ")) {
-                int eq = token.indexOf('=');
-                if (eq > 0) {
-                    fields.put(token.substring(0, eq), token.substring(eq + 1));
-                }
-            }
-            return new Event(fields.get("ev"), fields.get("owner"), Long.parseLong(fields.get("nano")), fields);
-        }
-    }
-
-    private static final class Child {
-        final String owner;
-        final Process process;
-        final Path stderr;
-        Thread reader;
-        volatile boolean observed;
-        volatile Long closedNano;
-        volatile String holderAfterClose;
-
-        Child(String owner, Process process, Path stderr) {
-            this.owner = owner;
-            this.process = process;
-            this.stderr = stderr;
-        }
-
-        void read(BlockingQueue<Event> sink) {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    Event event = Event.parse(line);
-                    if (event != null) {
-                        sink.add(event);
-                    }
-                }
-            } catch (IOException | RuntimeException ignored) {
-                // The process died; its lines so far were delivered.
             }
         }
     }
