@@ -10,19 +10,12 @@ import dev.hoplock.core.backend.StoreCapabilities.Capability;
 import dev.hoplock.core.backend.StoreCapabilities.Support;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
-import dev.hoplock.core.record.LeaseRecordCodec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -70,14 +63,12 @@ public final class S3Backend implements Backend, AutoCloseable {
     public static final String CONTENT_TYPE = "application/json";
 
     private static final Logger log = LoggerFactory.getLogger(S3Backend.class);
-    /** The SDK refuses a zero call timeout: a request sent with what is left gets at least this. */
-    private static final Duration SDK_MINIMUM_TIMEOUT = Duration.ofMillis(1);
 
     private final S3Client client;
     private final boolean ownsClient;
     private final S3Location location;
     private final Duration requestTimeout;
-    private final S3ErrorTranslator errors;
+    private final S3Requests requests;
     /** The form the builder fixed, or null when the probe may choose. */
     private final @Nullable IfMatchForm fixedForm;
     /** Whether {@link #verify()} probes the store (false: the builder switched the probe off). */
@@ -99,7 +90,7 @@ public final class S3Backend implements Backend, AutoCloseable {
         this.ownsClient = ownsClient;
         this.location = Objects.requireNonNull(location, "location");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
-        this.errors = new S3ErrorTranslator(location);
+        this.requests = new S3Requests(this.client, this.location);
         this.fixedForm = fixedForm;
         this.probe = probe;
         this.ifMatchForm = fixedForm == null ? IfMatchForm.AS_RECEIVED : fixedForm;
@@ -112,40 +103,7 @@ public final class S3Backend implements Backend, AutoCloseable {
 
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
-        String objectKey = location.objectKey(key);
-        CallBudget budget = budget(timeout);
-        Fetched response;
-        try {
-            response = client.getObject(get -> get.bucket(location.bucket()).key(objectKey)
-                    .overrideConfiguration(callTimeout(budget.remainingAtLeast(SDK_MINIMUM_TIMEOUT))),
-                    Fetched::boundedRead);
-        } catch (SdkException e) {
-            if (S3Responses.isMissingObject(e)) {
-                return Optional.empty();
-            }
-            throw errors.translate(e, S3Operation.GET, objectKey, budget.budget());
-        }
-        String etag = response.response().eTag();
-        if (etag == null || etag.isEmpty()) {
-            throw new BackendException(BackendException.Kind.MISCONFIGURED, location.endpointDescription()
-                    + " returned " + location.uri(objectKey) + " without an ETag; hoplock needs ETags for"
-                    + " compare-and-swap (is a proxy removing the ETag header?)");
-        }
-        return Optional.of(new StoredObject(response.bytes(), Handle.of(etag)));
-    }
-
-    /**
-     * The start of an object: at most one byte more than a lease record may have, so that a huge object planted under
-     * a lease key is reported as too large (and counts as held) instead of being loaded into memory.
-     */
-    private record Fetched(GetObjectResponse response, byte[] bytes) {
-        static Fetched boundedRead(GetObjectResponse response, AbortableInputStream body) throws IOException {
-            byte[] bytes = body.readNBytes(LeaseRecordCodec.MAX_SIZE + 1);
-            if (bytes.length > LeaseRecordCodec.MAX_SIZE) {
-                body.abort();
-            }
-            return new Fetched(response, bytes);
-        }
+        return requests.get(location.objectKey(key), budget(timeout));
     }
 
     @Override
@@ -165,9 +123,10 @@ public final class S3Backend implements Backend, AutoCloseable {
         String objectKey = location.objectKey(key);
         CallBudget deadline = budget(timeout);
         try {
-            return written(objectKey, put(objectKey, expected, form.apply(expected.value()), content, deadline));
+            return requests.written(objectKey, requests.put(objectKey, expected, form.apply(expected.value()), content,
+                    deadline));
         } catch (SdkException e) {
-            WriteResult refusal = writeRefusal(e, objectKey, deadline);
+            WriteResult refusal = requests.writeRefusal(e, objectKey, deadline);
             return lookUpMissingKey && !expected.isNone() && refusal.equals(WriteResult.preconditionFailed())
                     && S3Responses.isPreconditionFailed(e) ? reasonOfRefusal(key, deadline) : refusal;
         }
@@ -208,9 +167,9 @@ public final class S3Backend implements Backend, AutoCloseable {
         }
         CallBudget deadline = budget(timeout);
         try {
-            return delete(objectKey, form.apply(expected.value()), deadline);
+            return requests.delete(objectKey, form.apply(expected.value()), deadline);
         } catch (SdkException e) {
-            return deleteRefusal(e, objectKey, deadline);
+            return requests.deleteRefusal(e, objectKey, deadline);
         }
     }
 
@@ -394,63 +353,8 @@ public final class S3Backend implements Backend, AutoCloseable {
             }
         };
     }
-
-    /** Sends the conditional PUT and returns the ETag of the stored version (null or empty if the store sent none). */
-    private @Nullable String put(String objectKey, Handle expected, String condition, byte[] content, CallBudget deadline) {
-        PutObjectResponse response = client.putObject(put -> {
-            put.bucket(location.bucket()).key(objectKey).contentType(CONTENT_TYPE)
-                    .overrideConfiguration(callTimeout(deadline.remainingAtLeast(SDK_MINIMUM_TIMEOUT)));
-            if (expected.isNone()) {
-                put.ifNoneMatch("*");
-            } else {
-                put.ifMatch(condition);
-            }
-        }, RequestBody.fromBytes(content));
-        return response.eTag();
-    }
-
-    private WriteResult written(String objectKey, String etag) throws BackendException {
-        if (etag == null || etag.isEmpty()) {
-            // Stored, but without a handle nobody can renew it; the outcome counts as unknown.
-            throw new BackendException(BackendException.Kind.MISCONFIGURED, location.endpointDescription()
-                    + " stored " + location.uri(objectKey) + " but answered without an ETag; hoplock needs ETags for"
-                    + " compare-and-swap (is a proxy removing the ETag header?)");
-        }
-        return WriteResult.written(Handle.of(etag));
-    }
-
-    private DeleteResult delete(String objectKey, String condition, CallBudget deadline) {
-        client.deleteObject(delete -> delete.bucket(location.bucket()).key(objectKey).ifMatch(condition)
-                .overrideConfiguration(callTimeout(deadline.remainingAtLeast(SDK_MINIMUM_TIMEOUT))));
-        return DeleteResult.DELETED;
-    }
-
-    private WriteResult writeRefusal(SdkException e, String objectKey, CallBudget deadline) throws BackendException {
-        if (S3Responses.isPreconditionFailed(e) || S3Responses.isConditionalConflict(e)) {
-            return WriteResult.preconditionFailed();
-        }
-        if (S3Responses.isMissingObject(e)) {
-            return WriteResult.notFound();
-        }
-        throw errors.translate(e, S3Operation.PUT, objectKey, deadline.budget());
-    }
-
-    private DeleteResult deleteRefusal(SdkException e, String objectKey, CallBudget deadline) throws BackendException {
-        if (S3Responses.isPreconditionFailed(e) || S3Responses.isConditionalConflict(e)) {
-            return DeleteResult.PRECONDITION_FAILED;
-        }
-        if (S3Responses.isMissingObject(e)) {
-            return DeleteResult.NOT_FOUND;
-        }
-        throw errors.translate(e, S3Operation.DELETE, objectKey, deadline.budget());
-    }
-
     /** The caller's timeout, capped by the configured request timeout. */
     private CallBudget budget(Duration timeout) throws BackendException {
         return CallBudget.forCall(timeout, requestTimeout, () -> "a request to " + location.describe());
-    }
-
-    private static AwsRequestOverrideConfiguration callTimeout(Duration timeout) {
-        return AwsRequestOverrideConfiguration.builder().apiCallTimeout(timeout).build();
     }
 }
