@@ -36,7 +36,7 @@ class StoreDocsExamplesTests {
     private final KnownProperties known = KnownProperties.ofHoplock();
 
     @ParameterizedTest
-    @ValueSource(strings = {"redis", "nats", "dynamodb", "azure-blob"})
+    @ValueSource(strings = {"s3", "filesystem", "jdbc", "elasticsearch", "redis", "nats", "dynamodb", "azure-blob"})
     void everyPropertyOfTheSpringBootSectionExistsAndBinds(String store) throws IOException {
         String page = Files.readString(Path.of("..", "docs", "stores", store + ".md"));
         Matcher section = SECTION.matcher(page);
