@@ -31,7 +31,7 @@ final class OwnershipSection extends Section {
     void write() {
         line("## 8. Per-key ownership: spread, churn, hand-over time, store requests, check cost");
         line("");
-        line("Rendezvous hashing over a live membership (`OwnershipGroup`, README \"Per-key ownership\"). Each"
+        line("Rendezvous hashing over a live membership (`OwnershipGroup`, docs/ownership.md). Each"
                 + " subsection is one program of the `ownership` stage, run on the machine above.");
         line("");
         line("### Spread and keys moved per join or leave");

@@ -3,6 +3,8 @@ package dev.hoplock.spring.autoconfigure;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
+import org.springframework.boot.env.PropertySourceLoader;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
@@ -26,17 +28,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key must be a known property (in any relaxed form, as {@link KnownProperties} matches them), the whole binds to
  * hoplock's properties classes, and {@code hoplock.backend} names the page's store. Every full property name the
  * section's text mentions under the store's prefix ({@code hoplock.redis.something}) must exist too, or be the prefix of some.
+ * The {@code ```yaml} and {@code ```properties} blocks of README.md and docs/spring-boot.md are held to the same: each
+ * {@code hoplock.*} key a known property, the whole bound.
  */
 class StoreDocsExamplesTests {
 
     private static final Pattern SECTION = Pattern.compile("\\n## Spring Boot\\n(.*?)(?=\\n## |\\z)", Pattern.DOTALL);
     private static final Pattern YAML = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern CONFIG = Pattern.compile("```(yaml|properties)\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern MENTION = Pattern.compile("`(hoplock\\.[a-z0-9.-]+)`");
 
     private final KnownProperties known = KnownProperties.ofHoplock();
 
     @ParameterizedTest
-    @ValueSource(strings = {"redis", "nats", "dynamodb", "azure-blob"})
+    @ValueSource(strings = {"s3", "filesystem", "jdbc", "elasticsearch", "redis", "nats", "dynamodb", "azure-blob"})
     void everyPropertyOfTheSpringBootSectionExistsAndBinds(String store) throws IOException {
         String page = Files.readString(Path.of("..", "docs", "stores", store + ".md"));
         Matcher section = SECTION.matcher(page);
@@ -76,6 +81,33 @@ class StoreDocsExamplesTests {
             assertThat(known.names()).as("%s mentioned in docs/stores/%s.md: a property or a group of them", name,
                     store).anyMatch(property -> property.equals(name) || property.startsWith(name + "."));
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"README.md", "docs/spring-boot.md"})
+    void everyHoplockPropertyOfTheGuidesExistsAndBinds(String file) throws IOException {
+        String page = Files.readString(Path.of("..").resolve(file));
+        Matcher block = CONFIG.matcher(page);
+        int blocks = 0;
+        while (block.find()) {
+            blocks++;
+            PropertySourceLoader loader = block.group(1).equals("yaml") ? new YamlPropertySourceLoader()
+                    : new PropertiesPropertySourceLoader();
+            List<PropertySource<?>> sources = loader.load(file,
+                    new ByteArrayResource(block.group(2).getBytes(StandardCharsets.UTF_8)));
+            MockEnvironment environment = new MockEnvironment();
+            sources.forEach(environment.getPropertySources()::addFirst);
+            for (PropertySource<?> source : sources) {
+                for (String key : ((EnumerablePropertySource<?>) source).getPropertyNames()) {
+                    if (key.startsWith("hoplock.")) {
+                        assertThat(known.matchElements(elements(key))).as("%s in %s is a hoplock property", key, file)
+                                .isPresent();
+                    }
+                }
+            }
+            PropertyBindingTests.bind(environment);
+        }
+        assertThat(blocks).as("%s has configuration examples", file).isPositive();
     }
 
     private static List<String> elements(String key) {

@@ -28,18 +28,22 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every {@code ```java} block of README.md compiles against the starter, hoplock-s3 and their dependencies, so that
- * an example cannot rot or lose an import.
+ * Every {@code ```java} block of README.md and of every page under docs/ ({@link DocsFiles}) compiles against the
+ * starter, the store modules, hoplock-test and their dependencies, so that an example cannot rot or lose an import.
  *
  * <p>A block that declares a type ({@code class}, {@code record}, ...) is compiled as it is, a whole source file. Any
  * other block is leading {@code import} lines followed by statements, compiled as the body of a method (which may
  * throw). A block preceded by {@code <!-- compile: skip -->} is not compiled; {@link #SKIPPED} lists those, so that
  * skipping one more is a visible decision.
  */
-class ReadmeExamplesCompileTests {
+class DocsExamplesCompileTests {
 
     /** The first line of each block that is deliberately not compiled. */
-    private static final List<String> SKIPPED = List.of();
+    private static final List<String> SKIPPED = List.of(
+            // docs/testing-your-store.md: fragments around the reader's own MyBackend, without imports
+            "class MyBackendContractTest extends BackendContractTest {",
+            "class MyBackendElectorFuzzTest extends ElectorFuzzTest {",
+            "class MyLockContractTest extends LockContractTest {");
 
     private static final Pattern BLOCK = Pattern.compile("(?:<!-- compile: (skip) -->\\s*\\n)?```java\\n(.*?)```",
             Pattern.DOTALL);
@@ -48,19 +52,20 @@ class ReadmeExamplesCompileTests {
     private static final Pattern PUBLIC_TYPE = Pattern.compile(
             "^public (?:final |abstract |sealed )*(?:class|record|interface|enum) (\\w+)", Pattern.MULTILINE);
 
-    /** One {@code ```java} block: where it starts, its text, whether it is marked to skip. */
-    record Block(int line, String code, boolean skip) {
+    /** One {@code ```java} block: its file, where it starts, its text, whether it is marked to skip. */
+    record Block(Path file, int line, String code, boolean skip) {
         String firstLine() {
             return code.lines().findFirst().orElse("");
         }
     }
 
     @TestFactory
-    Stream<DynamicTest> everyJavaBlockOfTheReadmeCompiles(@TempDir Path output) throws IOException {
+    Stream<DynamicTest> everyJavaBlockOfTheDocsCompiles(@TempDir Path output) throws IOException {
         List<Block> blocks = blocks();
-        assertThat(blocks).as("README.md has Java examples").hasSizeGreaterThan(5);
+        assertThat(blocks).as("README.md and docs/ have Java examples").hasSizeGreaterThan(20);
+        assertThat(blocks).as("README.md has a Java example").anyMatch(block -> block.file().equals(Path.of("README.md")));
         return blocks.stream().filter(block -> !block.skip()).map(block -> DynamicTest.dynamicTest(
-                "README.md line " + block.line() + ": " + block.firstLine(), () -> compile(block, output)));
+                block.file() + " line " + block.line() + ": " + block.firstLine(), () -> compile(block, output)));
     }
 
     @Test
@@ -69,13 +74,15 @@ class ReadmeExamplesCompileTests {
                 .containsExactlyElementsOf(SKIPPED);
     }
 
-    private static List<Block> blocks() throws IOException {
-        String readme = Files.readString(Path.of(System.getProperty("readme.file", "../../README.md")));
+    static List<Block> blocks() throws IOException {
         List<Block> blocks = new ArrayList<>();
-        Matcher matcher = BLOCK.matcher(readme);
-        while (matcher.find()) {
-            int line = (int) readme.substring(0, matcher.start(2)).lines().count() + 1;
-            blocks.add(new Block(line, matcher.group(2), matcher.group(1) != null));
+        for (Path file : DocsFiles.markdown()) {
+            String text = Files.readString(DocsFiles.root().resolve(file));
+            Matcher matcher = BLOCK.matcher(text);
+            while (matcher.find()) {
+                int line = (int) text.substring(0, matcher.start(2)).lines().count() + 1;
+                blocks.add(new Block(file, line, matcher.group(2), matcher.group(1) != null));
+            }
         }
         return blocks;
     }
@@ -86,7 +93,7 @@ class ReadmeExamplesCompileTests {
         if (TYPE.matcher(block.code()).find()) {
             source = block.code();
             Matcher publicType = PUBLIC_TYPE.matcher(source);
-            fileName = publicType.find() ? publicType.group(1) : "ReadmeExample" + block.line();
+            fileName = publicType.find() ? publicType.group(1) : "DocsExample" + block.line();
         } else {
             List<String> imports = new ArrayList<>();
             List<String> statements = new ArrayList<>();
@@ -97,13 +104,14 @@ class ReadmeExamplesCompileTests {
                     statements.add(line);
                 }
             }
-            fileName = "ReadmeExample" + block.line();
+            fileName = "DocsExample" + block.line();
             source = String.join("\n", imports) + "\n\nclass " + fileName + " {\n    void example() throws Exception {\n"
                     + String.join("\n", statements) + "\n    }\n}\n";
         }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        Path classes = Files.createDirectories(output.resolve("line" + block.line()));
+        Path classes = Files.createDirectories(
+                output.resolve(block.file().toString().replaceAll("[^A-Za-z0-9]", "_") + "_line" + block.line()));
         try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT,
                 StandardCharsets.UTF_8)) {
             String source0 = source;
@@ -121,8 +129,8 @@ class ReadmeExamplesCompileTests {
                     .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
                     .map(d -> "line " + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT))
                     .collect(Collectors.joining("\n"));
-            assertThat(compiled).as("the example at README.md line %d does not compile:%n%s%n--- compiled as:%n%s",
-                    block.line(), errors, source).isTrue();
+            assertThat(compiled).as("the example at %s line %d does not compile:%n%s%n--- compiled as:%n%s",
+                    block.file(), block.line(), errors, source).isTrue();
         }
     }
 
