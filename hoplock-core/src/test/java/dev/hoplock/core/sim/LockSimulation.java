@@ -1,7 +1,5 @@
 package dev.hoplock.core.sim;
 
-import dev.hoplock.core.LockSimulationSeams;
-import dev.hoplock.core.NamedLocks;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
@@ -11,6 +9,8 @@ import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockHandle;
+import dev.hoplock.core.lock.LockSimulationSeams;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;

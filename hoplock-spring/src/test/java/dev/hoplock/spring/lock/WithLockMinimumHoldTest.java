@@ -1,6 +1,6 @@
 package dev.hoplock.spring.lock;
 
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.core.time.VirtualTime;
