@@ -69,7 +69,8 @@ final class LockProblems {
     }
 
     static String safetyFraction(double fraction) {
-        return "the safety margin fraction must be between 0 and 0.5, was " + fraction + "; the default is 0.1";
+        return "safetyMargin (a share of each ttl) must be between 0 and 0.5, was " + fraction
+                + "; the default is 0.1";
     }
 
     static String notPositive(String setting, Duration value) {

@@ -378,19 +378,21 @@ public final class NamedLocks implements Locks {
         }
 
         /**
-         * The share of each TTL by which the local deadline comes before the written expiry (default 0.1): it absorbs
-         * the difference in clock rates between machines. Between 0 (inclusive) and 0.5.
+         * How long before the written expiry the local deadline comes, as a share of each lock's TTL (default 0.1):
+         * it absorbs the difference in clock rates between machines. The elector's {@code safetyMargin} is a duration
+         * because its TTL is fixed; a lock's TTL is chosen per call, so its margin is a share of it. Between 0
+         * (inclusive) and 0.5.
          */
-        public Builder safetyMarginFraction(double fraction) {
-            if (!(fraction >= 0 && fraction <= 0.5)) {
-                throw new InvalidSettingException("safetyMarginFraction", LockProblems.safetyFraction(fraction));
+        public Builder safetyMargin(double fractionOfTtl) {
+            if (!(fractionOfTtl >= 0 && fractionOfTtl <= 0.5)) {
+                throw new InvalidSettingException("safetyMargin", LockProblems.safetyFraction(fractionOfTtl));
             }
-            this.safetyFraction = fraction;
+            this.safetyFraction = fractionOfTtl;
             return this;
         }
 
-        /** The clocks (tests: {@link dev.hoplock.core.time.VirtualTime}). */
-        public Builder time(TimeSource time) {
+        /** The clocks; default the system's (tests: {@link dev.hoplock.core.time.VirtualTime}). */
+        public Builder timeSource(TimeSource time) {
             runtime.time(time);
             return this;
         }
@@ -401,8 +403,11 @@ public final class NamedLocks implements Locks {
             return this;
         }
 
-        /** The timer used when the scheduler throws (default: a thread started on first need). */
-        public Builder fallbackScheduler(Scheduler fallbackScheduler) {
+        /**
+         * Test seam (package-private, as the elector's): where timers run when the scheduler throws; default a thread
+         * started on first need. The simulation passes one on its virtual clock.
+         */
+        Builder fallbackScheduler(Scheduler fallbackScheduler) {
             runtime.fallbackScheduler(fallbackScheduler);
             return this;
         }

@@ -2,7 +2,7 @@ package dev.hoplock.core.lock;
 
 import dev.hoplock.core.internal.lease.Observation;
 import dev.hoplock.core.internal.lease.TakeoverDecision;
-import dev.hoplock.core.lock.LockHandle;
+import dev.hoplock.core.time.Scheduler;
 
 import java.time.Duration;
 
@@ -13,6 +13,14 @@ import java.time.Duration;
 public final class LockSimulationSeams {
 
     private LockSimulationSeams() {
+    }
+
+    /**
+     * Where the engine runs a timer that its scheduler refused. The simulation passes a scheduler on the process's own
+     * virtual clock, so that no real thread (the default fallback) ever runs simulated code.
+     */
+    public static NamedLocks.Builder fallbackScheduler(NamedLocks.Builder builder, Scheduler fallback) {
+        return builder.fallbackScheduler(fallback);
     }
 
     /**

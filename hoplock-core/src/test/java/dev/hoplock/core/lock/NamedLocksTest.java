@@ -54,7 +54,7 @@ class NamedLocksTest {
     }
 
     private NamedLocks locks(String owner, TimeSource clock, AsyncBackend backend) {
-        NamedLocks locks = NamedLocks.builder(backend).owner(owner).time(clock).scheduler(time)
+        NamedLocks locks = NamedLocks.builder(backend).owner(owner).timeSource(clock).scheduler(time)
                 .eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1)).build();
         opened.add(locks);
         return locks;
@@ -294,7 +294,7 @@ class NamedLocksTest {
     void rule1_plantedDefect8_keepingTheLaterDeadlineGivesTwoHoldersAfterABackwardWallStep() {
         SkewedWallClock clock = new SkewedWallClock(time);
         NamedLocks a = LockSimulationSeams.keepLaterDeadline(NamedLocks.builder(new FaultyBackend(store)).owner("a")
-                .time(clock).scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
+                .timeSource(clock).scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
         opened.add(a);
         NamedLocks b = locks("b");
         LockHandle lock = acquired(a.tryAcquire("n", Duration.ofSeconds(60)));
@@ -367,7 +367,7 @@ class NamedLocksTest {
     void rule5_plantedAdoptionTtl_countingTheTtlAskedForGivesTwoHoldersAfterABackwardWallStep() throws Exception {
         SkewedWallClock clock = new SkewedWallClock(time);
         FaultyBackend faulty = new FaultyBackend(store);
-        NamedLocks a = LockSimulationSeams.adoptWithTheTtlAskedFor(NamedLocks.builder(faulty).owner("a").time(clock)
+        NamedLocks a = LockSimulationSeams.adoptWithTheTtlAskedFor(NamedLocks.builder(faulty).owner("a").timeSource(clock)
                 .scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
         opened.add(a);
         NamedLocks b = locks("b");
@@ -640,7 +640,7 @@ class NamedLocksTest {
                 .isInstanceOf(InvalidSettingException.class);
         assertThat(a.minimumTtl()).isEqualTo(Duration.ofMillis(56));
         assertThat(a.tryAcquire("n", Duration.ofMillis(56)).acquired()).isTrue();
-        NamedLocks quick = NamedLocks.builder(store).owner("q").time(time).scheduler(time)
+        NamedLocks quick = NamedLocks.builder(store).owner("q").timeSource(time).scheduler(time)
                 .requestTimeout(Duration.ofMillis(9)).build();
         opened.add(quick);
         assertThat(quick.minimumTtl()).as("the request timeout, when shorter, plus the margin").isEqualTo(

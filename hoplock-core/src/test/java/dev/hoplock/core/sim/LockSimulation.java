@@ -582,9 +582,9 @@ final class LockSimulation extends SimWorld {
             handles.clear();
             lastSeenOwner.clear();
             lastSeenExpiry.clear();
-            NamedLocks.Builder builder = NamedLocks.builder(new Net(this, clock)).owner(owner).keyPrefix(PREFIX)
-                    .time(clock).scheduler(clock).fallbackScheduler(clock.fallback()).eventExecutor(Runnable::run)
-                    .requestTimeout(requestTimeout).pollInterval(shortestTtl.dividedBy(10));
+            NamedLocks.Builder builder = LockSimulationSeams.fallbackScheduler(NamedLocks.builder(new Net(this, clock))
+                    .owner(owner).keyPrefix(PREFIX).timeSource(clock).scheduler(clock), clock.fallback())
+                    .eventExecutor(Runnable::run).requestTimeout(requestTimeout).pollInterval(shortestTtl.dividedBy(10));
             locks = planted.apply(trustExpiresAt ? LockSimulationSeams.trustExpiresAt(builder) : builder).build();
             trace(this, "START");
             NodeClock mine = clock;
