@@ -1,5 +1,6 @@
 /**
- * The Azure Blob Storage store for hoplock ({@link dev.hoplock.azure.blob}). Exports its one package; it reads hoplock-core's API only.
+ * The Azure Blob Storage store for hoplock ({@link dev.hoplock.azure.blob}). Exports its one package; it reads
+ * hoplock-core's API only.
  */
 module dev.hoplock.azure.blob {
     requires transitive dev.hoplock.core;

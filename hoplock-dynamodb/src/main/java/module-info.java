@@ -1,5 +1,6 @@
 /**
- * The DynamoDB store for hoplock ({@link dev.hoplock.dynamodb}), over the AWS SDK v2 (automatic modules). Exports its one package; it reads hoplock-core's API only.
+ * The DynamoDB store for hoplock ({@link dev.hoplock.dynamodb}), over the AWS SDK v2 (automatic modules). Exports its
+ * one package; it reads hoplock-core's API only.
  */
 module dev.hoplock.dynamodb {
     requires transitive dev.hoplock.core;

@@ -1,5 +1,6 @@
 /**
- * The Elasticsearch / OpenSearch store for hoplock ({@link dev.hoplock.elasticsearch}), over the JDK's HTTP client (the Elasticsearch client optional). Exports its one package; it reads hoplock-core's API only.
+ * The Elasticsearch / OpenSearch store for hoplock ({@link dev.hoplock.elasticsearch}), over the JDK's HTTP client (the
+ * Elasticsearch client optional). Exports its one package; it reads hoplock-core's API only.
  */
 module dev.hoplock.elasticsearch {
     requires transitive dev.hoplock.core;

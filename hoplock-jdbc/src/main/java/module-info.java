@@ -1,5 +1,6 @@
 /**
- * The JDBC store for hoplock ({@link dev.hoplock.jdbc}): leases as rows, written with conditional UPDATEs. Exports its one package; it reads hoplock-core's API only.
+ * The JDBC store for hoplock ({@link dev.hoplock.jdbc}): leases as rows, written with conditional UPDATEs. Exports its
+ * one package; it reads hoplock-core's API only.
  */
 module dev.hoplock.jdbc {
     requires transitive dev.hoplock.core;

@@ -1,5 +1,6 @@
 /**
- * The NATS JetStream key-value store for hoplock ({@link dev.hoplock.nats}). Exports its one package; it reads hoplock-core's API only.
+ * The NATS JetStream key-value store for hoplock ({@link dev.hoplock.nats}). Exports its one package; it reads
+ * hoplock-core's API only.
  */
 module dev.hoplock.nats {
     requires transitive dev.hoplock.core;

@@ -1,5 +1,6 @@
 /**
- * The Redis store for hoplock ({@link dev.hoplock.redis}), over Lettuce. Exports its one package; it reads hoplock-core's API only.
+ * The Redis store for hoplock ({@link dev.hoplock.redis}), over Lettuce. Exports its one package; it reads
+ * hoplock-core's API only.
  */
 module dev.hoplock.redis {
     requires transitive dev.hoplock.core;

@@ -1,5 +1,6 @@
 /**
- * The S3 store for hoplock ({@link dev.hoplock.s3}), over the AWS SDK v2 (automatic modules). Exports its one package; it reads hoplock-core's API only.
+ * The S3 store for hoplock ({@link dev.hoplock.s3}), over the AWS SDK v2 (automatic modules). Exports its one package;
+ * it reads hoplock-core's API only.
  */
 module dev.hoplock.s3 {
     requires transitive dev.hoplock.core;

@@ -1,5 +1,6 @@
 /**
- * hoplock's kits for testing a store or an application: the contract and fuzz tests every store passes, and the fakes and process helpers they use. Exports its two packages; it reads hoplock-core's API only.
+ * hoplock's kits for testing a store or an application: the contract and fuzz tests every store passes, and the fakes
+ * and process helpers they use. Exports its two packages; it reads hoplock-core's API only.
  */
 module dev.hoplock.test {
     requires transitive dev.hoplock.core;

@@ -294,7 +294,8 @@ class NamedLocksTest {
     void rule1_plantedDefect8_keepingTheLaterDeadlineGivesTwoHoldersAfterABackwardWallStep() {
         SkewedWallClock clock = new SkewedWallClock(time);
         NamedLocks a = LockSimulationSeams.keepLaterDeadline(NamedLocks.builder(new FaultyBackend(store)).owner("a")
-                .timeSource(clock).scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
+                .timeSource(clock).scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1)))
+                .build();
         opened.add(a);
         NamedLocks b = locks("b");
         LockHandle lock = acquired(a.tryAcquire("n", Duration.ofSeconds(60)));
@@ -367,8 +368,9 @@ class NamedLocksTest {
     void rule5_plantedAdoptionTtl_countingTheTtlAskedForGivesTwoHoldersAfterABackwardWallStep() throws Exception {
         SkewedWallClock clock = new SkewedWallClock(time);
         FaultyBackend faulty = new FaultyBackend(store);
-        NamedLocks a = LockSimulationSeams.adoptWithTheTtlAskedFor(NamedLocks.builder(faulty).owner("a").timeSource(clock)
-                .scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1))).build();
+        NamedLocks a = LockSimulationSeams.adoptWithTheTtlAskedFor(NamedLocks.builder(faulty).owner("a")
+                .timeSource(clock).scheduler(time).eventExecutor(Runnable::run).pollInterval(Duration.ofSeconds(1)))
+                .build();
         opened.add(a);
         NamedLocks b = locks("b");
         LockHandle lock = adoptAShortWriteThroughARefusedLongExtension(a, b, clock, faulty);

@@ -584,7 +584,8 @@ final class LockSimulation extends SimWorld {
             lastSeenExpiry.clear();
             NamedLocks.Builder builder = LockSimulationSeams.fallbackScheduler(NamedLocks.builder(new Net(this, clock))
                     .owner(owner).keyPrefix(PREFIX).timeSource(clock).scheduler(clock), clock.fallback())
-                    .eventExecutor(Runnable::run).requestTimeout(requestTimeout).pollInterval(shortestTtl.dividedBy(10));
+                    .eventExecutor(Runnable::run).requestTimeout(requestTimeout)
+                    .pollInterval(shortestTtl.dividedBy(10));
             locks = planted.apply(trustExpiresAt ? LockSimulationSeams.trustExpiresAt(builder) : builder).build();
             trace(this, "START");
             NodeClock mine = clock;

@@ -155,8 +155,8 @@ class LockSimulationTest {
 
     /**
      * Planted bug (issue 19, defect 8, rule 1 / E1): an extension keeps the later of the old and the new monotonic
-     * deadline ({@link dev.hoplock.core.lock.LockSimulationSeams#keepLaterDeadline}). It is caught in the schedules where
-     * a holder extends with a shorter TTL than it holds (counter {@code lock.extended-shorter}) and a mixed-TTL
+     * deadline ({@link dev.hoplock.core.lock.LockSimulationSeams#keepLaterDeadline}). It is caught in the schedules
+     * where a holder extends with a shorter TTL than it holds (counter {@code lock.extended-shorter}) and a mixed-TTL
      * machine's wall clock steps back ({@code fault.wall-clock-step-back-mixed-ttl}). Stops at the first schedule that
      * catches it, unless {@code hoplock.sim.plantedSchedules} asks for a count over that many schedules.
      */

@@ -189,7 +189,8 @@ class JdbcAutoConfigurationTests {
                     // The electors verify the store before campaigning: here that keeps failing, so nobody leads.
                     await().atMost(Duration.ofSeconds(10)).until(() -> elector.status().verificationProblem()
                             .isPresent());
-                    assertThat(elector.status().verification()).isNotEqualTo(dev.hoplock.core.election.StoreVerification.VERIFIED);
+                    assertThat(elector.status().verification()).isNotEqualTo(
+                            dev.hoplock.core.election.StoreVerification.VERIFIED);
                     assertThat(elector.status().verificationProblem().orElseThrow()).contains("unreachable_leases");
                     assertThat(elector.isLeader()).isFalse();
                 });
