@@ -1,9 +1,9 @@
 package dev.hoplock.chaos;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.s3.S3Backend;
 

@@ -1,6 +1,6 @@
 package dev.hoplock.chaos;
 
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.LockHandle;

@@ -1,5 +1,7 @@
 package dev.hoplock.core;
 
+import dev.hoplock.core.election.Elector;
+
 import org.jspecify.annotations.Nullable;
 
 /**

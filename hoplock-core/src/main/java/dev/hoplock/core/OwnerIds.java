@@ -17,7 +17,8 @@ public final class OwnerIds {
         return hostName() + ":" + ProcessHandle.current().pid() + ":" + randomHex(3);
     }
 
-    static String randomHex(int bytes) {
+    /** {@code bytes} random bytes as lower-case hex digits: the nonces written into lease records. */
+    public static String randomHex(int bytes) {
         byte[] buffer = new byte[bytes];
         RANDOM.nextBytes(buffer);
         return HexFormat.of().formatHex(buffer);

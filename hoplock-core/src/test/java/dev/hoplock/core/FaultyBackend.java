@@ -19,37 +19,37 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * One node's view of a shared store, with faults a test switches on: requests that fail before reaching the store,
  * writes whose answer is lost after they happened, and requests that never answer.
  */
-final class FaultyBackend implements AsyncBackend {
+public final class FaultyBackend implements AsyncBackend {
 
     /**
      * LOSE_ANSWER applies to writes and deletes only: reads answer normally. DEFER applies each request at once and
      * holds its answer until {@link #deliverDeferred()}.
      */
-    enum Mode { NORMAL, FAIL, LOSE_ANSWER, HANG, DEFER }
+    public enum Mode { NORMAL, FAIL, LOSE_ANSWER, HANG, DEFER }
 
-    record Call(String operation, Duration timeout) {
+    public record Call(String operation, Duration timeout) {
     }
 
     private final Backend store;
-    final List<Call> calls = new CopyOnWriteArrayList<>();
-    volatile Mode mode = Mode.NORMAL;
+    public final List<Call> calls = new CopyOnWriteArrayList<>();
+    public volatile Mode mode = Mode.NORMAL;
     /**
      * The next this many writes take effect but are answered with a refusal, as when a client library retries a write
      * whose answer was lost and the retry meets the version the first attempt created (412).
      */
-    volatile int applyThenRefuse;
+    public volatile int applyThenRefuse;
     /**
      * The next this many writes are refused without effect, as S3 does with 409 ConditionalRequestConflict (in DEFER
      * mode the refusal is held like any answer).
      */
-    volatile int refuseWithoutEffect;
+    public volatile int refuseWithoutEffect;
     /** The next this many reads fail (in NORMAL mode). */
-    volatile int failReads;
+    public volatile int failReads;
     /** The next this many reads answer null, breaking the backend contract (a buggy backend). */
-    volatile int nullReads;
+    public volatile int nullReads;
     private final List<Runnable> deferred = new CopyOnWriteArrayList<>();
 
-    FaultyBackend(Backend store) {
+    public FaultyBackend(Backend store) {
         this.store = store;
     }
 
@@ -134,7 +134,7 @@ final class FaultyBackend implements AsyncBackend {
     }
 
     /** Delivers the answers held in DEFER mode, in the order the requests were made. */
-    void deliverDeferred() {
+    public void deliverDeferred() {
         List<Runnable> due = List.copyOf(deferred);
         deferred.clear();
         due.forEach(Runnable::run);

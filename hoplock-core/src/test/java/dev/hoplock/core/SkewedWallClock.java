@@ -10,23 +10,23 @@ import java.time.Instant;
  * A machine's clocks over virtual time whose wall clock a test moves apart from the monotonic clock: a step (as after
  * a VM suspend or a checkpoint restore, when the monotonic clock stood still while the wall clock went on) or a rate.
  */
-final class SkewedWallClock implements TimeSource {
+public final class SkewedWallClock implements TimeSource {
 
     private final VirtualTime time;
     private volatile long stepNanos;
     private volatile double extraRate;
 
-    SkewedWallClock(VirtualTime time) {
+    public SkewedWallClock(VirtualTime time) {
         this.time = time;
     }
 
     /** The wall clock jumps by {@code step}; the monotonic clock does not move. */
-    void step(Duration step) {
+    public void step(Duration step) {
         stepNanos += step.toNanos();
     }
 
     /** From now on the wall clock runs {@code rate} times as fast as the monotonic clock. */
-    void wallRate(double rate) {
+    public void wallRate(double rate) {
         stepNanos -= (long) ((rate - 1 - extraRate) * time.nanoTime());
         extraRate = rate - 1;
     }

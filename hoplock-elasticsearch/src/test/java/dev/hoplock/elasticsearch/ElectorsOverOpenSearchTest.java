@@ -1,8 +1,8 @@
 package dev.hoplock.elasticsearch;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LossCause;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LossCause;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;

@@ -1,7 +1,7 @@
 package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.fencing.StaleTokenException;
 import org.jspecify.annotations.Nullable;

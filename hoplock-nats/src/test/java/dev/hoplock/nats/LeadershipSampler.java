@@ -1,6 +1,6 @@
 package dev.hoplock.nats;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
 
 import java.util.ArrayList;

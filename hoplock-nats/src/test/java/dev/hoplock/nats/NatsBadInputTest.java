@@ -1,7 +1,7 @@
 package dev.hoplock.nats;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;

@@ -1,6 +1,6 @@
 package dev.hoplock.nats;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;

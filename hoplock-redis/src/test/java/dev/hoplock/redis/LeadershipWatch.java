@@ -1,6 +1,6 @@
 package dev.hoplock.redis;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;

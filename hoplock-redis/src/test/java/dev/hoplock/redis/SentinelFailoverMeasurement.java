@@ -1,7 +1,7 @@
 package dev.hoplock.redis;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.redis.server.RedisServer;
 import dev.hoplock.redis.server.SentinelSetup;
 import org.junit.jupiter.api.Tag;

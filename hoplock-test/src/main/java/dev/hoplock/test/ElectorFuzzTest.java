@@ -2,7 +2,7 @@ package dev.hoplock.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Backend;
 import java.time.Duration;
 import java.util.UUID;
@@ -36,14 +36,14 @@ import org.junit.jupiter.api.Timeout;
  * <h2>What a run does</h2>
  * {@link #electors()} electors (built with {@link Elector#builder(Backend, String)}, TTL {@link #ttl()}, real clocks)
  * compete for one fresh key under {@link #keyPrefix()}, each with a worker thread that does leader work in a
- * {@link dev.hoplock.core.LeaderScope} whenever its elector leads. For {@link #chaosDuration()} the run injects faults
- * at random: backend calls held back before they are sent or after they are answered, for up to 1.5 TTL (requests
- * that land late, answers that come after the elector gave up); an elector's scheduler thread blocked for up to
- * 1.2 TTL; workers stalling inside their scope for up to 1.2 TTL, honouring or ignoring the interrupt; nested scopes;
- * step-downs; electors closed and restarted as new incarnations, or frozen until the end of the run (a stopped
- * process: no renewal, no release, the lease expires; it resumes, far too late, just before the end).
- * Then faults stop (the leader is still asked to step down once per TTL) until the run has seen
- * {@link #minAcquisitions()} acquisitions, and every elector is closed.
+ * {@link dev.hoplock.core.election.LeaderScope} whenever its elector leads. For {@link #chaosDuration()} the run
+ * injects faults at random: backend calls held back before they are sent or after they are answered, for up to 1.5 TTL
+ * (requests that land late, answers that come after the elector gave up); an elector's scheduler thread blocked for up
+ * to 1.2 TTL; workers stalling inside their scope for up to 1.2 TTL, honouring or ignoring the interrupt; nested
+ * scopes; step-downs; electors closed and restarted as new incarnations, or frozen until the end of the run (a stopped
+ * process: no renewal, no release, the lease expires; it resumes, far too late, just before the end). Then faults stop
+ * (the leader is still asked to step down once per TTL) until the run has seen {@link #minAcquisitions()} acquisitions,
+ * and every elector is closed.
  *
  * <h2>What it asserts</h2>
  * One run per test class ({@code @BeforeAll}, so {@link #backend()} is called once, before any test of the class;

@@ -1,6 +1,6 @@
 package dev.hoplock.test;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.ArrayList;

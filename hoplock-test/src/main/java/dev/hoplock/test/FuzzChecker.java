@@ -1,6 +1,6 @@
 package dev.hoplock.test;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.test.FuzzJournal.Observations;
 import dev.hoplock.test.FuzzJournal.OpenScope;
 import dev.hoplock.test.FuzzJournal.StoreWrite;

@@ -1,6 +1,6 @@
 package dev.hoplock.test;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

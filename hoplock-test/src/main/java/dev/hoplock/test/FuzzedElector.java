@@ -1,6 +1,6 @@
 package dev.hoplock.test;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.time.ExecutorScheduler;
 import org.jspecify.annotations.Nullable;

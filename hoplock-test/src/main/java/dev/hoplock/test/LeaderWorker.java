@@ -1,7 +1,7 @@
 package dev.hoplock.test;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LeaderScope;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;

@@ -3,7 +3,7 @@ package dev.hoplock.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;

@@ -2,9 +2,9 @@ package dev.hoplock.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.core.Lease;
-import dev.hoplock.core.LossCause;
+import dev.hoplock.core.election.LossCause;
 import dev.hoplock.test.FuzzJournal.Observations;
 import dev.hoplock.test.FuzzJournal.OpenScope;
 import dev.hoplock.test.FuzzJournal.StoreWrite;

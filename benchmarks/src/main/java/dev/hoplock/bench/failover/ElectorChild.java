@@ -1,7 +1,7 @@
 package dev.hoplock.bench.failover;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;

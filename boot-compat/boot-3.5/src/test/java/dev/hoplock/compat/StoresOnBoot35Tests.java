@@ -1,6 +1,6 @@
 package dev.hoplock.compat;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.nats.NatsBackend;
 import dev.hoplock.nats.server.NatsServer;
 import dev.hoplock.redis.RedisBackend;

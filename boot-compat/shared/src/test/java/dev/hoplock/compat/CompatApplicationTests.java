@@ -2,7 +2,7 @@ package dev.hoplock.compat;
 
 import dev.hoplock.compat.CompatApplication.EventLog;
 import dev.hoplock.compat.CompatApplication.GatedWork;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.LeaderObservedEvent;
 import dev.hoplock.spring.leader.LeadershipAcquiredEvent;

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Work in progress under a lock on one thread, opened by {@link LockHandle#enterScope(boolean)}: the same mechanism as
- * the elector's {@link dev.hoplock.core.LeaderScope} (and {@code @LeaderOnly}).
+ * the elector's {@link dev.hoplock.core.election.LeaderScope} (and {@code @LeaderOnly}).
  *
  * <p>Guarantees: when the acquisition ends while the scope is open, the scope reports it ({@link #wasLost()}) and, if
  * asked at opening, interrupts the thread that opened it exactly once. After {@link #close()} the thread is never

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * Named locks over one store, for one owner id. Implemented by {@link dev.hoplock.core.NamedLocks}.
+ * Named locks over one store, for one owner id. Implemented by {@link NamedLocks}.
  *
  * <p>A lock belongs to an <em>owner</em> (one id per {@code Locks} instance, by default one per process), not to a
  * thread: taking a lock this instance already holds extends it and answers {@link AcquireResult.Acquired} with

@@ -1,9 +1,10 @@
 /**
  * Named locks over any {@link dev.hoplock.core.backend.Backend}: "at most one of us does this piece of work now", by
- * name, for a while, extended, released. The engine is {@link dev.hoplock.core.NamedLocks}; this package holds the API
- * it implements ({@link dev.hoplock.core.lock.Locks}) and its value types.
+ * name, for a while, extended, released. The engine is {@link dev.hoplock.core.lock.NamedLocks}; this package holds
+ * the API it implements ({@link dev.hoplock.core.lock.Locks}), its value types and the engine's internals
+ * (package-private: {@code LockSlot} per name with the types that implement each rule).
  *
- * <p>Guarantees (the elector's safety rules 1 to 6, shared by both, see {@link dev.hoplock.core.Elector}):
+ * <p>Guarantees (the elector's safety rules 1 to 6, shared by both, see {@link dev.hoplock.core.election.Elector}):
  * <ul>
  *   <li><b>Validity anchored before the write.</b> A lock counts as held ({@link dev.hoplock.core.lock.LockHandle#isHeld()})
  *       only until {@code t0 + ttl - safetyMargin} on the local monotonic clock (and the same on the wall clock), where

@@ -1,8 +1,8 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LeaderScope;
 import dev.hoplock.core.Lease;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 

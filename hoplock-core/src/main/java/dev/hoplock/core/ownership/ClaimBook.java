@@ -1,6 +1,6 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.LeaderScope;
 
 import java.time.Duration;
 import java.util.Set;

@@ -1,11 +1,11 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.ElectorSettings;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.backend.LeaseKeys;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.ElectorSettings;
 
 import java.time.Duration;
 import java.util.EnumSet;

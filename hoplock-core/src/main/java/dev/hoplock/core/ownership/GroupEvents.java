@@ -1,6 +1,6 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.ListenerFanOut;
+import dev.hoplock.core.internal.runtime.ListenerFanOut;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.Executor;

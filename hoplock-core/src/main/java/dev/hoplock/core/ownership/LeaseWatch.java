@@ -1,7 +1,7 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.ExpiryWitness;
 import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.internal.lease.ExpiryWitness;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;

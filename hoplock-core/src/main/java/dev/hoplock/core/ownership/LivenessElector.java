@@ -1,7 +1,7 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.EngineRuntime;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.internal.runtime.EngineRuntime;
 
 import java.util.concurrent.Executor;
 

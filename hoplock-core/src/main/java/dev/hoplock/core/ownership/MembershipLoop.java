@@ -1,12 +1,12 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;

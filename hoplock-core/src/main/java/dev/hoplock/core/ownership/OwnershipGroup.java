@@ -1,11 +1,11 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.ElectorSettings;
-import dev.hoplock.core.EngineRuntime;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.ElectorSettings;
+import dev.hoplock.core.internal.runtime.EngineRuntime;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -94,8 +94,8 @@ import java.util.function.Consumer;
  *       machine's monotonic clock) after the answer of the first read that saw it, and expired by this machine's wall
  *       clock (the elector's rule 4, measured to the later read's sending because the removal is no compare-and-swap on
  *       the lease itself), or absent likewise ({@code LeaseWatch}, which judges by the elector's own observation and
- *       decision through {@link dev.hoplock.core.ExpiryWitness}). Its term has then ended, and by M1 no later term of
- *       it acts under the old entry.</li>
+ *       decision through {@link dev.hoplock.core.internal.lease.ExpiryWitness}). Its term has then ended, and by M1 no
+ *       later term of it acts under the old entry.</li>
  *   <li><b>M7, leave only after stopping.</b> {@link #close()} stops every check at once, tells open claims, waits up
  *       to the release timeout for them to close, and only then deregisters and releases the liveness lease; with a
  *       claim still open it does neither and lets the lease expire ({@link #closeAsync()}, {@code Departure}).</li>

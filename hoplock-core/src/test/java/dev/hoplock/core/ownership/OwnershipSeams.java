@@ -1,6 +1,6 @@
 package dev.hoplock.core.ownership;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 
 import java.util.function.Consumer;
 

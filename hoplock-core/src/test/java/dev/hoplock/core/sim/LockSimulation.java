@@ -1,7 +1,5 @@
 package dev.hoplock.core.sim;
 
-import dev.hoplock.core.LockSimulationSeams;
-import dev.hoplock.core.NamedLocks;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
@@ -11,6 +9,8 @@ import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockHandle;
+import dev.hoplock.core.lock.LockSimulationSeams;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
@@ -582,9 +582,10 @@ final class LockSimulation extends SimWorld {
             handles.clear();
             lastSeenOwner.clear();
             lastSeenExpiry.clear();
-            NamedLocks.Builder builder = NamedLocks.builder(new Net(this, clock)).owner(owner).keyPrefix(PREFIX)
-                    .time(clock).scheduler(clock).fallbackScheduler(clock.fallback()).eventExecutor(Runnable::run)
-                    .requestTimeout(requestTimeout).pollInterval(shortestTtl.dividedBy(10));
+            NamedLocks.Builder builder = LockSimulationSeams.fallbackScheduler(NamedLocks.builder(new Net(this, clock))
+                    .owner(owner).keyPrefix(PREFIX).timeSource(clock).scheduler(clock), clock.fallback())
+                    .eventExecutor(Runnable::run).requestTimeout(requestTimeout)
+                    .pollInterval(shortestTtl.dividedBy(10));
             locks = planted.apply(trustExpiresAt ? LockSimulationSeams.trustExpiresAt(builder) : builder).build();
             trace(this, "START");
             NodeClock mine = clock;

@@ -155,8 +155,8 @@ class LockSimulationTest {
 
     /**
      * Planted bug (issue 19, defect 8, rule 1 / E1): an extension keeps the later of the old and the new monotonic
-     * deadline ({@link dev.hoplock.core.LockSimulationSeams#keepLaterDeadline}). It is caught in the schedules where
-     * a holder extends with a shorter TTL than it holds (counter {@code lock.extended-shorter}) and a mixed-TTL
+     * deadline ({@link dev.hoplock.core.lock.LockSimulationSeams#keepLaterDeadline}). It is caught in the schedules
+     * where a holder extends with a shorter TTL than it holds (counter {@code lock.extended-shorter}) and a mixed-TTL
      * machine's wall clock steps back ({@code fault.wall-clock-step-back-mixed-ttl}). Stops at the first schedule that
      * catches it, unless {@code hoplock.sim.plantedSchedules} asks for a count over that many schedules.
      */
@@ -169,7 +169,7 @@ class LockSimulationTest {
         for (int i = 0; i < Math.max(300, counted) && (counted > 0 || caught.isEmpty()); i++) {
             ran++;
             LockSimulation sim = new LockSimulation(BASE_SEED + i, false);
-            sim.planted = dev.hoplock.core.LockSimulationSeams::keepLaterDeadline;
+            sim.planted = dev.hoplock.core.lock.LockSimulationSeams::keepLaterDeadline;
             String failure = sim.run();
             sim.stats.counters.forEach((k, v) -> total.merge(k, v, Long::sum));
             if (failure != null && failure.contains("two holders")) {
@@ -185,7 +185,7 @@ class LockSimulationTest {
     /**
      * Planted bug (issue 19, the adoption-TTL finding, rule 5 with rule 1 / E1): an adopted write of unknown outcome
      * counts the TTL the adopting call asks for, not its own ({@link
-     * dev.hoplock.core.LockSimulationSeams#adoptWithTheTtlAskedFor}; the engine did so before the fix once it had
+     * dev.hoplock.core.lock.LockSimulationSeams#adoptWithTheTtlAskedFor}; the engine did so before the fix once it had
      * forgotten that write's TTL). The fault model reaches it only rarely: a 10 s write whose answer was lost is
      * adopted by a call asking for 30 s, and that machine's wall clock steps back before the 10 s write's validity ends
      * and before any extension. Of 10,000 schedules (base seed 20261201) with the bug planted, these two gave two
@@ -199,7 +199,7 @@ class LockSimulationTest {
         assertThat(new LockSimulation(seed, false).run()).as("the schedule of seed %d without the planted bug", seed)
                 .isNull();
         LockSimulation planted = new LockSimulation(seed, false);
-        planted.planted = dev.hoplock.core.LockSimulationSeams::adoptWithTheTtlAskedFor;
+        planted.planted = dev.hoplock.core.lock.LockSimulationSeams::adoptWithTheTtlAskedFor;
         assertThat(planted.run()).as("the schedule of seed %d with the planted bug", seed).contains("two holders");
     }
 }

@@ -1,6 +1,5 @@
 package dev.hoplock.core.sim;
 
-import dev.hoplock.core.SimulationSeams;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
@@ -8,6 +7,7 @@ import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.election.SimulationSeams;
 import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.core.ownership.OwnershipSeams;
 import dev.hoplock.core.record.LeaseRecord;

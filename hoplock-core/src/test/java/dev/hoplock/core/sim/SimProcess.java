@@ -1,8 +1,8 @@
 package dev.hoplock.core.sim;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.SimulationSeams;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.SimulationSeams;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -14,11 +14,11 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * One deterministic schedule: 3 to 5 machines, each running a real {@link dev.hoplock.core.Elector} on its own clocks
- * ({@link NodeClock}), all on one {@link VirtualTime}, over one simulated linearisable store ({@link SimStore})
- * reached through a faulty network ({@link NetBackend}). Everything random is drawn from one
- * {@link SplittableRandom} seeded with {@link #seed}, and everything runs on the calling thread, so a seed replays
- * the same schedule event for event.
+ * One deterministic schedule: 3 to 5 machines, each running a real {@link dev.hoplock.core.election.Elector} on its own
+ * clocks ({@link NodeClock}), all on one {@link VirtualTime}, over one simulated linearisable store ({@link SimStore})
+ * reached through a faulty network ({@link NetBackend}). Everything random is drawn from one {@link SplittableRandom}
+ * seeded with {@link #seed}, and everything runs on the calling thread, so a seed replays the same schedule event for
+ * event.
  *
  * <p>Phases:
  * <ol>

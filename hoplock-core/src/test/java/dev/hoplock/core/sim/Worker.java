@@ -1,6 +1,6 @@
 package dev.hoplock.core.sim;
 
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.LeaderScope;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Simulated leader work on one thread of a {@link SimProcess}: it opens scopes with
- * {@link dev.hoplock.core.Elector#enterLeaderScope(boolean)} (sometimes nested two or three deep, as nested
+ * {@link dev.hoplock.core.election.Elector#enterLeaderScope(boolean)} (sometimes nested two or three deep, as nested
  * {@code @LeaderOnly} calls do), holds them for a random stretch of virtual time (often across the term's deadline),
  * and then closes them innermost first. How it treats the end of the term depends on its {@link Style}.
  *

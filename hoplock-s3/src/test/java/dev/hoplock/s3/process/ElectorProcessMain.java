@@ -1,7 +1,7 @@
 package dev.hoplock.s3.process;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.s3.S3Backend;
 
 import java.io.PrintStream;

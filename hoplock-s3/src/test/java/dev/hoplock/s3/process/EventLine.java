@@ -1,6 +1,6 @@
 package dev.hoplock.s3.process;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.test.process.KeyValueLine;
 
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.actuate;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.StoreWriteWatch;
 import org.jspecify.annotations.Nullable;

@@ -1,9 +1,9 @@
 package dev.hoplock.spring.actuate;
 
 import dev.hoplock.core.time.HumanDurations;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.ElectorSettings;
-import dev.hoplock.core.ElectorStatus;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.ElectorSettings;
+import dev.hoplock.core.election.ElectorStatus;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.spring.leader.Candidacy;
 import org.jspecify.annotations.Nullable;

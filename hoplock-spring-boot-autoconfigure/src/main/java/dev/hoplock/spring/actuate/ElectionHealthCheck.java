@@ -1,9 +1,9 @@
 package dev.hoplock.spring.actuate;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.ElectorStatus;
-import dev.hoplock.core.Role;
-import dev.hoplock.core.StoreVerification;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.ElectorStatus;
+import dev.hoplock.core.election.Role;
+import dev.hoplock.core.election.StoreVerification;
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.StoreWriteWatch;

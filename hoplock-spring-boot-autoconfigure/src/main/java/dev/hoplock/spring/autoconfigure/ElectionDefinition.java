@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import java.util.Map;
 
 /**

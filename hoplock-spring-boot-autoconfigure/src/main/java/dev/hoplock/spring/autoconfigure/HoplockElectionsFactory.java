@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.Backend;

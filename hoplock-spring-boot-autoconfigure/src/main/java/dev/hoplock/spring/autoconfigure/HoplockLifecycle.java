@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.leader.HoplockElections;
@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
  * {@link ReadinessCandidacy}) and never hold up the context: each verifies the store on its own IO thread before it
  * campaigns (rule 0 of the elector's safety argument; for S3 with {@code hoplock.probe=true} the conditional-write
  * probe), asks again every poll while the store cannot be asked, and never campaigns on a store that lacks what it
- * needs; the health contributor and the endpoint show where that stands ({@link dev.hoplock.core.ElectorStatus}). On
- * the in-memory store the start also waits (briefly) for their first round, so that a test's context is up with its
- * elections decided.
+ * needs; the health contributor and the endpoint show where that stands ({@link
+ * dev.hoplock.core.election.ElectorStatus}). On the in-memory store the start also waits (briefly) for their first
+ * round, so that a test's context is up with its elections decided.
  *
  * <h2>Stop: leader work first</h2>
  * The phase is {@link SmartLifecycle#DEFAULT_PHASE}, the highest ({@link ClosingLifecycle}), so this stops before the

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.HoplockConfigurationException;

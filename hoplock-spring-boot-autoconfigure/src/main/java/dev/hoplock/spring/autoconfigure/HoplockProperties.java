@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.ElectorSettings;
+import dev.hoplock.core.election.ElectorSettings;
 import dev.hoplock.spring.leader.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;

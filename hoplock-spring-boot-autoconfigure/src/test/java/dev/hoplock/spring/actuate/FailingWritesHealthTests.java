@@ -1,7 +1,7 @@
 package dev.hoplock.spring.actuate;
 
 import dev.hoplock.spring.autoconfigure.HoplockHealthAutoConfiguration;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.support.ReadOnlyBackend;

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.autoconfigure;
 
 import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.StoreVerification;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.StoreVerification;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.elasticsearch.ElasticsearchBackend;
 import dev.hoplock.elasticsearch.node.Gateway;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.FilesystemBackend;
 import dev.hoplock.core.backend.InMemoryBackend;
@@ -47,7 +47,8 @@ class HoplockAutoConfigurationTests {
             assertThat(elector.settings().renewInterval()).isEqualTo(Duration.ofSeconds(10));
             assertThat(elector.settings().releaseTimeout()).isEqualTo(Duration.ofSeconds(2));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
-            assertThat(elector.status().verification()).isEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+            assertThat(elector.status().verification()).isEqualTo(
+                    dev.hoplock.core.election.StoreVerification.VERIFIED);
             assertThat(elector.status().capabilities()).get().extracting(c -> c.summary())
                     .isEqualTo("create ASSUMED, swap ASSUMED, delete ASSUMED, handles as received");
         });
@@ -343,7 +344,8 @@ class HoplockAutoConfigurationTests {
                     assertThat(context).hasNotFailed();
                     Elector elector = context.getBean(HoplockElections.class).getDefault();
                     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(elector::isLeader);
-                    assertThat(elector.status().verification()).isEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+                    assertThat(elector.status().verification()).isEqualTo(
+                            dev.hoplock.core.election.StoreVerification.VERIFIED);
                 });
     }
 

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.jdbc.JdbcBackend;
 import dev.hoplock.spring.leader.HoplockElections;
@@ -189,7 +189,8 @@ class JdbcAutoConfigurationTests {
                     // The electors verify the store before campaigning: here that keeps failing, so nobody leads.
                     await().atMost(Duration.ofSeconds(10)).until(() -> elector.status().verificationProblem()
                             .isPresent());
-                    assertThat(elector.status().verification()).isNotEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+                    assertThat(elector.status().verification()).isNotEqualTo(
+                            dev.hoplock.core.election.StoreVerification.VERIFIED);
                     assertThat(elector.status().verificationProblem().orElseThrow()).contains("unreachable_leases");
                     assertThat(elector.isLeader()).isFalse();
                 });

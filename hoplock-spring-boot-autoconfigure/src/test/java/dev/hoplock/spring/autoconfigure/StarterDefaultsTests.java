@@ -1,7 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.ElectorSettings;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.ElectorSettings;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.elasticsearch.ElasticsearchBackendBuilder;
 import dev.hoplock.jdbc.JdbcBackend;

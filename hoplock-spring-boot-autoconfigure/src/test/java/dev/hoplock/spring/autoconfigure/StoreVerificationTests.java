@@ -1,7 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.StoreVerification;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.StoreVerification;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.it;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LossCause;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LossCause;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.it;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LossCause;
-import dev.hoplock.core.Role;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LossCause;
+import dev.hoplock.core.election.Role;
 import dev.hoplock.core.backend.FilesystemBackend;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.it;
 
-import dev.hoplock.core.ElectionEvent;
+import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.LeaderContextHolder;
 import dev.hoplock.spring.leader.LeaderOnly;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.it;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.s3.S3Backend;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
@@ -56,7 +56,7 @@ class TwoApplicationsOverS3Tests {
         assertThat(a.getBean(S3Backend.class).describe()).contains("s3://" + server.bucket() + "/" + prefix);
         Elector electorA = elector(a);
         await().atMost(Duration.ofSeconds(15)).until(electorA::isLeader);
-        assertThat(electorA.status().verification()).isEqualTo(dev.hoplock.core.StoreVerification.VERIFIED);
+        assertThat(electorA.status().verification()).isEqualTo(dev.hoplock.core.election.StoreVerification.VERIFIED);
         assertThat(electorA.status().capabilities()).get().extracting(c -> c.summary()).asString()
                 .startsWith("create VERIFIED, swap VERIFIED");
         ConfigurableApplicationContext b = start(server, "s3-b");

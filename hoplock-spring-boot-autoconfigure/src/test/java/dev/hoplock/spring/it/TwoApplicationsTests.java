@@ -1,6 +1,6 @@
 package dev.hoplock.spring.it;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.it.DemoJobApplication.Execution;

@@ -1,7 +1,7 @@
 package dev.hoplock.spring.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.jdbc;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;

@@ -1,7 +1,7 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.support;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.lock.LockHandle;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.actuate.HoplockEndpoint;

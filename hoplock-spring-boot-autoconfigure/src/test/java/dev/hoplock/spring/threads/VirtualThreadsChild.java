@@ -1,6 +1,6 @@
 package dev.hoplock.spring.threads;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.LeaderContextHolder;
 import dev.hoplock.spring.leader.LeaderOnly;

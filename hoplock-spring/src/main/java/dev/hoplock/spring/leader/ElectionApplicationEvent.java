@@ -1,6 +1,6 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import org.springframework.context.ApplicationEvent;
 
 import java.time.Instant;

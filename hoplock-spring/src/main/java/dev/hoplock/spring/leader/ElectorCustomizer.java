@@ -1,6 +1,6 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 
 /**
  * Adjusts the builder of one election's elector after the {@code hoplock.*} properties were applied and before it is

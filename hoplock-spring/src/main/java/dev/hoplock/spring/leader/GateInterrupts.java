@@ -1,6 +1,6 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.LeaderScope;
 
 import java.util.Arrays;
 

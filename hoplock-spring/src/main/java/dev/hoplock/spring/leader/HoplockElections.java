@@ -1,7 +1,7 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
 import org.jspecify.annotations.Nullable;
 

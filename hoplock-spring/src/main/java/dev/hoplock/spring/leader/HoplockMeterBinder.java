@@ -1,10 +1,10 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Holder;
 import dev.hoplock.core.Lease;
-import dev.hoplock.core.LossCause;
+import dev.hoplock.core.election.LossCause;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

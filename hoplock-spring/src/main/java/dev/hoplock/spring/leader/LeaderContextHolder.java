@@ -1,6 +1,6 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.LeaderContext;
+import dev.hoplock.core.election.LeaderContext;
 import dev.hoplock.core.Lease;
 import dev.hoplock.spring.internal.gate.GateContext;
 import org.jspecify.annotations.Nullable;

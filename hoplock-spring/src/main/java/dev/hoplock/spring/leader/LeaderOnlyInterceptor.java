@@ -1,9 +1,9 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Holder;
-import dev.hoplock.core.LeaderContext;
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.LeaderContext;
+import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.ownership.OwnershipClaim;
 import dev.hoplock.spring.internal.gate.GateAttributeSource;
 import dev.hoplock.spring.internal.gate.SkipValues;

@@ -1,7 +1,7 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,8 +1,8 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
-import dev.hoplock.core.LossCause;
+import dev.hoplock.core.election.LossCause;
 
 import java.time.Instant;
 

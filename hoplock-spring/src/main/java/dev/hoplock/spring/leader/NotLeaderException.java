@@ -1,6 +1,6 @@
 package dev.hoplock.spring.leader;
 
-import dev.hoplock.core.LeadershipLostException;
+import dev.hoplock.core.election.LeadershipLostException;
 
 /**
  * Thrown by a {@link LeaderOnly} method in {@link OnNonLeader#THROW} mode when this instance does not lead the

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.lock;
 
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.spring.internal.gate.GateAttributeSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.StringValueResolver;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.ownership;
 
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.ownership.OwnershipClaim;
 

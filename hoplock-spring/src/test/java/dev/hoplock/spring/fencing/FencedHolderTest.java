@@ -1,7 +1,7 @@
 package dev.hoplock.spring.fencing;
 
-import dev.hoplock.core.LeaderContext;
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.election.LeaderContext;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.lock.AcquireResult;

@@ -1,6 +1,6 @@
 package dev.hoplock.spring.fencing;
 
-import dev.hoplock.core.LeaderContext;
+import dev.hoplock.core.election.LeaderContext;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;

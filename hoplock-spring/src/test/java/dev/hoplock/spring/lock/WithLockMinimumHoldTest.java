@@ -1,6 +1,6 @@
 package dev.hoplock.spring.lock;
 
-import dev.hoplock.core.NamedLocks;
+import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.core.time.VirtualTime;
@@ -57,7 +57,7 @@ class WithLockMinimumHoldTest {
     }
 
     private Hourly instance(String owner, TimeSource clock) {
-        NamedLocks locks = NamedLocks.builder(store).owner(owner).time(clock).scheduler(time)
+        NamedLocks locks = NamedLocks.builder(store).owner(owner).timeSource(clock).scheduler(time)
                 .ioExecutor(Runnable::run).eventExecutor(Runnable::run).build();
         opened.add(locks);
         WithLockInterceptor interceptor = new WithLockInterceptor(new WithLockAttributeSource(WhenLockHeld.SKIP, null),

@@ -1,8 +1,8 @@
 package dev.hoplock.test.process;
 
-import dev.hoplock.core.ElectionEvent;
-import dev.hoplock.core.Elector;
-import dev.hoplock.core.LeaderScope;
+import dev.hoplock.core.election.ElectionEvent;
+import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.backend.Backend;
 

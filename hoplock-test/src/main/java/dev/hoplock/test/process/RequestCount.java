@@ -1,6 +1,6 @@
 package dev.hoplock.test.process;
 
-import dev.hoplock.core.Elector;
+import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.backend.Backend;
 
 import java.time.Duration;

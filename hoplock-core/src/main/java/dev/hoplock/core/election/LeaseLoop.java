@@ -1,0 +1,365 @@
+package dev.hoplock.core.election;
+
+import dev.hoplock.core.backend.AsyncBackend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.election.VerificationGate.Next;
+import dev.hoplock.core.internal.lease.LeaseTimes;
+import dev.hoplock.core.internal.lease.Observation;
+import dev.hoplock.core.internal.lease.Owned;
+import dev.hoplock.core.internal.lease.RequestBook;
+import dev.hoplock.core.internal.lease.TakeoverDecision;
+import dev.hoplock.core.internal.lease.Term;
+import dev.hoplock.core.internal.lease.UnknownWrites;
+import dev.hoplock.core.internal.runtime.EngineRuntime;
+import dev.hoplock.core.internal.runtime.LoopTimers;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.record.MalformedLeaseRecordException;
+import dev.hoplock.core.time.HumanDurations;
+import dev.hoplock.core.time.Scheduler;
+import dev.hoplock.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The lease loop of one {@link Elector}: a state machine driven by its timers and by the store's answers, one request
+ * at a time. Each transition names the rule of the elector's safety argument it implements (rules 0 to 7, numbered as
+ * in {@link Elector}'s Javadoc).
+ *
+ * <pre>
+ *   step ── store not verified ─────────────► verify (rule 0)
+ *        ── release requested ──────────────► release (rule 7), or read until our version is proven
+ *        ── owned and leading ──────────────► renew (rules 1, 3)
+ *        ── owned, not leading ─────────────► acquire a new term on our own version (rule 6)
+ *        ── otherwise ──────────────────────► read ─► adopt (rule 5) | decide takeover (rule 4) ─► acquire | wait
+ * </pre>
+ *
+ * <p>Guarantees: every state change happens holding this object's lock (on a timer or on the thread that completes a
+ * request); at most one request is in flight ({@link RequestBook}); a term past its deadline is ended before any
+ * transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the loop goes on after a
+ * poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle}, which shares the
+ * lock.
+ */
+final class LeaseLoop {
+
+    private static final Logger log = LoggerFactory.getLogger(Elector.class);
+
+    final ElectorSettings settings;
+    final AsyncBackend backend;
+    final TimeSource time;
+    final LoopTimers timers;
+    final EventHub events;
+    final ProblemReporter problems;
+    final VerificationGate verification;
+    final RequestBook requests;
+    final Leadership leadership;
+    final RecordWatch watch;
+    final UnknownWrites unknown = new UnknownWrites();
+    final StoreHealth health;
+    final Release release;
+    final LeaseTimes times;
+    private final LeaseWrites writes;
+
+    // ---- guarded by this ----
+    boolean stopping;
+    boolean releaseRequested;
+    @Nullable Owned owned;
+    private Scheduler.@Nullable Cancellable nextStep;
+    private long campaignPausedUntil;
+    private boolean campaignPaused;
+
+    LeaseLoop(ElectorSettings settings, EngineRuntime runtime) {
+        this.settings = settings;
+        this.time = runtime.time();
+        this.backend = runtime.backend();
+        this.times = new LeaseTimes(settings);
+        this.timers = runtime.timers(this::schedulerFailed);
+        this.events = new EventHub(settings.key(), time::wallNow, runtime.eventExecutor());
+        this.leadership = new Leadership(this, settings, time, timers, events, this::lastError, () -> stopping,
+                this::onFence);
+        this.problems = new ProblemReporter(settings.key(), time, leadership::publish);
+        this.health = new StoreHealth(settings.key(), time, problems);
+        this.verification = new VerificationGate(settings.key(), settings.releaseByDelete(), problems);
+        this.requests = new RequestBook(this, timers, backend::describe, leadership::endIfPastDeadline, this::guarded);
+        this.watch = new RecordWatch(settings, time, backend::describe, problems, leadership);
+        this.release = new Release(settings, backend, requests, health, watch);
+        this.writes = new LeaseWrites(this);
+    }
+
+    private @Nullable String lastError() {
+        return health.lastError();
+    }
+
+    String key() {
+        return settings.key();
+    }
+
+    String owner() {
+        return settings.owner();
+    }
+
+    // ------------------------------------------------------------------ transitions
+
+    void step() {
+        synchronized (this) {
+            nextStep = null;
+            leadership.endIfPastDeadline();
+            if (stopping || requests.busy()) {
+                return;
+            }
+            guarded("deciding the next request", this::stepLocked);
+        }
+    }
+
+    private void stepLocked() {
+        if (!verification.allowsCampaign()) {
+            // Rule 0: before the store is verified the only request is its verification; once refused, none.
+            if (verification.verifying()) {
+                verifyStore();
+            }
+            return;
+        }
+        if (releaseRequested) {
+            if (owned != null && settings.releaseTimeout().isNegative()) {
+                releaseRequested = false;
+                owned = null;
+            } else if (owned != null) {
+                // Rule 7: the release asked for by a step-down, once leader work stopped.
+                releaseRequested = false;
+                release.send(owned, settings.releaseTimeout(), () -> owned = null,
+                        () -> scheduleStep(settings.pollInterval()));
+                return;
+            } else if (unknown.isEmpty()) {
+                // Nothing of ours can be in the store: nothing to release.
+                releaseRequested = false;
+            } else {
+                // Rules 5 and 7: a write of ours may be the current version (a refused renewal leaves the one we held
+                // in place): the request stays until a read proves the record ours (adopted, then released) or not.
+                readRecord();
+                return;
+            }
+        }
+        if (owned != null && leadership.isLeader()) {
+            writes.renew();
+        } else if (owned != null && campaignAllowed()) {
+            // Rule 6: our own version, but its term ended: a new term at a new generation.
+            writes.acquire(owned.handle(), watch.highestGeneration() + 1);
+        } else {
+            readRecord();
+        }
+    }
+
+    /** Rule 0: asks the store what it honours; campaigns once it has what this elector needs. */
+    private void verifyStore() {
+        Duration timeout = settings.requestTimeout();
+        requests.send(backend::verify, timeout, (@Nullable StoreCapabilities answered, @Nullable BackendException failure) -> {
+            Next next = verification.onAnswer(answered, failure);
+            if (next == Next.RETRY) {
+                health.failed("verify", failure);
+                scheduleStep(settings.pollInterval());
+                return;
+            }
+            health.verified();
+            if (next == Next.CAMPAIGN) {
+                scheduleStep(Duration.ZERO);
+            }
+        });
+    }
+
+    /** Rule 3: a leader's read is bounded by the time its term has left. */
+    void readRecord() {
+        Duration timeout = settings.requestTimeout();
+        Term current = leadership.term();
+        if (leadership.isLeader()) {
+            timeout = min(timeout, current.timeLeft());
+        }
+        Duration bound = timeout;
+        requests.send(() -> backend.read(key(), bound), bound, this::onRead);
+    }
+
+    private void onRead(@Nullable Optional<StoredObject> result, @Nullable BackendException failure) {
+        if (failure != null) {
+            health.failed("read", failure);
+            // Rule 4: a failed read may hide a version that came and went: an absence is observed afresh.
+            watch.tracker().lostSight();
+            Term current = leadership.term();
+            scheduleStep(current != null && current.isValid() ? times.retryDelay(current.timeLeft())
+                    : settings.pollInterval());
+            return;
+        }
+        health.answered();
+        if (result.isEmpty()) {
+            dropReleaseIfNotOurs();
+            leadership.end(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
+            Observation.Present before = watch.tracker().present();
+            watch.forget();
+            if (watch.tracker().sawAbsent(time.nanoTime())) {
+                reportDeletion(before);
+            }
+            decideTakeover();
+            return;
+        }
+        StoredObject object = result.get();
+        LeaseRecord record = null;
+        String corruption = null;
+        try {
+            record = LeaseRecordCodec.decode(object.content());
+        } catch (MalformedLeaseRecordException e) {
+            corruption = e.getMessage();
+        }
+        UnknownWrites.Write mine = record == null ? null : unknown.provablyOurs(record);
+        if (mine != null) {
+            writes.adopt(object.handle(), mine);
+            return;
+        }
+        if (record == null || !record.owner().equals(owner())) {
+            // Rule 5: another writer's version is current, so no write of unknown outcome is: a swap of ours named an
+            // older handle and can never land now, and a create of ours can land only after someone deletes this
+            // version, when its holder may still lead. Neither may be adopted later.
+            unknown.otherWriterSeen();
+        }
+        dropReleaseIfNotOurs();
+        leadership.end(LossCause.TAKEN_OVER, "the lease record was changed by "
+                + (record == null ? "an unknown writer" : ProblemMessages.describeOwner(record.owner())));
+        watch.observe(object.handle(), record, corruption);
+        decideTakeover();
+    }
+
+    /** Rules 4 and 6: acquire the version observed, or look again; the decision is {@link TakeoverDecision}'s. */
+    private void decideTakeover() {
+        if (!campaignAllowed()) {
+            scheduleStep(settings.pollInterval());
+            return;
+        }
+        TakeoverDecision.Outcome outcome = TakeoverDecision.decide(watch.tracker().current(), watch.highestGeneration(),
+                time.nanoTime(), time.wallNow(), settings);
+        if (outcome instanceof TakeoverDecision.Acquire take) {
+            if (take.reason() == TakeoverDecision.Why.CORRUPT_AND_UNCHANGED) {
+                log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
+                        HumanDurations.format(settings.ttl()));
+            }
+            writes.acquire(take.expected(), take.generation());
+        } else {
+            scheduleStep(((TakeoverDecision.Wait) outcome).delay());
+        }
+    }
+
+    /**
+     * Rule 4: a read found the key absent after it was seen present ({@link DeletedRecordRule}): reported when the
+     * version seen last was held by another owner, since that holder may still lead. The absence after a release or
+     * after this process's own record disappears is observed as well, without a report.
+     */
+    private void reportDeletion(Observation.@Nullable Present before) {
+        LeaseRecord last = before == null ? null : before.record();
+        if (before == null || (last != null && (last.isReleased() || last.owner().equals(owner())))) {
+            return;
+        }
+        String heldBy = last == null ? "a corrupt record"
+                : ProblemMessages.describeOwner(last.owner()) + " at generation " + last.generation();
+        problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted",
+                ProblemMessages.recordDeleted(key(), backend.describe(), heldBy, settings.ttl()));
+    }
+
+    /** Rule 2: the fence timer of {@code current} fired. */
+    private void onFence(Term current) {
+        synchronized (this) {
+            guarded("checking the self-fencing deadline", () -> {
+                if (current != leadership.term() || current.ended()) {
+                    return;
+                }
+                if (current.isValid()) {
+                    if (!requests.busy() && owned != null && times.renewalDueByWallClock(owned, time.wallMillis())) {
+                        // The renewal timer counts monotonic time, which stood still during a suspend while the wall
+                        // clock (and the wall deadline) moved on: renew now rather than lose the term by the wall clock.
+                        scheduleStep(Duration.ZERO);
+                    }
+                    leadership.armFence(current);
+                    return;
+                }
+                leadership.endIfPastDeadline();
+                if (!requests.busy()) {
+                    scheduleStep(Duration.ZERO);
+                }
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * Runs one step of the loop so that an unexpected exception (a bug, or a backend breaking its contract, for example
+     * answering null) is reported and retried after a poll instead of silently ending the loop. Safety does not depend
+     * on this: a term still ends at its deadline.
+     */
+    void guarded(String activity, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            health.internalError(activity, e, ProblemMessages.internalError(key(), activity, e,
+                    settings.pollInterval(), backend.describe()));
+            if (!requests.busy() && !stopping) {
+                scheduleStep(settings.pollInterval());
+            }
+        }
+    }
+
+    void scheduleStep(Duration delay) {
+        if (stopping) {
+            return;
+        }
+        cancelNextStep();
+        nextStep = timers.schedule(this::step, releaseRequested ? Duration.ZERO : delay);
+    }
+
+    void cancelNextStep() {
+        if (nextStep != null) {
+            nextStep.cancel();
+        }
+        nextStep = null;
+    }
+
+    /** A read showed that no version of ours is current: a pending release has nothing left to release. */
+    private void dropReleaseIfNotOurs() {
+        if (owned == null) {
+            releaseRequested = false;
+        }
+    }
+
+    /** After a step-down: no campaign for one TTL, so that another node can take over. */
+    void pauseCampaign() {
+        campaignPaused = true;
+        campaignPausedUntil = time.nanoTime() + settings.ttl().toNanos();
+    }
+
+    /**
+     * Whether this elector may write a new term now. Never while a release is requested (rule 7): the request belongs
+     * to the term that was stepped down, and a new term begun first would be released under its own leader work.
+     */
+    boolean campaignAllowed() {
+        if (campaignPaused && time.nanoTime() - campaignPausedUntil >= 0) {
+            campaignPaused = false;
+        }
+        return !campaignPaused && !stopping && !releaseRequested;
+    }
+
+    /** A timer could not be given to the scheduler; {@link LoopTimers} ran it on its fallback timer instead. */
+    private void schedulerFailed(RuntimeException failure) {
+        synchronized (this) {
+            problems.reportError(ElectionEvent.ProblemKind.SCHEDULER_ERROR, "scheduler " + failure.getClass().getName(),
+                    ProblemMessages.schedulerRefused(key(), failure), failure);
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return LeaseTimes.min(a, b);
+    }
+}

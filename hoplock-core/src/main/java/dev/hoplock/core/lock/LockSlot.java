@@ -1,0 +1,141 @@
+package dev.hoplock.core.lock;
+
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.internal.lease.ObservationTracker;
+import dev.hoplock.core.internal.lease.Owned;
+import dev.hoplock.core.internal.lease.RequestBook;
+import dev.hoplock.core.internal.lease.TakeoverDecision;
+import dev.hoplock.core.internal.lease.Term;
+import dev.hoplock.core.internal.lease.UnknownWrites;
+import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.lock.LockEvent;
+import dev.hoplock.core.lock.ReleaseOutcome;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The state and protocol of one lock name in one {@link NamedLocks}: what this process has observed of the name's
+ * record and the acquisition it holds. The safety rules are the elector's, through the same types, each applied by one
+ * small type of this slot:
+ * <ul>
+ *   <li>rule 0 (a capable store): {@link LockStoreGate}, asked before every attempt;</li>
+ *   <li>rules 1 and 2 (validity anchored before the write, self-fencing): {@link LockHolding}, with a {@link Term}
+ *       begun and extended from the {@code t0} taken before each write, ended by a timer at its deadline and checked
+ *       before every answer;</li>
+ *   <li>rule 3 (bounded requests, late answers ignored): {@link RequestBook}, each request bounded by the request
+ *       timeout and, for a renewal, by the time left ({@link LockKeepAlive});</li>
+ *   <li>rule 4 (takeover only after local observation), rule 5 (unknown outcomes: {@link UnknownWrites}, a write
+ *       without an answer is answered {@link AcquireResult.Unavailable}, never "acquired") and rule 6 (fencing):
+ *       {@link LockTakeover}, with {@link ObservationTracker} and {@link TakeoverDecision};</li>
+ *   <li>a release writes an expired, ownerless record at the same generation (never a delete), so fencing tokens keep
+ *       rising: {@link LockRelease}.</li>
+ * </ul>
+ * Operations run one at a time in call order ({@link SlotQueue}); all state, here and in the parts, is guarded by this
+ * object's monitor.
+ */
+final class LockSlot {
+
+    private final NamedLocks locks;
+    private final String name;
+    private final String key;
+    final RequestBook requests;
+    final SlotQueue queue = new SlotQueue(this);
+    final LockTakeover takeover;
+    final LockHolding holding;
+    final LockKeepAlive keepAlive;
+    private final LockRelease release;
+
+    // ---- guarded by this ----
+    final UnknownWrites unknown = new UnknownWrites();
+    /** The version of the record this process wrote last and still counts as its own, or null. */
+    @Nullable Owned owned;
+    /** The acquisition this process holds (possibly past its deadline until {@link LockHolding#checkDeadline()}). */
+    @Nullable LockHold hold;
+
+    LockSlot(NamedLocks locks, String name, String key) {
+        this.locks = locks;
+        this.name = name;
+        this.key = key;
+        this.takeover = new LockTakeover(this);
+        this.holding = new LockHolding(this);
+        this.keepAlive = new LockKeepAlive(this);
+        this.release = new LockRelease(this);
+        this.requests = new RequestBook(this, locks.timers(), locks::describeStore, holding::checkDeadline,
+                locks::guard);
+    }
+
+    String name() {
+        return name;
+    }
+
+    String key() {
+        return key;
+    }
+
+    NamedLocks locks() {
+        return locks;
+    }
+
+    /** The acquisition held now (valid by the local clocks), or null. */
+    synchronized @Nullable LockHold validHold() {
+        return hold != null && hold.isHeld() ? hold : null;
+    }
+
+    /** One attempt: extend the acquisition held, or read and take the lock if rule 4 allows; rule 0 first. */
+    CompletableFuture<AcquireResult> tryAcquire(Duration ttl) {
+        return queue.enqueue(() -> locks.verified().handle((ok, error) -> error).thenCompose(error -> {
+            synchronized (this) {
+                if (error != null) {
+                    AcquireResult refused = new AcquireResult.Unavailable(name, asBackendException(error));
+                    locks.events().publish(new LockEvent.Refused(name, 0, locks.time().wallNow(), refused));
+                    return CompletableFuture.completedFuture(refused);
+                }
+                return attempt(ttl);
+            }
+        }));
+    }
+
+    private BackendException asBackendException(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (cause instanceof BackendException backendException) {
+            return backendException;
+        }
+        return LockProblems.notVerified(locks.describeStore(), name, cause);
+    }
+
+    /** One attempt on a verified store (rule 0): renew what is held, else read and decide (rule 4). */
+    private CompletableFuture<AcquireResult> attempt(Duration ttl) {
+        CompletableFuture<AcquireResult> out = new CompletableFuture<>();
+        holding.checkDeadline();
+        LockHold current = hold;
+        if (current != null && owned != null) {
+            keepAlive.renew(current, ttl, false, out);
+        } else {
+            takeover.read(ttl, true, out);
+        }
+        return out.whenComplete((answer, error) -> {
+            if (answer != null && !answer.acquired()) {
+                locks.events().publish(new LockEvent.Refused(name, tokenOf(answer), locks.time().wallNow(), answer));
+            }
+        });
+    }
+
+    private static long tokenOf(AcquireResult answer) {
+        return answer instanceof AcquireResult.HeldByAnother held ? held.token() : 0;
+    }
+
+    void keepAlive(LockHold current, Duration margin) {
+        keepAlive.start(current, margin);
+    }
+
+    void stopKeepAlive(LockHold current) {
+        keepAlive.stop(current);
+    }
+
+    CompletableFuture<ReleaseOutcome> release(LockHold current) {
+        return release.release(current);
+    }
+}

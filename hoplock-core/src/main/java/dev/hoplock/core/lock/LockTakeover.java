@@ -1,0 +1,235 @@
+package dev.hoplock.core.lock;
+
+import dev.hoplock.core.OwnerIds;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.core.internal.lease.LeaseTimes;
+import dev.hoplock.core.internal.lease.Observation;
+import dev.hoplock.core.internal.lease.ObservationTracker;
+import dev.hoplock.core.internal.lease.Owned;
+import dev.hoplock.core.internal.lease.TakeoverDecision;
+import dev.hoplock.core.internal.lease.UnknownWrites;
+import dev.hoplock.core.lock.AcquireResult;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
+import dev.hoplock.core.record.MalformedLeaseRecordException;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The acquisition steps of one {@link LockSlot}: read the record, observe it, decide, write. Each step names the rule of
+ * the elector's safety argument it implements:
+ * <ul>
+ *   <li>rule 4 (takeover only after local observation): {@link #decide} asks the {@link TakeoverDecision} (through the
+ *       {@link LockTakeoverRule} seam) with an observation lasting the longer of the TTL asked for and the
+ *       validity the record showed when first seen by the wall clock (callers of one name may ask for different
+ *       TTLs);</li>
+ *   <li>rule 5 (unknown outcomes): a write without an answer is remembered in {@link UnknownWrites} and answered
+ *       {@link AcquireResult.Unavailable}; a read that finds it provably ours adopts it ({@link #adoptFound}), counting
+ *       its validity from its own {@code t0} for its own TTL (kept with the write, {@link UnknownWrites.Write#ttl()};
+ *       never the TTL the adopting call asks for);</li>
+ *   <li>rule 6 (fencing): every new acquisition is written at a generation above every one this process saw
+ *       ({@link TakeoverDecision#nextGeneration(long)}); a token that went down is reported, never reused.</li>
+ * </ul>
+ * Guarantees: it never answers "acquired" for a write whose answer it did not see or could not prove; it only calls
+ * {@link LockHolding} to begin or extend an acquisition. Not thread-safe on its own: every method runs under the
+ * slot's monitor, which guards the state kept here.
+ */
+final class LockTakeover {
+
+    private final LockSlot slot;
+    private final NamedLocks locks;
+
+    // ---- guarded by the slot ----
+    private @Nullable ObservationTracker tracker;
+    /** Rule 6: the highest generation this process saw for the name. */
+    private long highestGeneration;
+    /** Rule 2 for a version held by another owner: the validity it showed when first seen (wall clock), in nanos. */
+    private long firstSightValidityNanos;
+
+    LockTakeover(LockSlot slot) {
+        this.slot = slot;
+        this.locks = slot.locks();
+    }
+
+    /** Reads the record; {@code mayWrite}: the answer may take the lock (false: only name the holder or adopt). */
+    void read(Duration ttl, boolean mayWrite, CompletableFuture<AcquireResult> out) {
+        Duration timeout = locks.requestTimeout();
+        slot.requests.send(() -> locks.backend().read(slot.key(), timeout), timeout,
+                (Optional<StoredObject> result, @Nullable BackendException failure) -> {
+                    if (failure != null) {
+                        tracker(ttl).lostSight();
+                        out.complete(new AcquireResult.Unavailable(slot.name(), failure));
+                        return;
+                    }
+                    onRead(ttl, mayWrite, result, out);
+                });
+    }
+
+    private void onRead(Duration ttl, boolean mayWrite, Optional<StoredObject> result,
+                        CompletableFuture<AcquireResult> out) {
+        ObservationTracker seen = tracker(ttl);
+        if (result.isEmpty()) {
+            seen.forget();
+            seen.sawAbsent(locks.time().nanoTime());
+            if (slot.owned != null) {
+                // Our version is gone (deleted outside hoplock): whatever we held is no longer in the store.
+                slot.owned = null;
+            }
+            decide(ttl, mayWrite, out);
+            return;
+        }
+        StoredObject object = result.get();
+        LeaseRecord record = null;
+        try {
+            record = LeaseRecordCodec.decode(object.content());
+        } catch (MalformedLeaseRecordException e) {
+            LockProblems.warnCorrupt(locks.describeStore(), slot.name(), e.getMessage());
+        }
+        UnknownWrites.Write mine = record == null ? null : slot.unknown.provablyOurs(record);
+        if (mine != null) {
+            adoptFound(object.handle(), mine, ttl, mayWrite, out);
+            return;
+        }
+        if (record == null || !record.owner().equals(locks.owner())) {
+            // Rule 5: another writer's version is current; no write of unknown outcome may be adopted any more.
+            slot.unknown.otherWriterSeen();
+        }
+        observe(object.handle(), record);
+        Owned owned = slot.owned;
+        if (owned != null && owned.handle().equals(object.handle()) && mayWrite) {
+            // The current version is the one this process wrote, and its acquisition has ended (no hold): nobody
+            // else can hold it, so take it over at once, with a new fencing token (rule 6).
+            write(object.handle(), TakeoverDecision.nextGeneration(highestGeneration), ttl, out);
+            return;
+        }
+        decide(ttl, mayWrite, out);
+    }
+
+    /** Rule 4 (and 6), with the observation lasting the longer of the TTL and the validity shown at first sight. */
+    private void decide(Duration ttl, boolean mayWrite, CompletableFuture<AcquireResult> out) {
+        ObservationTracker seen = tracker(ttl);
+        Observation observation = seen.current();
+        long ttlNanos = ttl.toNanos();
+        Duration observeFor = ttl;
+        if (observation instanceof Observation.Absent absent && absent.watched()) {
+            observation = new Observation.Absent(true, absent.absentSinceNanos(),
+                    Math.max(absent.observeNanos(), ttlNanos), absent.lastExpiresAt());
+        } else if (observation instanceof Observation.Present) {
+            observeFor = Duration.ofNanos(Math.max(ttlNanos, firstSightValidityNanos));
+        }
+        TakeoverDecision.Outcome outcome = locks.takeoverRule().decide(observation, highestGeneration,
+                locks.time().nanoTime(), locks.time().wallNow(), observeFor, locks.pollInterval());
+        if (outcome instanceof TakeoverDecision.Acquire take && mayWrite) {
+            write(take.expected(), take.generation(), ttl, out);
+            return;
+        }
+        Duration retryAfter = outcome instanceof TakeoverDecision.Wait wait ? wait.delay() : Duration.ZERO;
+        out.complete(heldByAnother(retryAfter));
+    }
+
+    private AcquireResult.HeldByAnother heldByAnother(Duration retryAfter) {
+        Observation.Present present = tracker == null ? null : tracker.present();
+        if (present != null && present.record() != null) {
+            LeaseRecord record = present.record();
+            return new AcquireResult.HeldByAnother(slot.name(), record.owner(), record.expiresAt(),
+                    record.generation(), retryAfter);
+        }
+        return new AcquireResult.HeldByAnother(slot.name(), "", null, highestGeneration, retryAfter);
+    }
+
+    /**
+     * Rules 1 and 5: writes a new acquisition at {@code generation}, conditional on {@code expected} (NONE: create),
+     * with {@code t0} taken before the write; an answer that never came is remembered as a write of unknown outcome.
+     */
+    private void write(Handle expected, long generation, Duration ttl, CompletableFuture<AcquireResult> out) {
+        if (generation <= 0) {
+            out.complete(heldByAnother(locks.pollInterval()));
+            return;
+        }
+        long t0 = locks.time().nanoTime();
+        LeaseRecord record = new LeaseRecord(generation, locks.time().wallNow().plus(ttl), locks.owner(), nonce());
+        Duration timeout = LeaseTimes.min(locks.requestTimeout(), ttl.minus(locks.safetyMargin(ttl)));
+        byte[] bytes = LeaseRecordCodec.encode(record);
+        slot.requests.send(() -> locks.backend().write(slot.key(), expected, bytes, timeout), timeout,
+                (WriteResult result, @Nullable BackendException failure) -> {
+                    if (failure != null) {
+                        slot.unknown.remember(record, t0, ttl);
+                        out.complete(new AcquireResult.Unavailable(slot.name(), failure));
+                        return;
+                    }
+                    if (result instanceof WriteResult.Written written) {
+                        slot.unknown.settled();
+                        slot.owned = new Owned(written.handle(), record, t0, ttl);
+                        observe(written.handle(), record);
+                        slot.holding.begin(record, t0, ttl, out);
+                        return;
+                    }
+                    // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
+                    // or to adopt our write if it provably landed.
+                    slot.unknown.refused(slot.owned, record, t0, ttl);
+                    slot.owned = null;
+                    read(ttl, false, out);
+                });
+    }
+
+    /**
+     * Rule 5: a read found a write of ours whose outcome was unknown. Rule 1: its validity counts from that write's
+     * {@code t0} for that write's TTL ({@link LockAdoptionRule#WRITTEN}), not for the {@code ttl} this call asks for.
+     */
+    private void adoptFound(Handle handle, UnknownWrites.Write mine, Duration ttl, boolean mayWrite,
+                            CompletableFuture<AcquireResult> out) {
+        slot.unknown.settled();
+        LeaseRecord record = mine.record();
+        Duration writtenTtl = locks.adoptionRule().ttl(mine, ttl);
+        slot.owned = new Owned(handle, record, mine.t0(), writtenTtl);
+        observe(handle, record);
+        LockHold current = slot.hold;
+        if (current != null && current.isHeld() && current.token() == record.generation()) {
+            out.complete(slot.holding.extend(current, record, mine.t0(), writtenTtl)
+                    ? new AcquireResult.Acquired(current, true)
+                    : new AcquireResult.Unavailable(slot.name(), LockProblems.answerAfterValidity(slot.name(),
+                            writtenTtl)));
+        } else if (current == null && slot.holding.startsAfterLastHold(record.generation())) {
+            slot.holding.begin(record, mine.t0(), writtenTtl, out);
+        } else if (mayWrite) {
+            // A late renewal of an acquisition that has ended: take our own version over with a new token.
+            write(handle, TakeoverDecision.nextGeneration(highestGeneration), ttl, out);
+        } else {
+            out.complete(new AcquireResult.Unavailable(slot.name(), LockProblems.lateEarlierWrite(slot.name())));
+        }
+    }
+
+    /** Rules 4 and 6: records a version seen (or written) now; a new version restarts the observation. */
+    void observe(Handle handle, @Nullable LeaseRecord record) {
+        ObservationTracker seen = tracker == null ? tracker(Duration.ofNanos(1)) : tracker;
+        Instant wallNow = locks.time().wallNow();
+        if (seen.sawVersion(handle, record, locks.time().nanoTime(), wallNow)) {
+            firstSightValidityNanos = record == null ? 0 : TakeoverDecision.nanosUntil(wallNow, record.expiresAt());
+            if (record != null) {
+                if (record.generation() < highestGeneration) {
+                    LockProblems.warnRegressed(slot.name(), highestGeneration, record.generation());
+                }
+                highestGeneration = Math.max(highestGeneration, record.generation());
+            }
+        }
+    }
+
+    /** A fresh nonce for a write of ours: every write changes the bytes, and rule 5 recognises its writes by it. */
+    String nonce() {
+        return OwnerIds.randomHex(8);
+    }
+
+    private ObservationTracker tracker(Duration ttl) {
+        if (tracker == null) {
+            tracker = new ObservationTracker(ttl);
+        }
+        return tracker;
+    }
+}
