@@ -79,7 +79,7 @@ final class LeaseLoop {
                 this::onFence);
         this.problems = new ProblemReporter(settings.key(), time, leadership::publish);
         this.health = new StoreHealth(settings.key(), time, problems);
-        this.verification = new VerificationGate(settings.key(), settings.releaseByDelete(), problems);
+        this.verification = VerificationGate.forElector(settings.key(), settings.releaseByDelete(), problems);
         this.requests = new RequestBook(this, timers, backend::describe, leadership::endIfPastDeadline, this::guarded);
         this.watch = new RecordWatch(settings, time, backend::describe, problems, leadership);
         this.release = new Release(settings, backend, requests, health, watch);

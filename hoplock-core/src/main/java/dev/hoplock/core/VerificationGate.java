@@ -11,22 +11,37 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Rule 0 of the {@link Elector}'s safety argument, <em>campaign only on a verified store</em>: the state machine
+ * Implements E0, <em>campaign only on a verified store</em> (the rule's text is in {@link Elector}'s Javadoc): the one
+ * gate of every lease user in this library. The {@link Elector}'s {@link LeaseLoop} feeds it the answers of its bounded
+ * verification requests; named locks feed it through {@link LockStoreGate}, which only asks the store on demand; an
+ * ownership group's members are electors, so they pass it too. The state machine is
  * {@link StoreVerification#VERIFYING} → {@link StoreVerification#VERIFIED} or {@link StoreVerification#REFUSED}, fed
  * with the answers of {@link dev.hoplock.core.backend.AsyncBackend#verify()}.
  *
  * <p>Guarantees: {@link #allowsCampaign()} is true only after a verification answered capabilities that pass
- * {@link StoreCapabilities#requireFor(boolean)} for this elector's release mode. Only the store's verdict is final: a
- * missing capability (in the answer, or thrown as {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}, such
- * as a 501 to a conditional request) makes it {@code REFUSED} for good, reported once as a
- * {@link ElectionEvent.Problem} and an error log line naming the reason. Every other failure leaves it
- * {@code VERIFYING} to be retried, even those that need a change outside this process (access denied, a missing
- * bucket or table): permissions propagate late and deployments create buckets and tables while applications start,
- * and retrying never lets the elector write before the store passed. Not thread-safe: used under the elector's lock.
+ * {@link StoreCapabilities#requireFor(boolean)} for this user's release mode (named locks release by an expired record,
+ * never by a delete). Only the store's verdict is final: a missing capability (in the answer, or thrown as
+ * {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}, such as a 501 to a conditional request) makes it
+ * {@code REFUSED} for good, reported once to its {@link Verdicts} (the elector: an {@link ElectionEvent.Problem} and an
+ * error log line naming the reason; named locks: an error log line). A store that says it does not honour conditional
+ * writes must never be written to, whichever way it says so, and asking it again could only ever turn that "no" into a
+ * write on a store that does not keep the condition. Every other failure leaves it {@code VERIFYING} to be asked again,
+ * even those that need a change outside this process (access denied, a missing bucket or table): permissions propagate
+ * late and deployments create buckets and tables while applications start, and asking again never lets anything write
+ * before the store passed. (Until issue 20 named locks had their own gate, which asked again after a thrown
+ * {@code CONDITIONAL_WRITES_NOT_SUPPORTED}; they now refuse for good, as the elector always did.) Not thread-safe: used
+ * under its user's lock.
  */
 final class VerificationGate {
 
-    private static final Logger log = LoggerFactory.getLogger(Elector.class);
+    /** Where the gate's final verdicts go: each is told at most once. */
+    interface Verdicts {
+        /** The store passed; the user may campaign. */
+        void verified(StoreCapabilities capabilities);
+
+        /** The store is refused for good, for {@code reason}. */
+        void refused(String reason);
+    }
 
     /** What the loop does after an answer. */
     enum Next {
@@ -38,20 +53,51 @@ final class VerificationGate {
         STOP
     }
 
-    private final String key;
     private final boolean releaseByDelete;
-    private final ProblemReporter problems;
+    private final Verdicts verdicts;
     private StoreVerification state = StoreVerification.VERIFYING;
     private @Nullable StoreCapabilities capabilities;
     private @Nullable String reason;
+    private @Nullable BackendException refusal;
 
-    VerificationGate(String key, boolean releaseByDelete, ProblemReporter problems) {
-        this.key = key;
+    VerificationGate(boolean releaseByDelete, Verdicts verdicts) {
         this.releaseByDelete = releaseByDelete;
-        this.problems = problems;
+        this.verdicts = verdicts;
     }
 
-    /** Rule 0: true only once the store is verified for this elector. */
+    /** The gate of the elector of {@code key}: a refusal is one {@link ElectionEvent.Problem} and an error log line. */
+    static VerificationGate forElector(String key, boolean releaseByDelete, ProblemReporter problems) {
+        Logger log = LoggerFactory.getLogger(Elector.class);
+        return new VerificationGate(releaseByDelete, new Verdicts() {
+            @Override
+            public void verified(StoreCapabilities capabilities) {
+                log.info("hoplock: the store of '{}' is verified: {}", key, capabilities.summary());
+            }
+
+            @Override
+            public void refused(String reason) {
+                problems.reportError(ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED, "verify",
+                        ProblemMessages.storeRefused(key, reason), null);
+            }
+        });
+    }
+
+    /** The gate of named locks on {@code store} (they release by an expired record): a refusal is logged once. */
+    static VerificationGate forNamedLocks(String store) {
+        Logger log = LoggerFactory.getLogger(NamedLocks.class);
+        return new VerificationGate(false, new Verdicts() {
+            @Override
+            public void verified(StoreCapabilities capabilities) {
+            }
+
+            @Override
+            public void refused(String reason) {
+                log.error("hoplock: named locks refuse {}: {}", store, reason);
+            }
+        });
+    }
+
+    /** E0: true only once the store is verified for this user. */
     boolean allowsCampaign() {
         return state == StoreVerification.VERIFIED;
     }
@@ -75,6 +121,11 @@ final class VerificationGate {
         return Optional.ofNullable(reason);
     }
 
+    /** The failure that refused the store for good; empty unless {@link StoreVerification#REFUSED}. */
+    Optional<BackendException> refusal() {
+        return Optional.ofNullable(refusal);
+    }
+
     /**
      * Takes the answer of one verification: {@code answered} capabilities, or the {@code failure} (one of the two is
      * null).
@@ -90,7 +141,7 @@ final class VerificationGate {
             }
             state = StoreVerification.VERIFIED;
             reason = null;
-            log.info("hoplock: the store of '{}' is verified: {}", key, answered.summary());
+            verdicts.verified(answered);
             return Next.CAMPAIGN;
         }
         if (failure.kind() != BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED) {
@@ -105,9 +156,9 @@ final class VerificationGate {
 
     private Next refuse(BackendException failure) {
         state = StoreVerification.REFUSED;
+        refusal = failure;
         reason = failure.getMessage();
-        problems.reportError(ElectionEvent.ProblemKind.CONDITIONAL_WRITES_NOT_SUPPORTED, "verify",
-                ProblemMessages.storeRefused(key, reason), null);
+        verdicts.refused(String.valueOf(reason));
         return Next.STOP;
     }
 }
