@@ -143,7 +143,7 @@ final class LeaseLoop {
             writes.renew();
         } else if (owned != null && campaignAllowed()) {
             // Rule 6: our own version, but its term ended: a new term at a new generation.
-            writes.acquire(owned.handle(), watch.highestGeneration() + 1);
+            writes.acquire(owned.handle(), TakeoverDecision.nextGeneration(watch.highestGeneration()));
         } else {
             readRecord();
         }

@@ -29,6 +29,7 @@ final class LeaseWrites {
     private final Leadership leadership;
     private final StoreHealth health;
     private final LeaseTimes times;
+    private final LeaseWriter writer;
     private final long ttlNanos;
 
     LeaseWrites(LeaseLoop loop) {
@@ -43,11 +44,13 @@ final class LeaseWrites {
         this.health = loop.health;
         this.times = loop.times;
         this.ttlNanos = settings.ttl().toNanos();
+        this.writer = new LeaseWriter(backend, time, requests, unknown, loop.key(), loop.owner());
     }
 
     /**
      * Rules 1 and 3: writes a new term's record, create ({@code expected} NONE) or take over the version
-     * {@code expected}, with {@code t0} taken before the write and the request bounded by the usable lease.
+     * {@code expected}, through the one {@link LeaseWriter} ({@code t0} taken before the write, a write without an
+     * answer remembered), the request bounded by the usable lease.
      */
     void acquire(Handle expected, long generation) {
         if (generation <= 0) {
@@ -55,29 +58,29 @@ final class LeaseWrites {
             loop.scheduleStep(settings.pollInterval());
             return;
         }
-        long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), loop.owner(), nonce());
-        Duration timeout = times.acquireTimeout();
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
-            if (failure != null) {
-                // Rule 5: no answer; the write may have happened.
-                unknown.remember(record, t0, settings.ttl());
-                health.failed(expected.isNone() ? "create" : "take over", failure);
-                loop.scheduleStep(settings.pollInterval());
-                return;
-            }
-            health.answered();
-            if (result instanceof WriteResult.Written written) {
-                unknown.settled();
-                loop.owned = new Owned(written.handle(), record, t0, settings.ttl());
+        writer.write(expected, generation, settings.ttl(), times.acquireTimeout(), new LeaseWriter.Answer() {
+            @Override
+            public void written(Handle handle, LeaseRecord record, long t0) {
+                health.answered();
+                loop.owned = new Owned(handle, record, t0, settings.ttl());
                 watch.raise(generation);
-                watch.observe(written.handle(), record, null);
+                watch.observe(handle, record, null);
                 beginTerm();
-            } else {
+            }
+
+            @Override
+            public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
+                health.answered();
                 // Lost the race (or our own version is gone): look again after a poll. The refusal may also hide our
                 // own write (rule 5), which the next read then adopts.
                 rememberRefused(record, t0);
+                loop.scheduleStep(settings.pollInterval());
+            }
+
+            @Override
+            public void unanswered(BackendException failure) {
+                // Rule 5: no answer; the write may have happened (the writer remembered it).
+                health.failed(expected.isNone() ? "create" : "take over", failure);
                 loop.scheduleStep(settings.pollInterval());
             }
         });
@@ -181,6 +184,6 @@ final class LeaseWrites {
 
     /** Every write changes the bytes (the ETag is their hash), and rule 5 recognises its own writes by this nonce. */
     private static String nonce() {
-        return OwnerIds.randomHex(8);
+        return LeaseWriter.nonce();
     }
 }

@@ -35,6 +35,8 @@ final class LockSlot {
     private final String name;
     private final String key;
     final RequestBook requests;
+    /** E1 and E5: the one acquire write, shared with the elector. */
+    final LeaseWriter writer;
     final SlotQueue queue = new SlotQueue(this);
     final LockTakeover takeover;
     final LockHolding holding;
@@ -58,6 +60,7 @@ final class LockSlot {
         this.release = new LockRelease(this);
         this.requests = new RequestBook(this, locks.timers(), locks::describeStore, holding::checkDeadline,
                 locks::guard);
+        this.writer = new LeaseWriter(locks.backend(), locks.time(), requests, unknown, key, locks.owner());
     }
 
     String name() {

@@ -139,37 +139,37 @@ final class LockTakeover {
 
     /**
      * Rules 1 and 5: writes a new acquisition at {@code generation}, conditional on {@code expected} (NONE: create),
-     * with {@code t0} taken before the write; an answer that never came is remembered as a write of unknown outcome.
+     * through the one {@link LeaseWriter}: {@code t0} taken before the write; an answer that never came is remembered
+     * as a write of unknown outcome.
      */
     private void write(Handle expected, long generation, Duration ttl, CompletableFuture<AcquireResult> out) {
         if (generation <= 0) {
             out.complete(heldByAnother(locks.pollInterval()));
             return;
         }
-        long t0 = locks.time().nanoTime();
-        LeaseRecord record = new LeaseRecord(generation, locks.time().wallNow().plus(ttl), locks.owner(), nonce());
         Duration timeout = LeaseTimes.min(locks.requestTimeout(), ttl.minus(locks.safetyMargin(ttl)));
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        slot.requests.send(() -> locks.backend().write(slot.key(), expected, bytes, timeout), timeout,
-                (WriteResult result, @Nullable BackendException failure) -> {
-                    if (failure != null) {
-                        slot.unknown.remember(record, t0, ttl);
-                        out.complete(new AcquireResult.Unavailable(slot.name(), failure));
-                        return;
-                    }
-                    if (result instanceof WriteResult.Written written) {
-                        slot.unknown.settled();
-                        slot.owned = new Owned(written.handle(), record, t0, ttl);
-                        observe(written.handle(), record);
-                        slot.holding.begin(record, t0, ttl, out);
-                        return;
-                    }
-                    // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
-                    // or to adopt our write if it provably landed.
-                    slot.unknown.refused(slot.owned, record, t0, ttl);
-                    slot.owned = null;
-                    read(ttl, false, out);
-                });
+        slot.writer.write(expected, generation, ttl, timeout, new LeaseWriter.Answer() {
+            @Override
+            public void written(Handle handle, LeaseRecord record, long t0) {
+                slot.owned = new Owned(handle, record, t0, ttl);
+                observe(handle, record);
+                slot.holding.begin(record, t0, ttl, out);
+            }
+
+            @Override
+            public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
+                // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
+                // or to adopt our write if it provably landed.
+                slot.unknown.refused(slot.owned, record, t0, ttl);
+                slot.owned = null;
+                read(ttl, false, out);
+            }
+
+            @Override
+            public void unanswered(BackendException failure) {
+                out.complete(new AcquireResult.Unavailable(slot.name(), failure));
+            }
+        });
     }
 
     /**
@@ -216,7 +216,7 @@ final class LockTakeover {
 
     /** A fresh nonce for a write of ours: every write changes the bytes, and rule 5 recognises its writes by it. */
     String nonce() {
-        return OwnerIds.randomHex(8);
+        return LeaseWriter.nonce();
     }
 
     private ObservationTracker tracker(Duration ttl) {
