@@ -60,10 +60,10 @@ final class LeaseLoop {
     final LeaseTimes times;
     private final LeaseWrites writes;
 
-    // ---- guarded by this ----
-    boolean stopping;
-    boolean releaseRequested;
-    @Nullable Owned owned;
+    // ---- guarded by this; changed only by transition(Change) ----
+    private boolean stopping;
+    private boolean releaseRequested;
+    private @Nullable Owned owned;
     private Scheduler.@Nullable Cancellable nextStep;
     private long campaignPausedUntil;
     private boolean campaignPaused;
@@ -98,6 +98,70 @@ final class LeaseLoop {
         return settings.owner();
     }
 
+    // ------------------------------------------------------------------ state
+
+    /**
+     * A change of this loop's state (the version of the record it owns, the release asked for, stopping); each names
+     * what happened. {@link #transition(Change)} is the one place where they are applied.
+     */
+    sealed interface Change permits Change.Own, Change.Simple {
+
+        /** A write of ours landed or was adopted: {@code version} is the record this loop owns now (E1, E5). */
+        record Own(Owned version) implements Change {
+        }
+
+        /** The changes that carry nothing. */
+        enum Simple implements Change {
+            /** No version of ours is current any more (refused, released, or gone). */
+            DISOWN,
+            /** A step-down asks for a release once leader work stopped (E7). */
+            REQUEST_RELEASE,
+            /** The release asked for is sent, or there is nothing of ours left to release. */
+            DROP_RELEASE,
+            /** The elector is closing: no further step, no new term. */
+            STOP
+        }
+
+        Simple DISOWN = Simple.DISOWN;
+        Simple REQUEST_RELEASE = Simple.REQUEST_RELEASE;
+        Simple DROP_RELEASE = Simple.DROP_RELEASE;
+        Simple STOP = Simple.STOP;
+    }
+
+    /**
+     * The one place where this loop's state changes (as Resilience4j's {@code CircuitBreakerStateMachine
+     * .stateTransition}): every rule type ({@link LeaseWrites}, {@link LeaseLifecycle}, {@link Release}'s callbacks and
+     * this loop) calls it, under this object's lock. Stopping is final.
+     */
+    void transition(Change change) {
+        if (change instanceof Change.Own own) {
+            owned = own.version();
+            return;
+        }
+        switch ((Change.Simple) change) {
+            case DISOWN -> owned = null;
+            case REQUEST_RELEASE -> releaseRequested = true;
+            case DROP_RELEASE -> releaseRequested = false;
+            case STOP -> stopping = true;
+            default -> throw new IllegalStateException("unknown change " + change);
+        }
+    }
+
+    /** The version of the record this loop owns (wrote last and still counts as its own), or null. */
+    @Nullable Owned owned() {
+        return owned;
+    }
+
+    /** True once the elector is closing. */
+    boolean stopping() {
+        return stopping;
+    }
+
+    /** True while a step-down's release waits to be sent (E7). */
+    boolean releaseRequested() {
+        return releaseRequested;
+    }
+
     // ------------------------------------------------------------------ transitions
 
     void step() {
@@ -121,17 +185,17 @@ final class LeaseLoop {
         }
         if (releaseRequested) {
             if (owned != null && settings.releaseTimeout().isNegative()) {
-                releaseRequested = false;
-                owned = null;
+                transition(Change.DROP_RELEASE);
+                transition(Change.DISOWN);
             } else if (owned != null) {
                 // Rule 7: the release asked for by a step-down, once leader work stopped.
-                releaseRequested = false;
-                release.send(owned, settings.releaseTimeout(), () -> owned = null,
+                transition(Change.DROP_RELEASE);
+                release.send(owned, settings.releaseTimeout(), () -> transition(Change.DISOWN),
                         () -> scheduleStep(settings.pollInterval()));
                 return;
             } else if (unknown.isEmpty()) {
                 // Nothing of ours can be in the store: nothing to release.
-                releaseRequested = false;
+                transition(Change.DROP_RELEASE);
             } else {
                 // Rules 5 and 7: a write of ours may be the current version (a refused renewal leaves the one we held
                 // in place): the request stays until a read proves the record ours (adopted, then released) or not.
@@ -321,7 +385,7 @@ final class LeaseLoop {
     /** A read showed that no version of ours is current: a pending release has nothing left to release. */
     private void dropReleaseIfNotOurs() {
         if (owned == null) {
-            releaseRequested = false;
+            transition(Change.DROP_RELEASE);
         }
     }
 

@@ -58,7 +58,8 @@ final class LeaseWriter {
     }
 
     /**
-     * Writes {@code generation} for {@code ttl}, conditional on {@code expected} ({@link Handle#NONE}: a create), bounded by {@code timeout}; {@code t0} is taken before anything else.
+     * Writes {@code generation} for {@code ttl}, conditional on {@code expected} ({@link Handle#NONE}: a create),
+     * bounded by {@code timeout}; {@code t0} is taken before anything else.
      */
     void write(Handle expected, long generation, Duration ttl, Duration timeout, Answer answer) {
         long t0 = time.nanoTime();
@@ -77,7 +78,8 @@ final class LeaseWriter {
                         answer.written(written.handle(), record, t0);
                         return;
                     }
-                    WriteResult.Refusal refusal = result instanceof WriteResult.Refused refused ? refused.reason() : null;
+                    WriteResult.Refusal refusal =
+                            result instanceof WriteResult.Refused refused ? refused.reason() : null;
                     answer.refused(refusal, record, t0);
                 });
     }

@@ -62,7 +62,7 @@ final class LeaseWrites {
             @Override
             public void written(Handle handle, LeaseRecord record, long t0) {
                 health.answered();
-                loop.owned = new Owned(handle, record, t0, settings.ttl());
+                loop.transition(new LeaseLoop.Change.Own(new Owned(handle, record, t0, settings.ttl())));
                 watch.raise(generation);
                 watch.observe(handle, record, null);
                 beginTerm();
@@ -90,11 +90,11 @@ final class LeaseWrites {
     void renew() {
         Term current = leadership.term();
         long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(loop.owned.record().generation(), time.wallNow().plusNanos(ttlNanos),
-                loop.owner(), nonce());
+        LeaseRecord record = new LeaseRecord(loop.owned().record().generation(),
+                time.wallNow().plusNanos(ttlNanos), loop.owner(), nonce());
         Duration timeout = LeaseTimes.min(settings.requestTimeout(), current.timeLeft());
         byte[] bytes = LeaseRecordCodec.encode(record);
-        Handle expected = loop.owned.handle();
+        Handle expected = loop.owned().handle();
         requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
                 unknown.remember(record, t0, settings.ttl());
@@ -105,7 +105,8 @@ final class LeaseWrites {
             health.answered();
             if (result instanceof WriteResult.Written written) {
                 unknown.settled();
-                loop.owned = new Owned(written.handle(), record, t0, settings.ttl());
+                loop.transition(
+                        new LeaseLoop.Change.Own(new Owned(written.handle(), record, t0, settings.ttl())));
                 watch.observe(written.handle(), record, null);
                 extendTerm(current, record, t0);
                 return;
@@ -129,7 +130,7 @@ final class LeaseWrites {
      */
     void adopt(Handle handle, UnknownWrites.Write write) {
         unknown.settled();
-        loop.owned = new Owned(handle, write.record(), write.t0(), write.ttl());
+        loop.transition(new LeaseLoop.Change.Own(new Owned(handle, write.record(), write.t0(), write.ttl())));
         watch.raise(write.record().generation());
         watch.observe(handle, write.record(), null);
         Term current = leadership.term();
@@ -145,29 +146,29 @@ final class LeaseWrites {
 
     /** Rules 1, 2 and 7: begins a term on the owned record, unless a release comes first or it is already too late. */
     private void beginTerm() {
-        if (loop.stopping) {
+        if (loop.stopping()) {
             return;
         }
-        if (loop.releaseRequested) {
+        if (loop.releaseRequested()) {
             // Rule 7: a write of ours answered (or was adopted) after a step-down asked for a release; the release
             // comes first (the next step carries it out), and no term begins on a record about to be released.
             loop.scheduleStep(Duration.ZERO);
             return;
         }
-        long deadline = times.deadlineNanos(loop.owned.t0());
-        long wallDeadline = times.wallDeadlineMillis(loop.owned.record());
+        long deadline = times.deadlineNanos(loop.owned().t0());
+        long wallDeadline = times.wallDeadlineMillis(loop.owned().record());
         if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // Rule 1: the write answered too late to lead on it; the record is still ours, so renew it as a new term.
             loop.scheduleStep(Duration.ZERO);
             return;
         }
-        leadership.begin(loop.owned, deadline, wallDeadline);
-        loop.scheduleStep(times.untilRenewal(loop.owned.t0(), time.nanoTime()));
+        leadership.begin(loop.owned(), deadline, wallDeadline);
+        loop.scheduleStep(times.untilRenewal(loop.owned().t0(), time.nanoTime()));
     }
 
     /** Rule 1: a renewal answered; the term's deadlines move to those of this write. */
     private void extendTerm(Term current, LeaseRecord record, long t0) {
-        if (loop.stopping || current != leadership.term() || !current.isValid()) {
+        if (loop.stopping() || current != leadership.term() || !current.isValid()) {
             // The term ended while the write was in flight; the record is ours, so a new term starts next step.
             loop.scheduleStep(Duration.ZERO);
             return;
@@ -178,8 +179,8 @@ final class LeaseWrites {
 
     /** Rule 5: a refused write may hide a version of ours (see {@link UnknownWrites#refused}). */
     private void rememberRefused(LeaseRecord refused, long t0) {
-        unknown.refused(loop.owned, refused, t0, settings.ttl());
-        loop.owned = null;
+        unknown.refused(loop.owned(), refused, t0, settings.ttl());
+        loop.transition(LeaseLoop.Change.DISOWN);
     }
 
     /** Every write changes the bytes (the ETag is their hash), and rule 5 recognises its own writes by this nonce. */

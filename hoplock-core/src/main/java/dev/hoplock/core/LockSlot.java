@@ -43,12 +43,12 @@ final class LockSlot {
     final LockKeepAlive keepAlive;
     private final LockRelease release;
 
-    // ---- guarded by this ----
+    // ---- guarded by this; owned and hold change only by transition(Change) ----
     final UnknownWrites unknown = new UnknownWrites();
     /** The version of the record this process wrote last and still counts as its own, or null. */
-    @Nullable Owned owned;
+    private @Nullable Owned owned;
     /** The acquisition this process holds (possibly past its deadline until {@link LockHolding#checkDeadline()}). */
-    @Nullable LockHold hold;
+    private @Nullable LockHold hold;
 
     LockSlot(NamedLocks locks, String name, String key) {
         this.locks = locks;
@@ -61,6 +61,61 @@ final class LockSlot {
         this.requests = new RequestBook(this, locks.timers(), locks::describeStore, holding::checkDeadline,
                 locks::guard);
         this.writer = new LeaseWriter(locks.backend(), locks.time(), requests, unknown, key, locks.owner());
+    }
+
+    /**
+     * A change of this slot's state (the version of the record it owns, the acquisition it holds); each names what
+     * happened. {@link #transition(Change)} is the one place where they are applied.
+     */
+    sealed interface Change permits Change.Own, Change.Hold, Change.Simple {
+
+        /** A write of ours landed or was adopted: {@code version} is the record this slot owns now (E1, E5, L2). */
+        record Own(Owned version) implements Change {
+        }
+
+        /** An acquisition began on the version owned: {@code started} is the hold (E1, E2). */
+        record Hold(LockHold started) implements Change {
+        }
+
+        /** The changes that carry nothing. */
+        enum Simple implements Change {
+            /** No version of ours is current any more (refused, released, or gone). */
+            DISOWN,
+            /** The hold ended (lost, expired, released): the slot holds nothing. */
+            UNHOLD
+        }
+
+        Simple DISOWN = Simple.DISOWN;
+        Simple UNHOLD = Simple.UNHOLD;
+    }
+
+    /**
+     * The one place where this slot's state changes (as Resilience4j's {@code CircuitBreakerStateMachine
+     * .stateTransition}): the rule types ({@link LockTakeover}, {@link LockHolding}, {@link LockKeepAlive},
+     * {@link LockRelease}) call it, holding this object's monitor.
+     */
+    void transition(Change change) {
+        if (change instanceof Change.Own own) {
+            owned = own.version();
+        } else if (change instanceof Change.Hold held) {
+            hold = held.started();
+        } else {
+            switch ((Change.Simple) change) {
+                case DISOWN -> owned = null;
+                case UNHOLD -> hold = null;
+                default -> throw new IllegalStateException("unknown change " + change);
+            }
+        }
+    }
+
+    /** The version of the record this process wrote last and still counts as its own, or null. */
+    @Nullable Owned owned() {
+        return owned;
+    }
+
+    /** The acquisition this process holds (possibly past its deadline until {@link LockHolding#checkDeadline()}). */
+    @Nullable LockHold hold() {
+        return hold;
     }
 
     String name() {

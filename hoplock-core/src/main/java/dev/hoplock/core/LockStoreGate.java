@@ -12,14 +12,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Asks the store on behalf of named locks whether E0 (campaign only on a verified store, see {@link Elector}) lets them
- * write; the verdict is the one gate's, {@link VerificationGate}, so named locks and the elector decide alike. The store
- * must honour conditional create and swap (no delete needed: a release writes an expired record) before any lock is
- * taken on it.
+ * write; the verdict is the one gate's, {@link VerificationGate}, so named locks and the elector decide alike. The
+ * store must honour conditional create and swap (no delete needed: a release writes an expired record) before any
+ * lock is taken on it.
  *
  * <p>Guarantees: the store is asked once at a time, bounded by the request timeout, and only while the gate is
  * {@link StoreVerification#VERIFYING}: a failure to ask (unreachable, timed out, access denied) is asked again at the
- * next call; a refusal (a missing capability, or a thrown {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}),
- * logged once, is final, as is a verified store. Thread-safe.
+ * next call; a refusal (a missing capability, or a thrown
+ * {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}), logged once, is final, as is a verified store.
+ * Thread-safe.
  */
 final class LockStoreGate {
 

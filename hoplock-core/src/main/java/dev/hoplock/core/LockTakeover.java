@@ -33,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
  * Guarantees: it never answers "acquired" for a write whose answer it did not see or could not prove; it only calls
  * {@link LockHolding} to begin or extend an acquisition. Not thread-safe on its own: every method runs under the
  * slot's monitor, which guards the state kept here.
+ * <p>Implements L3 (in {@code decide}) and, for named locks, E4 to E6; text in {@link dev.hoplock.core.lock}.
  */
 final class LockTakeover {
 
@@ -71,9 +72,9 @@ final class LockTakeover {
         if (result.isEmpty()) {
             seen.forget();
             seen.sawAbsent(locks.time().nanoTime());
-            if (slot.owned != null) {
+            if (slot.owned() != null) {
                 // Our version is gone (deleted outside hoplock): whatever we held is no longer in the store.
-                slot.owned = null;
+                slot.transition(LockSlot.Change.DISOWN);
             }
             decide(ttl, mayWrite, out);
             return;
@@ -95,7 +96,7 @@ final class LockTakeover {
             slot.unknown.otherWriterSeen();
         }
         observe(object.handle(), record);
-        Owned owned = slot.owned;
+        Owned owned = slot.owned();
         if (owned != null && owned.handle().equals(object.handle()) && mayWrite) {
             // The current version is the one this process wrote, and its acquisition has ended (no hold): nobody
             // else can hold it, so take it over at once, with a new fencing token (rule 6).
@@ -151,7 +152,7 @@ final class LockTakeover {
         slot.writer.write(expected, generation, ttl, timeout, new LeaseWriter.Answer() {
             @Override
             public void written(Handle handle, LeaseRecord record, long t0) {
-                slot.owned = new Owned(handle, record, t0, ttl);
+                slot.transition(new LockSlot.Change.Own(new Owned(handle, record, t0, ttl)));
                 observe(handle, record);
                 slot.holding.begin(record, t0, ttl, out);
             }
@@ -160,8 +161,8 @@ final class LockTakeover {
             public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
                 // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
                 // or to adopt our write if it provably landed.
-                slot.unknown.refused(slot.owned, record, t0, ttl);
-                slot.owned = null;
+                slot.unknown.refused(slot.owned(), record, t0, ttl);
+                slot.transition(LockSlot.Change.DISOWN);
                 read(ttl, false, out);
             }
 
@@ -181,9 +182,9 @@ final class LockTakeover {
         slot.unknown.settled();
         LeaseRecord record = mine.record();
         Duration writtenTtl = locks.adoptionRule().ttl(mine, ttl);
-        slot.owned = new Owned(handle, record, mine.t0(), writtenTtl);
+        slot.transition(new LockSlot.Change.Own(new Owned(handle, record, mine.t0(), writtenTtl)));
         observe(handle, record);
-        LockHold current = slot.hold;
+        LockHold current = slot.hold();
         if (current != null && current.isHeld() && current.token() == record.generation()) {
             out.complete(slot.holding.extend(current, record, mine.t0(), writtenTtl)
                     ? new AcquireResult.Acquired(current, true)

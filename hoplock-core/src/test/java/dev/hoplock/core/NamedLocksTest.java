@@ -159,6 +159,7 @@ class NamedLocksTest {
         assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
     }
 
+    /** Rule ids: L3, E4. */
     @Test
     void aLongerTtlHolderIsObservedForTheValidityItsRecordShowed() {
         NamedLocks a = locks("a");
@@ -172,6 +173,7 @@ class NamedLocksTest {
         assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
     }
 
+    /** Rule ids: L4, E6. */
     @Test
     void releaseFreesTheLockAtOnceAndTokensKeepRising() throws Exception {
         NamedLocks a = locks("a");
@@ -262,6 +264,7 @@ class NamedLocksTest {
      * with a shorter TTL ends the acquisition where that write's validity ends, not at the later deadline of the
      * longer write before it. With the later deadline kept, a backward wall step left the holder counting itself
      * holding while a taker using the short TTL held the lock.
+     * <p>Rule ids: L1, E1.
      */
     @Test
     void rule1_anExtensionWithAShorterTtlEndsAtItsOwnDeadlineEvenAfterABackwardWallStep() {
@@ -308,6 +311,7 @@ class NamedLocksTest {
      * Issue 19, defect 8, the write in flight (rule 1, E1: "whether or not a renewal is in flight"): a shorter-TTL
      * extension whose answer is lost may have landed, so from the moment it is sent the acquisition ends no later than
      * that write's validity would, with no clock step at all.
+     * <p>Rule ids: L1, E1, E5.
      */
     @Test
     void rule1_aShorterTtlExtensionWithoutAnAnswerBoundsTheAcquisitionFromTheMomentItIsSent() throws Exception {
@@ -335,6 +339,7 @@ class NamedLocksTest {
      * {@code t0} for its own TTL): a refused 60 s extension adopts the 2 s write the store still holds, after more later
      * writes than were remembered by nonce. The adopted acquisition ends where the 2 s write's validity ends; counting
      * the 60 s asked for left the holder holding, after a backward wall step, while a 2 s taker held the lock.
+     * <p>Rule ids: L2, E5.
      */
     @Test
     void rule5_anAdoptionCountsTheTtlOfTheWriteAdoptedNotTheTtlAskedForEvenAfterManyLaterWrites() throws Exception {
@@ -397,6 +402,7 @@ class NamedLocksTest {
         return lock;
     }
 
+    /** Rule ids: L5, E2. */
     @Test
     void aFailedKeepAliveLosesTheLockAtItsDeadlineTellsListenersAndInterruptsTheScope() {
         FaultyBackend faulty = new FaultyBackend(store);
@@ -572,6 +578,7 @@ class NamedLocksTest {
         assertThat(time.pendingTasks()).as("a renewal and a deadline timer per name").isLessThanOrEqualTo(1000);
     }
 
+    /** Rule ids: E0. */
     @Test
     void aStoreThatDoesNotHonourConditionalWritesIsNeverWrittenTo() {
         FaultyBackend calls = new FaultyBackend(store);
@@ -699,6 +706,7 @@ class NamedLocksTest {
     /**
      * Issue 19: a TTL whose usable validity (TTL minus the safety margin) cannot outlast a write (1 ms and below never
      * succeeded on OpenSearch) is refused at the call, naming the setting, the value, the minimum and the fix.
+     * <p>Rule ids: L6.
      */
     @Test
     void aTtlThatCannotOutlastAWriteIsRefusedNamingTheMinimum() {
