@@ -23,8 +23,8 @@ import java.util.Optional;
 
 /**
  * The lease loop of one {@link Elector}: a state machine driven by its timers and by the store's answers, one request
- * at a time. Each transition names the rule of the elector's safety argument it implements (rules 0 to 7, numbered as
- * in {@link Elector}'s Javadoc).
+ * at a time. Each transition names the rule of the elector's safety argument it implements (rules 0 to 7, ids E0 to
+ * E7, as in {@link Elector}'s Javadoc); it drives the types that implement them.
  *
  * <pre>
  *   step ── store not verified ─────────────► verify (rule 0)
@@ -35,7 +35,8 @@ import java.util.Optional;
  * </pre>
  *
  * <p>Guarantees: every state change happens holding this object's lock (on a timer or on the thread that completes a
- * request); at most one request is in flight ({@link RequestBook}); a term past its deadline is ended before any
+ * request), and the loop's own state (the version owned, a release asked for, stopping) changes only through
+ * {@link #transition(Change)}; at most one request is in flight ({@link RequestBook}); a term past its deadline is ended before any
  * transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the loop goes on after a
  * poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle}, which shares the
  * lock.

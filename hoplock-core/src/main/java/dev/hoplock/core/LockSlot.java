@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * record and the acquisition it holds. The safety rules are the elector's, through the same types, each applied by one
  * small type of this slot:
  * <ul>
- *   <li>rule 0 (a capable store): {@link LockStoreGate}, asked before every attempt;</li>
+ *   <li>rule 0 (E0, a capable store): the elector's {@link VerificationGate}, asked through {@link LockStoreGate}
+ *       before every attempt;</li>
  *   <li>rules 1 and 2 (validity anchored before the write, self-fencing): {@link LockHolding}, with a {@link Term}
  *       begun and extended from the {@code t0} taken before each write, ended by a timer at its deadline and checked
  *       before every answer;</li>
@@ -27,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
  *       rising: {@link LockRelease}.</li>
  * </ul>
  * Operations run one at a time in call order ({@link SlotQueue}); all state, here and in the parts, is guarded by this
- * object's monitor.
+ * object's monitor. The slot's own state (the version owned, the acquisition held) changes only through
+ * {@link #transition(Change)}.
  */
 final class LockSlot {
 

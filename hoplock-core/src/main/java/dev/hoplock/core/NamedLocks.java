@@ -240,7 +240,7 @@ public final class NamedLocks implements Locks {
         return Duration.ofNanos((long) (ttl.toNanos() * safetyFraction));
     }
 
-    /** Rule 0: see {@link LockStoreGate#verified()}. */
+    /** E0, through the elector's gate: see {@link LockStoreGate#verified()}. */
     CompletableFuture<Void> verified() {
         return storeGate.verified();
     }
