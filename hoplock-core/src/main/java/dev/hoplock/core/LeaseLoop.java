@@ -36,10 +36,10 @@ import java.util.Optional;
  *
  * <p>Guarantees: every state change happens holding this object's lock (on a timer or on the thread that completes a
  * request), and the loop's own state (the version owned, a release asked for, stopping) changes only through
- * {@link #transition(Change)}; at most one request is in flight ({@link RequestBook}); a term past its deadline is ended before any
- * transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the loop goes on after a
- * poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle}, which shares the
- * lock.
+ * {@link #transition(Change)}; at most one request is in flight ({@link RequestBook}); a term past its deadline is
+ * ended before any transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the
+ * loop goes on after a poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle},
+ * which shares the lock.
  */
 final class LeaseLoop {
 
@@ -102,26 +102,16 @@ final class LeaseLoop {
     // ------------------------------------------------------------------ state
 
     /**
-     * A change of this loop's state (the version of the record it owns, the release asked for, stopping); each names
-     * what happened. {@link #transition(Change)} is the one place where they are applied.
+     * A change of this loop's state, naming what happened: {@link Own} a write of ours landed or was adopted (E1, E5);
+     * {@code DISOWN} no version of ours is current any more; {@code REQUEST_RELEASE} a step-down asks for a release
+     * once leader work stopped (E7); {@code DROP_RELEASE} that release is sent, or nothing of ours is left to release;
+     * {@code STOP} the elector is closing (final).
      */
     sealed interface Change permits Change.Own, Change.Simple {
-
-        /** A write of ours landed or was adopted: {@code version} is the record this loop owns now (E1, E5). */
         record Own(Owned version) implements Change {
         }
 
-        /** The changes that carry nothing. */
-        enum Simple implements Change {
-            /** No version of ours is current any more (refused, released, or gone). */
-            DISOWN,
-            /** A step-down asks for a release once leader work stopped (E7). */
-            REQUEST_RELEASE,
-            /** The release asked for is sent, or there is nothing of ours left to release. */
-            DROP_RELEASE,
-            /** The elector is closing: no further step, no new term. */
-            STOP
-        }
+        enum Simple implements Change { DISOWN, REQUEST_RELEASE, DROP_RELEASE, STOP }
 
         Simple DISOWN = Simple.DISOWN;
         Simple REQUEST_RELEASE = Simple.REQUEST_RELEASE;
@@ -131,8 +121,8 @@ final class LeaseLoop {
 
     /**
      * The one place where this loop's state changes (as Resilience4j's {@code CircuitBreakerStateMachine
-     * .stateTransition}): every rule type ({@link LeaseWrites}, {@link LeaseLifecycle}, {@link Release}'s callbacks and
-     * this loop) calls it, under this object's lock. Stopping is final.
+     * .stateTransition}): the rule types ({@link LeaseWrites}, {@link LeaseLifecycle}, {@link Release}'s callbacks and
+     * this loop) call it, under this object's lock.
      */
     void transition(Change change) {
         if (change instanceof Change.Own own) {
@@ -144,21 +134,19 @@ final class LeaseLoop {
             case REQUEST_RELEASE -> releaseRequested = true;
             case DROP_RELEASE -> releaseRequested = false;
             case STOP -> stopping = true;
-            default -> throw new IllegalStateException("unknown change " + change);
         }
     }
 
-    /** The version of the record this loop owns (wrote last and still counts as its own), or null. */
+    /** The version of the record this loop wrote last and still counts as its own, or null. */
     @Nullable Owned owned() {
         return owned;
     }
 
-    /** True once the elector is closing. */
     boolean stopping() {
         return stopping;
     }
 
-    /** True while a step-down's release waits to be sent (E7). */
+    /** True while a step-down's release (E7) waits to be sent. */
     boolean releaseRequested() {
         return releaseRequested;
     }

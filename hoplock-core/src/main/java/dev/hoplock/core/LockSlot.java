@@ -105,7 +105,6 @@ final class LockSlot {
             switch ((Change.Simple) change) {
                 case DISOWN -> owned = null;
                 case UNHOLD -> hold = null;
-                default -> throw new IllegalStateException("unknown change " + change);
             }
         }
     }
