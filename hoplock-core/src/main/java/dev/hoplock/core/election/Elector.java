@@ -33,15 +33,18 @@ import java.util.function.Consumer;
  * elector's write succeeds against any version of the record. The rules below make "at most one elector runs leader
  * work at any instant" follow from that, assuming only that monotonic clocks on different machines advance at
  * nearly the same rate (the {@code safetyMargin} absorbs the difference), and that the store keeps the conditions
- * this elector relies on, which rule 0 checks:
+ * this elector relies on, which rule 0 checks. Each rule has a stable id, E0 to E7 (rule {@code n} is {@code En}); this
+ * list is the one place where their text lives: the types that implement a rule say "Implements En", tests cite the id,
+ * and named locks ({@code L1} ...) and ownership groups ({@code M1} to {@code M9}) build on them
+ * ({@code RuleIdsTest} checks all three):
  * <ol start="0">
- *   <li><b>Campaign only on a verified store.</b> Before its first request about the lease, the elector asks the store
+ *   <li><b>E0: Campaign only on a verified store.</b> Before its first request about the lease, the elector asks the store
  *       what it honours ({@link Backend#verify()}, bounded by the request timeout) and writes nothing until the answer
  *       shows every conditional request it needs ({@link dev.hoplock.core.backend.StoreCapabilities#requireFor}: create
  *       and swap; delete too when it releases by DELETE). A store that lacks one is never campaigned on (one
  *       {@link ElectionEvent.Problem}, the reason in {@link #status()}); a store that could not be asked is asked again
  *       every poll, with no other request meanwhile ({@code VerificationGate}, checked at every step).</li>
- *   <li><b>Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
+ *   <li><b>E1: Validity is anchored before the write, on both clocks.</b> The monotonic time {@code t0}, and right after
  *       it the wall time {@code wall(t0)}, are taken before a write is sent; the record says
  *       {@code expires_at = wall(t0) + ttl}, and this elector leads only until {@code t0 + ttl - safetyMargin} on its
  *       monotonic clock <em>and</em> until {@code wall(t0) + ttl - safetyMargin} on its wall clock, whichever comes
@@ -49,15 +52,15 @@ import java.util.function.Consumer;
  *       deadline catches time the monotonic clock did not count (a suspended VM or laptop, a checkpoint restore), so a
  *       machine never wakes as leader on a lease that expired while it slept. A forward wall step ends the term early,
  *       which is safe. ({@code LeaseTimes} computes both deadlines; {@code LeaseWrites} takes {@code t0}.)</li>
- *   <li><b>Self-fencing; every term ends.</b> {@link #isLeader()} compares both clocks with both deadlines on every
+ *   <li><b>E2: Self-fencing; every term ends.</b> {@link #isLeader()} compares both clocks with both deadlines on every
  *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
  *       before anything else happens to the election and before the next term begins ({@code Leadership.end}, the one
  *       place that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
  *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
  *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
- *   <li><b>Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
+ *   <li><b>E3: Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended ({@code RequestBook}: one request in flight, late answers ignored).</li>
- *   <li><b>Takeover only after local observation.</b> A record held by another owner is taken over only when it is
+ *   <li><b>E4: Takeover only after local observation.</b> A record held by another owner is taken over only when it is
  *       expired by this machine's wall clock <em>and</em> has stayed byte-for-byte unchanged (same handle) for a whole
  *       {@code ttl} on this machine's monotonic clock, counted from the answer of the first read that saw it. The
  *       holder wrote it before that read answered, so it stopped at least {@code safetyMargin} before the takeover,
@@ -75,7 +78,7 @@ import java.util.function.Consumer;
  *       (a fresh start) may still create it at once, a create sent before the delete may land after it, and a second
  *       delete between two reads cannot be told from the first. The decision is one pure function,
  *       {@code TakeoverDecision.decide}, over what {@code ObservationTracker} observed.</li>
- *   <li><b>Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
+ *   <li><b>E5: Unknown outcomes.</b> A write without an answer may have happened. So may a refused one: a client library
  *       that retries a write whose answer was lost meets the version its first attempt created (412); and a 409
  *       leaves the version this elector held in place. Such a version is adopted only if a later read finds exactly
  *       its owner, generation and nonce, with validity counted from the {@code t0} of the write that created it;
@@ -84,10 +87,10 @@ import java.util.function.Consumer;
  *       version's holder may still lead). A refused renewal ends the term at once (unless an
  *       earlier write's outcome is still unknown); adopting afterwards starts a new term with a new generation
  *       ({@code UnknownWrites}).</li>
- *   <li><b>Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
+ *   <li><b>E6: Fencing tokens.</b> Every acquisition writes a generation above every generation this elector has seen for
  *       the key, and a graceful release keeps the generation, so tokens increase at every change of holder
  *       ({@code TakeoverDecision.nextGeneration}, {@code Release}).</li>
- *   <li><b>Release only after leader work stopped.</b> {@link #close()} and {@link #stepDown()} (so also
+ *   <li><b>E7: Release only after leader work stopped.</b> {@link #close()} and {@link #stepDown()} (so also
  *       {@link #lead} when its task returns, and the actuator) release the lease only once every scope of every term
  *       of this process has closed, waiting up to the release timeout; otherwise they keep the lease and let it
  *       expire, so no successor starts while this process still works. A release requested while the outcome of a

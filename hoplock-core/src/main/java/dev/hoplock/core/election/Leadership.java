@@ -40,6 +40,7 @@ import java.util.function.Supplier;
  * </ul>
  * The term, role and holder are readable without the lock (volatile); everything else runs under the lock given to
  * the constructor, whose waiters are woken at every change of role and every event.
+ * <p>Implements E1 and E2 (terms begin and end here), with E7's wait for work to stop; text in {@link Elector}.
  */
 final class Leadership {
 

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * term of this process to close ({@link Leadership#workStopped()}, bounded by the release timeout) and only then
  * releases; if work is still running at the timeout the lease is kept and left to expire (logged). A closed elector
  * never campaigns again; {@link #closeAsync} completes once, never exceptionally.
+ * <p>Implements E7 (when a release is sent); text in {@link Elector}.
  */
 final class LeaseLifecycle {
 
@@ -43,7 +44,7 @@ final class LeaseLifecycle {
 
     void start() {
         synchronized (loop) {
-            if (leadership.role() == Role.STOPPED || loop.stopping) {
+            if (leadership.role() == Role.STOPPED || loop.stopping()) {
                 throw new IllegalStateException("elector for '" + settings.key() + "' is closed; build a new one");
             }
             if (leadership.role() != Role.NEW) {
@@ -81,20 +82,20 @@ final class LeaseLifecycle {
             leadership.end(LossCause.STEPPED_DOWN, "stepped down on request");
             loop.pauseCampaign();
             if (settings.releaseTimeout().isNegative()) {
-                loop.releaseRequested = true;
+                loop.transition(LeaseLoop.Change.REQUEST_RELEASE);
                 loop.scheduleStep(Duration.ZERO);
                 return true;
             }
             leadership.workStopped().thenAccept(stoppedInTime -> {
                 synchronized (loop) {
-                    if (loop.stopping) {
+                    if (loop.stopping()) {
                         return;
                     }
                     if (!stoppedInTime) {
-                        leadership.warnWorkStillRunning("stepping down", loop.owned);
+                        leadership.warnWorkStillRunning("stepping down", loop.owned());
                         return;
                     }
-                    loop.releaseRequested = true;
+                    loop.transition(LeaseLoop.Change.REQUEST_RELEASE);
                     loop.scheduleStep(Duration.ZERO);
                 }
             });
@@ -112,7 +113,7 @@ final class LeaseLifecycle {
             }
             closed = new CompletableFuture<>();
             done = closed;
-            loop.stopping = true;
+            loop.transition(LeaseLoop.Change.STOP);
             loop.cancelNextStep();
             leadership.end(LossCause.STOPPED, "elector closed");
             workStopped = leadership.workStopped();
@@ -141,7 +142,7 @@ final class LeaseLifecycle {
 
     boolean isStopped() {
         synchronized (loop) {
-            return loop.stopping;
+            return loop.stopping();
         }
     }
 
@@ -149,7 +150,7 @@ final class LeaseLifecycle {
     @Nullable LeaderScope awaitLeadership() throws InterruptedException {
         synchronized (loop) {
             while (true) {
-                if (loop.stopping) {
+                if (loop.stopping()) {
                     return null;
                 }
                 Term current = leadership.term();
@@ -164,7 +165,7 @@ final class LeaseLifecycle {
 
     private CompletableFuture<Void> releaseOnClose(boolean workStopped) {
         synchronized (loop) {
-            Owned owned = loop.owned;
+            Owned owned = loop.owned();
             if (owned == null || settings.releaseTimeout().isNegative()) {
                 return CompletableFuture.completedFuture(null);
             }
@@ -173,7 +174,8 @@ final class LeaseLifecycle {
                 return CompletableFuture.completedFuture(null);
             }
             CompletableFuture<Void> released = new CompletableFuture<>();
-            loop.release.send(owned, settings.releaseTimeout(), () -> loop.owned = null,
+            loop.release.send(owned, settings.releaseTimeout(),
+                    () -> loop.transition(LeaseLoop.Change.DISOWN),
                     () -> released.complete(null));
             return released;
         }

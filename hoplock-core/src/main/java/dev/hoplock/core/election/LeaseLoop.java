@@ -7,7 +7,8 @@ import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
-import dev.hoplock.core.election.VerificationGate.Next;
+import dev.hoplock.core.internal.lease.VerificationGate;
+import dev.hoplock.core.internal.lease.VerificationGate.Next;
 import dev.hoplock.core.internal.lease.LeaseTimes;
 import dev.hoplock.core.internal.lease.Observation;
 import dev.hoplock.core.internal.lease.Owned;
@@ -32,8 +33,8 @@ import java.util.Optional;
 
 /**
  * The lease loop of one {@link Elector}: a state machine driven by its timers and by the store's answers, one request
- * at a time. Each transition names the rule of the elector's safety argument it implements (rules 0 to 7, numbered as
- * in {@link Elector}'s Javadoc).
+ * at a time. Each transition names the rule of the elector's safety argument it implements (rules 0 to 7, ids E0 to
+ * E7, as in {@link Elector}'s Javadoc); it drives the types that implement them.
  *
  * <pre>
  *   step ── store not verified ─────────────► verify (rule 0)
@@ -44,10 +45,11 @@ import java.util.Optional;
  * </pre>
  *
  * <p>Guarantees: every state change happens holding this object's lock (on a timer or on the thread that completes a
- * request); at most one request is in flight ({@link RequestBook}); a term past its deadline is ended before any
- * transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the loop goes on after a
- * poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle}, which shares the
- * lock.
+ * request), and the loop's own state (the version owned, a release asked for, stopping) changes only through
+ * {@link #transition(Change)}; at most one request is in flight ({@link RequestBook}); a term past its deadline is
+ * ended before any transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the
+ * loop goes on after a poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle},
+ * which shares the lock.
  */
 final class LeaseLoop {
 
@@ -69,10 +71,10 @@ final class LeaseLoop {
     final LeaseTimes times;
     private final LeaseWrites writes;
 
-    // ---- guarded by this ----
-    boolean stopping;
-    boolean releaseRequested;
-    @Nullable Owned owned;
+    // ---- guarded by this; changed only by transition(Change) ----
+    private boolean stopping;
+    private boolean releaseRequested;
+    private @Nullable Owned owned;
     private Scheduler.@Nullable Cancellable nextStep;
     private long campaignPausedUntil;
     private boolean campaignPaused;
@@ -88,7 +90,7 @@ final class LeaseLoop {
                 this::onFence);
         this.problems = new ProblemReporter(settings.key(), time, leadership::publish);
         this.health = new StoreHealth(settings.key(), time, problems);
-        this.verification = new VerificationGate(settings.key(), settings.releaseByDelete(), problems);
+        this.verification = ElectorVerdicts.gate(settings.key(), settings.releaseByDelete(), problems);
         this.requests = new RequestBook(this, timers, backend::describe, leadership::endIfPastDeadline, this::guarded);
         this.watch = new RecordWatch(settings, time, backend::describe, problems, leadership);
         this.release = new Release(settings, backend, requests, health, watch);
@@ -105,6 +107,58 @@ final class LeaseLoop {
 
     String owner() {
         return settings.owner();
+    }
+
+    // ------------------------------------------------------------------ state
+
+    /**
+     * A change of this loop's state, naming what happened: {@link Own} a write of ours landed or was adopted (E1, E5);
+     * {@code DISOWN} no version of ours is current any more; {@code REQUEST_RELEASE} a step-down asks for a release
+     * once leader work stopped (E7); {@code DROP_RELEASE} that release is sent, or nothing of ours is left to release;
+     * {@code STOP} the elector is closing (final).
+     */
+    sealed interface Change permits Change.Own, Change.Simple {
+        record Own(Owned version) implements Change {
+        }
+
+        enum Simple implements Change { DISOWN, REQUEST_RELEASE, DROP_RELEASE, STOP }
+
+        Simple DISOWN = Simple.DISOWN;
+        Simple REQUEST_RELEASE = Simple.REQUEST_RELEASE;
+        Simple DROP_RELEASE = Simple.DROP_RELEASE;
+        Simple STOP = Simple.STOP;
+    }
+
+    /**
+     * The one place where this loop's state changes (as Resilience4j's {@code CircuitBreakerStateMachine
+     * .stateTransition}): the rule types ({@link LeaseWrites}, {@link LeaseLifecycle}, {@link Release}'s callbacks and
+     * this loop) call it, under this object's lock.
+     */
+    void transition(Change change) {
+        if (change instanceof Change.Own own) {
+            owned = own.version();
+            return;
+        }
+        switch ((Change.Simple) change) {
+            case DISOWN -> owned = null;
+            case REQUEST_RELEASE -> releaseRequested = true;
+            case DROP_RELEASE -> releaseRequested = false;
+            case STOP -> stopping = true;
+        }
+    }
+
+    /** The version of the record this loop wrote last and still counts as its own, or null. */
+    @Nullable Owned owned() {
+        return owned;
+    }
+
+    boolean stopping() {
+        return stopping;
+    }
+
+    /** True while a step-down's release (E7) waits to be sent. */
+    boolean releaseRequested() {
+        return releaseRequested;
     }
 
     // ------------------------------------------------------------------ transitions
@@ -130,17 +184,17 @@ final class LeaseLoop {
         }
         if (releaseRequested) {
             if (owned != null && settings.releaseTimeout().isNegative()) {
-                releaseRequested = false;
-                owned = null;
+                transition(Change.DROP_RELEASE);
+                transition(Change.DISOWN);
             } else if (owned != null) {
                 // Rule 7: the release asked for by a step-down, once leader work stopped.
-                releaseRequested = false;
-                release.send(owned, settings.releaseTimeout(), () -> owned = null,
+                transition(Change.DROP_RELEASE);
+                release.send(owned, settings.releaseTimeout(), () -> transition(Change.DISOWN),
                         () -> scheduleStep(settings.pollInterval()));
                 return;
             } else if (unknown.isEmpty()) {
                 // Nothing of ours can be in the store: nothing to release.
-                releaseRequested = false;
+                transition(Change.DROP_RELEASE);
             } else {
                 // Rules 5 and 7: a write of ours may be the current version (a refused renewal leaves the one we held
                 // in place): the request stays until a read proves the record ours (adopted, then released) or not.
@@ -152,7 +206,7 @@ final class LeaseLoop {
             writes.renew();
         } else if (owned != null && campaignAllowed()) {
             // Rule 6: our own version, but its term ended: a new term at a new generation.
-            writes.acquire(owned.handle(), watch.highestGeneration() + 1);
+            writes.acquire(owned.handle(), TakeoverDecision.nextGeneration(watch.highestGeneration()));
         } else {
             readRecord();
         }
@@ -330,7 +384,7 @@ final class LeaseLoop {
     /** A read showed that no version of ours is current: a pending release has nothing left to release. */
     private void dropReleaseIfNotOurs() {
         if (owned == null) {
-            releaseRequested = false;
+            transition(Change.DROP_RELEASE);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.hoplock.core.election;
 
+import dev.hoplock.core.internal.lease.LeaseWriter;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.BackendException;
@@ -35,6 +36,7 @@ final class LeaseWrites {
     private final Leadership leadership;
     private final StoreHealth health;
     private final LeaseTimes times;
+    private final LeaseWriter writer;
     private final long ttlNanos;
 
     LeaseWrites(LeaseLoop loop) {
@@ -49,11 +51,13 @@ final class LeaseWrites {
         this.health = loop.health;
         this.times = loop.times;
         this.ttlNanos = settings.ttl().toNanos();
+        this.writer = new LeaseWriter(backend, time, requests, unknown, loop.key(), loop.owner());
     }
 
     /**
      * Rules 1 and 3: writes a new term's record, create ({@code expected} NONE) or take over the version
-     * {@code expected}, with {@code t0} taken before the write and the request bounded by the usable lease.
+     * {@code expected}, through the one {@link LeaseWriter} ({@code t0} taken before the write, a write without an
+     * answer remembered), the request bounded by the usable lease.
      */
     void acquire(Handle expected, long generation) {
         if (generation <= 0) {
@@ -61,29 +65,29 @@ final class LeaseWrites {
             loop.scheduleStep(settings.pollInterval());
             return;
         }
-        long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(generation, time.wallNow().plusNanos(ttlNanos), loop.owner(), nonce());
-        Duration timeout = times.acquireTimeout();
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
-            if (failure != null) {
-                // Rule 5: no answer; the write may have happened.
-                unknown.remember(record, t0, settings.ttl());
-                health.failed(expected.isNone() ? "create" : "take over", failure);
-                loop.scheduleStep(settings.pollInterval());
-                return;
-            }
-            health.answered();
-            if (result instanceof WriteResult.Written written) {
-                unknown.settled();
-                loop.owned = new Owned(written.handle(), record, t0, settings.ttl());
+        writer.write(expected, generation, settings.ttl(), times.acquireTimeout(), new LeaseWriter.Answer() {
+            @Override
+            public void written(Handle handle, LeaseRecord record, long t0) {
+                health.answered();
+                loop.transition(new LeaseLoop.Change.Own(new Owned(handle, record, t0, settings.ttl())));
                 watch.raise(generation);
-                watch.observe(written.handle(), record, null);
+                watch.observe(handle, record, null);
                 beginTerm();
-            } else {
+            }
+
+            @Override
+            public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
+                health.answered();
                 // Lost the race (or our own version is gone): look again after a poll. The refusal may also hide our
                 // own write (rule 5), which the next read then adopts.
                 rememberRefused(record, t0);
+                loop.scheduleStep(settings.pollInterval());
+            }
+
+            @Override
+            public void unanswered(BackendException failure) {
+                // Rule 5: no answer; the write may have happened (the writer remembered it).
+                health.failed(expected.isNone() ? "create" : "take over", failure);
                 loop.scheduleStep(settings.pollInterval());
             }
         });
@@ -93,11 +97,11 @@ final class LeaseWrites {
     void renew() {
         Term current = leadership.term();
         long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(loop.owned.record().generation(), time.wallNow().plusNanos(ttlNanos),
-                loop.owner(), nonce());
+        LeaseRecord record = new LeaseRecord(loop.owned().record().generation(),
+                time.wallNow().plusNanos(ttlNanos), loop.owner(), nonce());
         Duration timeout = LeaseTimes.min(settings.requestTimeout(), current.timeLeft());
         byte[] bytes = LeaseRecordCodec.encode(record);
-        Handle expected = loop.owned.handle();
+        Handle expected = loop.owned().handle();
         requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
                 unknown.remember(record, t0, settings.ttl());
@@ -108,7 +112,8 @@ final class LeaseWrites {
             health.answered();
             if (result instanceof WriteResult.Written written) {
                 unknown.settled();
-                loop.owned = new Owned(written.handle(), record, t0, settings.ttl());
+                loop.transition(
+                        new LeaseLoop.Change.Own(new Owned(written.handle(), record, t0, settings.ttl())));
                 watch.observe(written.handle(), record, null);
                 extendTerm(current, record, t0);
                 return;
@@ -132,7 +137,7 @@ final class LeaseWrites {
      */
     void adopt(Handle handle, UnknownWrites.Write write) {
         unknown.settled();
-        loop.owned = new Owned(handle, write.record(), write.t0(), write.ttl());
+        loop.transition(new LeaseLoop.Change.Own(new Owned(handle, write.record(), write.t0(), write.ttl())));
         watch.raise(write.record().generation());
         watch.observe(handle, write.record(), null);
         Term current = leadership.term();
@@ -148,29 +153,29 @@ final class LeaseWrites {
 
     /** Rules 1, 2 and 7: begins a term on the owned record, unless a release comes first or it is already too late. */
     private void beginTerm() {
-        if (loop.stopping) {
+        if (loop.stopping()) {
             return;
         }
-        if (loop.releaseRequested) {
+        if (loop.releaseRequested()) {
             // Rule 7: a write of ours answered (or was adopted) after a step-down asked for a release; the release
             // comes first (the next step carries it out), and no term begins on a record about to be released.
             loop.scheduleStep(Duration.ZERO);
             return;
         }
-        long deadline = times.deadlineNanos(loop.owned.t0());
-        long wallDeadline = times.wallDeadlineMillis(loop.owned.record());
+        long deadline = times.deadlineNanos(loop.owned().t0());
+        long wallDeadline = times.wallDeadlineMillis(loop.owned().record());
         if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // Rule 1: the write answered too late to lead on it; the record is still ours, so renew it as a new term.
             loop.scheduleStep(Duration.ZERO);
             return;
         }
-        leadership.begin(loop.owned, deadline, wallDeadline);
-        loop.scheduleStep(times.untilRenewal(loop.owned.t0(), time.nanoTime()));
+        leadership.begin(loop.owned(), deadline, wallDeadline);
+        loop.scheduleStep(times.untilRenewal(loop.owned().t0(), time.nanoTime()));
     }
 
     /** Rule 1: a renewal answered; the term's deadlines move to those of this write. */
     private void extendTerm(Term current, LeaseRecord record, long t0) {
-        if (loop.stopping || current != leadership.term() || !current.isValid()) {
+        if (loop.stopping() || current != leadership.term() || !current.isValid()) {
             // The term ended while the write was in flight; the record is ours, so a new term starts next step.
             loop.scheduleStep(Duration.ZERO);
             return;
@@ -181,12 +186,12 @@ final class LeaseWrites {
 
     /** Rule 5: a refused write may hide a version of ours (see {@link UnknownWrites#refused}). */
     private void rememberRefused(LeaseRecord refused, long t0) {
-        unknown.refused(loop.owned, refused, t0, settings.ttl());
-        loop.owned = null;
+        unknown.refused(loop.owned(), refused, t0, settings.ttl());
+        loop.transition(LeaseLoop.Change.DISOWN);
     }
 
     /** Every write changes the bytes (the ETag is their hash), and rule 5 recognises its own writes by this nonce. */
     private static String nonce() {
-        return OwnerIds.randomHex(8);
+        return LeaseWriter.nonce();
     }
 }

@@ -24,6 +24,7 @@ import java.time.Duration;
  *
  * <p>Guarantees: a refused release changes nothing in the store (the record is no longer the version written here)
  * and is logged; whatever the answer, the version is no longer counted as owned. Used under the elector's lock.
+ * <p>Implements E6 and E7 (how a release is written); text in {@link Elector}.
  */
 final class Release {
 

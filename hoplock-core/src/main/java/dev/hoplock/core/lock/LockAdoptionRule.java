@@ -14,6 +14,7 @@ import java.time.Duration;
  * <p>A seam, package-private, like {@link LockExtensionRule}: the lock simulation plants the defect of counting the TTL
  * asked for (issue 19's adoption-TTL finding) through it, to show that its checker catches that. It guarantees nothing
  * on its own.
+ * <p>Implements L2 (the engine's rule, {@link #WRITTEN}); text in {@link dev.hoplock.core.lock}.
  */
 @FunctionalInterface
 interface LockAdoptionRule {

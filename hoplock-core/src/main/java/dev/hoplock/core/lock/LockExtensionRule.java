@@ -11,6 +11,7 @@ import dev.hoplock.core.internal.lease.Term;
  *
  * <p>A seam, package-private, like {@link LockTakeoverRule}: the lock simulation plants the defect of keeping the later
  * of the two deadlines (issue 19, defect 8) through it, to show that its checker catches that.
+ * <p>Implements L1 (the engine's rule, {@link #EXACT}); text in {@link dev.hoplock.core.lock}.
  */
 @FunctionalInterface
 interface LockExtensionRule {

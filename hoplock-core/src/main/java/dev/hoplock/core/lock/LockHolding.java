@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
  * Guarantees: each acquisition ends exactly once, with one {@link LockEvent.Lost} naming its cause; only an
  * acquisition with a generation above the last one held begins. Every method runs under the slot's monitor (the
  * timer takes it), which guards the state kept here.
+ * <p>Implements L1 (applies {@link LockExtensionRule}) and E2 for a lock; text in {@link dev.hoplock.core.lock}.
  */
 final class LockHolding {
 
@@ -60,7 +61,7 @@ final class LockHolding {
         }
         lastHoldGeneration = record.generation();
         LockHold started = new LockHold(slot, term, record.generation(), ttl, t0);
-        slot.hold = started;
+        slot.transition(new LockSlot.Change.Hold(started));
         armDeadline(started);
         locks.events().publish(new LockEvent.Acquired(slot.name(), record.generation(), locks.time().wallNow(),
                 record.expiresAt()));
@@ -133,7 +134,7 @@ final class LockHolding {
         Duration left = max(current.timeLeft(), Duration.ofMillis(1));
         deadlineTimer = locks.timers().schedule(() -> {
             synchronized (slot) {
-                if (slot.hold != current) {
+                if (slot.hold() != current) {
                     return;
                 }
                 if (current.isHeld()) {
@@ -147,7 +148,7 @@ final class LockHolding {
 
     /** Rule 2: an acquisition past its deadline ends now, before any answer is handled. */
     void checkDeadline() {
-        LockHold current = slot.hold;
+        LockHold current = slot.hold();
         if (current != null && !current.isHeld() && !current.term().ended()) {
             LockLossCause cause = current.deadlineCause();
             end(current, cause, LockProblems.deadlinePassed(cause == LockLossCause.KEEP_ALIVE_FAILED));
@@ -168,8 +169,8 @@ final class LockHolding {
 
     /** If {@code current} is the slot's hold: it no longer is, and its deadline and keep-alive timers are cancelled. */
     void detach(LockHold current) {
-        if (slot.hold == current) {
-            slot.hold = null;
+        if (slot.hold() == current) {
+            slot.transition(LockSlot.Change.UNHOLD);
             cancel(deadlineTimer);
             slot.keepAlive.cancelTimer();
             deadlineTimer = null;

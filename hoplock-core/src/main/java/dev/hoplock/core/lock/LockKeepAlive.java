@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
  * Guarantees: the keep-alive margin stays between the safety margin and the TTL (a renewal is sent before the lock
  * stops being usable); the keep-alive never renews an acquisition that has ended. Every method runs under the slot's
  * monitor (the timer's operation is queued on the slot), which guards the state kept here.
+ * <p>Implements L5 (with {@link LockHolding}, which ends the lock and tells); text in {@link dev.hoplock.core.lock}.
  */
 final class LockKeepAlive {
 
@@ -50,8 +51,8 @@ final class LockKeepAlive {
      * {@code keepAlive}: sent by the keep-alive, which retries a renewal without an answer until the deadline.
      */
     void renew(LockHold current, Duration ttl, boolean keepAlive, CompletableFuture<AcquireResult> out) {
-        Owned mine = slot.owned;
-        if (mine == null || slot.hold != current || !current.isHeld()) {
+        Owned mine = slot.owned();
+        if (mine == null || slot.hold() != current || !current.isHeld()) {
             if (keepAlive) {
                 out.complete(new AcquireResult.Unavailable(slot.name(), LockProblems.noLongerHeld(slot.name())));
             } else {
@@ -76,7 +77,7 @@ final class LockKeepAlive {
                 (WriteResult result, @Nullable BackendException failure) -> {
                     if (failure != null) {
                         slot.unknown.remember(record, t0, ttl);
-                        if (keepAlive && slot.hold == current && current.keepAliveMargin() != null) {
+                        if (keepAlive && slot.hold() == current && current.keepAliveMargin() != null) {
                             retry(current);
                         }
                         out.complete(new AcquireResult.Unavailable(slot.name(), failure));
@@ -84,7 +85,7 @@ final class LockKeepAlive {
                     }
                     if (result instanceof WriteResult.Written written) {
                         slot.unknown.settled();
-                        slot.owned = new Owned(written.handle(), record, t0, ttl);
+                        slot.transition(new LockSlot.Change.Own(new Owned(written.handle(), record, t0, ttl)));
                         slot.takeover.observe(written.handle(), record);
                         out.complete(slot.holding.extend(current, record, t0, ttl)
                                 ? new AcquireResult.Acquired(current, true)
@@ -100,8 +101,8 @@ final class LockKeepAlive {
     private void onRefused(LockHold current, Duration ttl, LeaseRecord record, long t0,
                            CompletableFuture<AcquireResult> out) {
         boolean earlierUnknown = !slot.unknown.isEmpty();
-        slot.unknown.refused(slot.owned, record, t0, ttl);
-        slot.owned = null;
+        slot.unknown.refused(slot.owned(), record, t0, ttl);
+        slot.transition(LockSlot.Change.DISOWN);
         if (!earlierUnknown) {
             slot.holding.end(current, LockLossCause.TAKEN_OVER, LockProblems.renewalRefused(locks.describeStore()));
         }
@@ -109,7 +110,7 @@ final class LockKeepAlive {
         CompletableFuture<AcquireResult> checked = new CompletableFuture<>();
         checked.whenComplete((answer, error) -> {
             synchronized (slot) {
-                if (slot.hold == current && !(answer instanceof AcquireResult.Acquired)) {
+                if (slot.hold() == current && !(answer instanceof AcquireResult.Acquired)) {
                     slot.holding.end(current, LockLossCause.TAKEN_OVER,
                             LockProblems.renewalRefusedNotOurs(locks.describeStore()));
                 }
@@ -127,7 +128,7 @@ final class LockKeepAlive {
     void start(LockHold current, Duration margin) {
         synchronized (slot) {
             slot.holding.checkDeadline();
-            if (slot.hold != current || !current.isHeld()) {
+            if (slot.hold() != current || !current.isHeld()) {
                 throw new IllegalStateException(LockProblems.keepAliveNotHeld(slot.name(), current.token()));
             }
             Duration safety = locks.safetyMargin(current.ttl());
@@ -142,7 +143,7 @@ final class LockKeepAlive {
 
     void stop(LockHold current) {
         synchronized (slot) {
-            if (slot.hold == current) {
+            if (slot.hold() == current) {
                 current.keepAliveMargin(null);
                 cancelTimer();
             } else {
@@ -181,7 +182,7 @@ final class LockKeepAlive {
             CompletableFuture<AcquireResult> done = new CompletableFuture<>();
             synchronized (slot) {
                 slot.holding.checkDeadline();
-                if (slot.hold == current && current.keepAliveMargin() != null && current.isHeld()) {
+                if (slot.hold() == current && current.keepAliveMargin() != null && current.isHeld()) {
                     renew(current, current.ttl(), true, done);
                 } else {
                     done.complete(null);

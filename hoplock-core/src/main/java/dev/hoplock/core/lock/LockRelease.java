@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * else's version is touched; a release without an answer is never remembered as a write of ours to adopt (rule 5: a
  * released record is nobody's). The outcome says {@link ReleaseOutcome#RELEASED} only when the store confirmed it for
  * an acquisition still valid here; each release is answered once, later calls {@link ReleaseOutcome#ALREADY_RELEASED}.
+ * <p>Implements L4; text in {@link dev.hoplock.core.lock}.
  */
 final class LockRelease {
 
@@ -42,11 +43,11 @@ final class LockRelease {
         return slot.queue.enqueue(() -> {
             CompletableFuture<ReleaseOutcome> out = new CompletableFuture<>();
             slot.holding.checkDeadline();
-            boolean wasHeld = slot.hold == current && current.isHeld();
+            boolean wasHeld = slot.hold() == current && current.isHeld();
             slot.holding.detach(current);
             current.keepAliveMargin(null);
             current.term().end();
-            Owned mine = slot.owned;
+            Owned mine = slot.owned();
             if (mine == null || mine.record().generation() != current.token()) {
                 finish(current, ReleaseOutcome.NOT_HELD, out);
                 return out;
@@ -61,7 +62,7 @@ final class LockRelease {
                             finish(current, wasHeld ? ReleaseOutcome.UNKNOWN : ReleaseOutcome.NOT_HELD, out);
                             return;
                         }
-                        slot.owned = null;
+                        slot.transition(LockSlot.Change.DISOWN);
                         if (result instanceof WriteResult.Written written) {
                             slot.unknown.settled();
                             slot.takeover.observe(written.handle(), released);

@@ -1,5 +1,6 @@
 package dev.hoplock.core.lock;
 
+import dev.hoplock.core.internal.lease.LeaseWriter;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.internal.lease.ObservationTracker;
 import dev.hoplock.core.internal.lease.Owned;
@@ -20,7 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * record and the acquisition it holds. The safety rules are the elector's, through the same types, each applied by one
  * small type of this slot:
  * <ul>
- *   <li>rule 0 (a capable store): {@link LockStoreGate}, asked before every attempt;</li>
+ *   <li>rule 0 (E0, a capable store): the elector's {@link VerificationGate}, asked through {@link LockStoreGate}
+ *       before every attempt;</li>
  *   <li>rules 1 and 2 (validity anchored before the write, self-fencing): {@link LockHolding}, with a {@link Term}
  *       begun and extended from the {@code t0} taken before each write, ended by a timer at its deadline and checked
  *       before every answer;</li>
@@ -33,7 +35,8 @@ import java.util.concurrent.CompletableFuture;
  *       rising: {@link LockRelease}.</li>
  * </ul>
  * Operations run one at a time in call order ({@link SlotQueue}); all state, here and in the parts, is guarded by this
- * object's monitor.
+ * object's monitor. The slot's own state (the version owned, the acquisition held) changes only through
+ * {@link #transition(Change)}.
  */
 final class LockSlot {
 
@@ -41,18 +44,20 @@ final class LockSlot {
     private final String name;
     private final String key;
     final RequestBook requests;
+    /** E1 and E5: the one acquire write, shared with the elector. */
+    final LeaseWriter writer;
     final SlotQueue queue = new SlotQueue(this);
     final LockTakeover takeover;
     final LockHolding holding;
     final LockKeepAlive keepAlive;
     private final LockRelease release;
 
-    // ---- guarded by this ----
+    // ---- guarded by this; owned and hold change only by transition(Change) ----
     final UnknownWrites unknown = new UnknownWrites();
     /** The version of the record this process wrote last and still counts as its own, or null. */
-    @Nullable Owned owned;
+    private @Nullable Owned owned;
     /** The acquisition this process holds (possibly past its deadline until {@link LockHolding#checkDeadline()}). */
-    @Nullable LockHold hold;
+    private @Nullable LockHold hold;
 
     LockSlot(NamedLocks locks, String name, String key) {
         this.locks = locks;
@@ -64,6 +69,61 @@ final class LockSlot {
         this.release = new LockRelease(this);
         this.requests = new RequestBook(this, locks.timers(), locks::describeStore, holding::checkDeadline,
                 locks::guard);
+        this.writer = new LeaseWriter(locks.backend(), locks.time(), requests, unknown, key, locks.owner());
+    }
+
+    /**
+     * A change of this slot's state (the version of the record it owns, the acquisition it holds); each names what
+     * happened. {@link #transition(Change)} is the one place where they are applied.
+     */
+    sealed interface Change permits Change.Own, Change.Hold, Change.Simple {
+
+        /** A write of ours landed or was adopted: {@code version} is the record this slot owns now (E1, E5, L2). */
+        record Own(Owned version) implements Change {
+        }
+
+        /** An acquisition began on the version owned: {@code started} is the hold (E1, E2). */
+        record Hold(LockHold started) implements Change {
+        }
+
+        /** The changes that carry nothing. */
+        enum Simple implements Change {
+            /** No version of ours is current any more (refused, released, or gone). */
+            DISOWN,
+            /** The hold ended (lost, expired, released): the slot holds nothing. */
+            UNHOLD
+        }
+
+        Simple DISOWN = Simple.DISOWN;
+        Simple UNHOLD = Simple.UNHOLD;
+    }
+
+    /**
+     * The one place where this slot's state changes (as Resilience4j's {@code CircuitBreakerStateMachine
+     * .stateTransition}): the rule types ({@link LockTakeover}, {@link LockHolding}, {@link LockKeepAlive},
+     * {@link LockRelease}) call it, holding this object's monitor.
+     */
+    void transition(Change change) {
+        if (change instanceof Change.Own own) {
+            owned = own.version();
+        } else if (change instanceof Change.Hold held) {
+            hold = held.started();
+        } else {
+            switch ((Change.Simple) change) {
+                case DISOWN -> owned = null;
+                case UNHOLD -> hold = null;
+            }
+        }
+    }
+
+    /** The version of the record this process wrote last and still counts as its own, or null. */
+    @Nullable Owned owned() {
+        return owned;
+    }
+
+    /** The acquisition this process holds (possibly past its deadline until {@link LockHolding#checkDeadline()}). */
+    @Nullable LockHold hold() {
+        return hold;
     }
 
     String name() {

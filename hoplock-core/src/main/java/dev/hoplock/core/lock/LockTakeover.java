@@ -1,5 +1,6 @@
 package dev.hoplock.core.lock;
 
+import dev.hoplock.core.internal.lease.LeaseWriter;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.Handle;
@@ -40,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
  * Guarantees: it never answers "acquired" for a write whose answer it did not see or could not prove; it only calls
  * {@link LockHolding} to begin or extend an acquisition. Not thread-safe on its own: every method runs under the
  * slot's monitor, which guards the state kept here.
+ * <p>Implements L3 (in {@code decide}) and, for named locks, E4 to E6; text in {@link dev.hoplock.core.lock}.
  */
 final class LockTakeover {
 
@@ -78,9 +80,9 @@ final class LockTakeover {
         if (result.isEmpty()) {
             seen.forget();
             seen.sawAbsent(locks.time().nanoTime());
-            if (slot.owned != null) {
+            if (slot.owned() != null) {
                 // Our version is gone (deleted outside hoplock): whatever we held is no longer in the store.
-                slot.owned = null;
+                slot.transition(LockSlot.Change.DISOWN);
             }
             decide(ttl, mayWrite, out);
             return;
@@ -102,7 +104,7 @@ final class LockTakeover {
             slot.unknown.otherWriterSeen();
         }
         observe(object.handle(), record);
-        Owned owned = slot.owned;
+        Owned owned = slot.owned();
         if (owned != null && owned.handle().equals(object.handle()) && mayWrite) {
             // The current version is the one this process wrote, and its acquisition has ended (no hold): nobody
             // else can hold it, so take it over at once, with a new fencing token (rule 6).
@@ -146,37 +148,37 @@ final class LockTakeover {
 
     /**
      * Rules 1 and 5: writes a new acquisition at {@code generation}, conditional on {@code expected} (NONE: create),
-     * with {@code t0} taken before the write; an answer that never came is remembered as a write of unknown outcome.
+     * through the one {@link LeaseWriter}: {@code t0} taken before the write; an answer that never came is remembered
+     * as a write of unknown outcome.
      */
     private void write(Handle expected, long generation, Duration ttl, CompletableFuture<AcquireResult> out) {
         if (generation <= 0) {
             out.complete(heldByAnother(locks.pollInterval()));
             return;
         }
-        long t0 = locks.time().nanoTime();
-        LeaseRecord record = new LeaseRecord(generation, locks.time().wallNow().plus(ttl), locks.owner(), nonce());
         Duration timeout = LeaseTimes.min(locks.requestTimeout(), ttl.minus(locks.safetyMargin(ttl)));
-        byte[] bytes = LeaseRecordCodec.encode(record);
-        slot.requests.send(() -> locks.backend().write(slot.key(), expected, bytes, timeout), timeout,
-                (WriteResult result, @Nullable BackendException failure) -> {
-                    if (failure != null) {
-                        slot.unknown.remember(record, t0, ttl);
-                        out.complete(new AcquireResult.Unavailable(slot.name(), failure));
-                        return;
-                    }
-                    if (result instanceof WriteResult.Written written) {
-                        slot.unknown.settled();
-                        slot.owned = new Owned(written.handle(), record, t0, ttl);
-                        observe(written.handle(), record);
-                        slot.holding.begin(record, t0, ttl, out);
-                        return;
-                    }
-                    // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
-                    // or to adopt our write if it provably landed.
-                    slot.unknown.refused(slot.owned, record, t0, ttl);
-                    slot.owned = null;
-                    read(ttl, false, out);
-                });
+        slot.writer.write(expected, generation, ttl, timeout, new LeaseWriter.Answer() {
+            @Override
+            public void written(Handle handle, LeaseRecord record, long t0) {
+                slot.transition(new LockSlot.Change.Own(new Owned(handle, record, t0, ttl)));
+                observe(handle, record);
+                slot.holding.begin(record, t0, ttl, out);
+            }
+
+            @Override
+            public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
+                // Lost the race (or the refusal hides our own first attempt): read once more to name the holder,
+                // or to adopt our write if it provably landed.
+                slot.unknown.refused(slot.owned(), record, t0, ttl);
+                slot.transition(LockSlot.Change.DISOWN);
+                read(ttl, false, out);
+            }
+
+            @Override
+            public void unanswered(BackendException failure) {
+                out.complete(new AcquireResult.Unavailable(slot.name(), failure));
+            }
+        });
     }
 
     /**
@@ -188,9 +190,9 @@ final class LockTakeover {
         slot.unknown.settled();
         LeaseRecord record = mine.record();
         Duration writtenTtl = locks.adoptionRule().ttl(mine, ttl);
-        slot.owned = new Owned(handle, record, mine.t0(), writtenTtl);
+        slot.transition(new LockSlot.Change.Own(new Owned(handle, record, mine.t0(), writtenTtl)));
         observe(handle, record);
-        LockHold current = slot.hold;
+        LockHold current = slot.hold();
         if (current != null && current.isHeld() && current.token() == record.generation()) {
             out.complete(slot.holding.extend(current, record, mine.t0(), writtenTtl)
                     ? new AcquireResult.Acquired(current, true)
@@ -223,7 +225,7 @@ final class LockTakeover {
 
     /** A fresh nonce for a write of ours: every write changes the bytes, and rule 5 recognises its writes by it. */
     String nonce() {
-        return OwnerIds.randomHex(8);
+        return LeaseWriter.nonce();
     }
 
     private ObservationTracker tracker(Duration ttl) {

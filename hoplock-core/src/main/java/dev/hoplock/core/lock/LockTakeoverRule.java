@@ -11,6 +11,7 @@ import java.time.Instant;
  * states it (the only implementation outside tests): {@link LockTakeover} asks it whether to take a lock. A seam only
  * so that the simulation can plant a broken rule and show that its checker catches it; it guarantees nothing on its
  * own.
+ * <p>The seam of E4 for named locks, with the observation of L3; text in {@link dev.hoplock.core.lock}.
  */
 @FunctionalInterface
 interface LockTakeoverRule {

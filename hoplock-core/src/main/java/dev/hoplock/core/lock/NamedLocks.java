@@ -248,7 +248,7 @@ public final class NamedLocks implements Locks {
         return Duration.ofNanos((long) (ttl.toNanos() * safetyFraction));
     }
 
-    /** Rule 0: see {@link LockStoreGate#verified()}. */
+    /** E0, through the elector's gate: see {@link LockStoreGate#verified()}. */
     CompletableFuture<Void> verified() {
         return storeGate.verified();
     }
@@ -299,7 +299,8 @@ public final class NamedLocks implements Locks {
      * The shortest TTL this instance accepts: one whose usable validity (the TTL minus its safety margin) outlasts a
      * write given the request timeout, or {@link #MIN_WRITE_TIME} when the request timeout is longer. An acquisition's
      * write is bounded by that validity (rule 3), and an answer after it gives nothing (rule 1), so a shorter TTL
-     * could never be acquired (1 ms never was on OpenSearch). Rounded up to a whole millisecond.
+     * could never be acquired (1 ms never was on OpenSearch). Rounded up to a whole millisecond. Implements L6 (text in
+     * {@link dev.hoplock.core.lock}).
      */
     public Duration minimumTtl() {
         long write = LeaseTimes.min(requestTimeout, MIN_WRITE_TIME).toNanos();

@@ -124,6 +124,7 @@ class ElectorHardeningTest {
 
     // ---- 2. step-down passes through the same gate as close: leader work first, then the release
 
+    /** Rule ids: E7. */
     @Test
     void stepDownReleasesOnlyAfterLeaderWorkHasStopped() throws Exception {
         Node a = started("a");
@@ -142,6 +143,7 @@ class ElectorHardeningTest {
         cluster.advanceUntil(b.elector::isLeader, Cluster.POLL.plusMillis(200));
     }
 
+    /** Rule ids: E7. */
     @Test
     void stepDownKeepsTheLeaseWhenLeaderWorkDoesNotStopWithinTheReleaseTimeout() throws Exception {
         Node a = started("a");

@@ -94,6 +94,7 @@ class ElectorTest {
         assertThat(cluster.store.read(KEY, Duration.ofSeconds(1))).isEmpty();
     }
 
+    /** Rule ids: E6. */
     @Test
     void generationStrictlyIncreasesAcrossEveryChangeOfHolder() throws Exception {
         long last = 0;
@@ -133,6 +134,7 @@ class ElectorTest {
         assertThat(a.elector.status().lastError()).get().asString().contains("injected failure");
     }
 
+    /** Rule ids: E1, E2. */
     @Test
     void leaderWorkStopsAtTheDeadlineEvenWhileARenewalHangs() {
         Node a = cluster.node("a").start();
@@ -220,6 +222,7 @@ class ElectorTest {
         assertThat(a.elector.isLeader()).isTrue();
     }
 
+    /** Rule ids: E3. */
     @Test
     void everyRequestOfTheLeaderIsBoundedByTheLeaseTimeLeft() {
         Node a = cluster.node("a", Duration.ZERO, b -> b.requestTimeout(Duration.ofMinutes(5))).start();
@@ -236,6 +239,7 @@ class ElectorTest {
         assertThat(a.elector.isLeader()).isFalse();
     }
 
+    /** Rule ids: E4. */
     @Test
     void aFollowerWhoseClockRunsAheadStillWaitsAWholeTtlOfLocalObservation() throws Exception {
         Node a = cluster.node("a").start();
@@ -259,6 +263,7 @@ class ElectorTest {
         assertThat(waited).isGreaterThanOrEqualTo(TTL.plus(Duration.ofSeconds(20)));
     }
 
+    /** Rule ids: E5. */
     @Test
     void aCreateWhoseAnswerWasLostIsAdoptedBecauseTheRecordIsProvablyOurs() throws Exception {
         Node a = cluster.node("a");

@@ -31,7 +31,7 @@ import static dev.hoplock.core.election.Cluster.TTL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rule 0 of the elector's safety argument, campaign only on a verified store, on virtual time: a store whose
+ * E0 (rule 0 of the elector's safety argument), campaign only on a verified store, on virtual time: a store whose
  * verification refuses, fails then answers, or hangs.
  */
 class StoreVerificationTest {

@@ -163,6 +163,7 @@ class NamedLocksTest {
         assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
     }
 
+    /** Rule ids: L3, E4. */
     @Test
     void aLongerTtlHolderIsObservedForTheValidityItsRecordShowed() {
         NamedLocks a = locks("a");
@@ -176,6 +177,7 @@ class NamedLocksTest {
         assertThat(b.tryAcquire("n", TTL).acquired()).isTrue();
     }
 
+    /** Rule ids: L4, E6. */
     @Test
     void releaseFreesTheLockAtOnceAndTokensKeepRising() throws Exception {
         NamedLocks a = locks("a");
@@ -266,6 +268,7 @@ class NamedLocksTest {
      * with a shorter TTL ends the acquisition where that write's validity ends, not at the later deadline of the
      * longer write before it. With the later deadline kept, a backward wall step left the holder counting itself
      * holding while a taker using the short TTL held the lock.
+     * <p>Rule ids: L1, E1.
      */
     @Test
     void rule1_anExtensionWithAShorterTtlEndsAtItsOwnDeadlineEvenAfterABackwardWallStep() {
@@ -313,6 +316,7 @@ class NamedLocksTest {
      * Issue 19, defect 8, the write in flight (rule 1, E1: "whether or not a renewal is in flight"): a shorter-TTL
      * extension whose answer is lost may have landed, so from the moment it is sent the acquisition ends no later than
      * that write's validity would, with no clock step at all.
+     * <p>Rule ids: L1, E1, E5.
      */
     @Test
     void rule1_aShorterTtlExtensionWithoutAnAnswerBoundsTheAcquisitionFromTheMomentItIsSent() throws Exception {
@@ -340,6 +344,7 @@ class NamedLocksTest {
      * {@code t0} for its own TTL): a refused 60 s extension adopts the 2 s write the store still holds, after more later
      * writes than were remembered by nonce. The adopted acquisition ends where the 2 s write's validity ends; counting
      * the 60 s asked for left the holder holding, after a backward wall step, while a 2 s taker held the lock.
+     * <p>Rule ids: L2, E5.
      */
     @Test
     void rule5_anAdoptionCountsTheTtlOfTheWriteAdoptedNotTheTtlAskedForEvenAfterManyLaterWrites() throws Exception {
@@ -403,6 +408,7 @@ class NamedLocksTest {
         return lock;
     }
 
+    /** Rule ids: L5, E2. */
     @Test
     void aFailedKeepAliveLosesTheLockAtItsDeadlineTellsListenersAndInterruptsTheScope() {
         FaultyBackend faulty = new FaultyBackend(store);
@@ -578,6 +584,7 @@ class NamedLocksTest {
         assertThat(time.pendingTasks()).as("a renewal and a deadline timer per name").isLessThanOrEqualTo(1000);
     }
 
+    /** Rule ids: E0. */
     @Test
     void aStoreThatDoesNotHonourConditionalWritesIsNeverWrittenTo() {
         FaultyBackend calls = new FaultyBackend(store);
@@ -622,8 +629,90 @@ class NamedLocksTest {
     }
 
     /**
+     * E0 for named locks, through the one gate the elector uses ({@link VerificationGate}): a store that throws
+     * {@code CONDITIONAL_WRITES_NOT_SUPPORTED} (a 501 to a conditional request) is refused for good, asked once and
+     * never read or written, as {@code StoreVerificationTest} shows for the elector.
+     */
+    @Test
+    void e0_aStoreThatThrowsConditionalWritesNotSupportedIsAskedOnceAndNeverWrittenTo() {
+        ScriptedVerification backend = new ScriptedVerification(new FaultyBackend(store));
+        backend.answers.add(() -> CompletableFuture.failedFuture(new dev.hoplock.core.backend.BackendException(
+                dev.hoplock.core.backend.BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED,
+                "501 NotImplemented to If-None-Match")));
+        NamedLocks a = locks("a", time, backend);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(a.tryAcquire("n", TTL)).isInstanceOfSatisfying(AcquireResult.Unavailable.class,
+                    unavailable -> assertThat(unavailable.cause()).hasMessageContaining("501 NotImplemented"));
+            time.advance(TTL);
+        }
+
+        assertThat(backend.verifications).as("a refusal is final").isEqualTo(1);
+        assertThat(backend.lease.calls).as("nothing was read or written").isEmpty();
+    }
+
+    /** E0 for named locks: a store that could not be asked (unreachable) is asked again at the next attempt. */
+    @Test
+    void e0_anUnreachableStoreIsAskedAgainAtTheNextAttemptAndLockedOnceItAnswers() {
+        ScriptedVerification backend = new ScriptedVerification(new FaultyBackend(store));
+        backend.answers.add(() -> CompletableFuture.failedFuture(new dev.hoplock.core.backend.BackendException(
+                dev.hoplock.core.backend.BackendException.Kind.TRANSIENT, "connection refused")));
+        backend.answers.add(() -> CompletableFuture.completedFuture(StoreCapabilities.builder("scripted").build()));
+        NamedLocks a = locks("a", time, backend);
+
+        assertThat(a.tryAcquire("n", TTL)).isInstanceOfSatisfying(AcquireResult.Unavailable.class,
+                unavailable -> assertThat(unavailable.cause()).hasMessageContaining("connection refused"));
+        assertThat(backend.lease.calls).as("nothing was read or written before the store passed").isEmpty();
+        acquired(a.tryAcquire("n", TTL));
+
+        assertThat(backend.verifications).isEqualTo(2);
+    }
+
+    /** A store behind a {@link FaultyBackend} whose verification answers a test scripts, one per call (the last repeats). */
+    private static final class ScriptedVerification implements AsyncBackend {
+        final java.util.Deque<java.util.function.Supplier<java.util.concurrent.CompletionStage<StoreCapabilities>>>
+                answers = new java.util.ArrayDeque<>();
+        final FaultyBackend lease;
+        int verifications;
+
+        ScriptedVerification(FaultyBackend lease) {
+            this.lease = lease;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<StoreCapabilities> verify() {
+            verifications++;
+            return (answers.size() > 1 ? answers.removeFirst() : answers.getFirst()).get();
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<java.util.Optional<dev.hoplock.core.backend.StoredObject>> read(
+                String key, Duration timeout) {
+            return lease.read(key, timeout);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<dev.hoplock.core.backend.WriteResult> write(String key,
+                dev.hoplock.core.backend.Handle expected, byte[] content, Duration timeout) {
+            return lease.write(key, expected, content, timeout);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<dev.hoplock.core.backend.DeleteResult> delete(String key,
+                dev.hoplock.core.backend.Handle expected, Duration timeout) {
+            return lease.delete(key, expected, timeout);
+        }
+
+        @Override
+        public String describe() {
+            return "scripted(memory)";
+        }
+    }
+
+    /**
      * Issue 19: a TTL whose usable validity (TTL minus the safety margin) cannot outlast a write (1 ms and below never
      * succeeded on OpenSearch) is refused at the call, naming the setting, the value, the minimum and the fix.
+     * <p>Rule ids: L6.
      */
     @Test
     void aTtlThatCannotOutlastAWriteIsRefusedNamingTheMinimum() {

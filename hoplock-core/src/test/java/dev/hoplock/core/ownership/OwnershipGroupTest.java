@@ -95,6 +95,7 @@ class OwnershipGroupTest {
         }
     }
 
+    /** Rule ids: M7. */
     @Test
     void aGracefulLeaveHandsItsKeysOverWithinSeconds() {
         member("a");
@@ -159,6 +160,7 @@ class OwnershipGroupTest {
         assertThatThrownBy(() -> fence.check(moved, before.get(moved))).isInstanceOf(StaleTokenException.class);
     }
 
+    /** Rule ids: M5. */
     @Test
     void aClaimLosesWhenItsKeyMovesAndHoldsTheAcknowledgementUntilClosed() {
         member("a");

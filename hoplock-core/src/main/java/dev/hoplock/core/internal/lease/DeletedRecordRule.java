@@ -29,6 +29,7 @@ import java.time.Instant;
  * {@link ExpiryWitness} presumes the key present from the start, as it watches a term known to exist.)
  * Not thread-safe: used under the owner's lock (through {@link ObservationTracker}). The decision itself is
  * {@link TakeoverDecision#untilFree}.
+ * <p>Implements E4 for a record that disappears; text in {@link Elector}.
  */
 final class DeletedRecordRule {
 

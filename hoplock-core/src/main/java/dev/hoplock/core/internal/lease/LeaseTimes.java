@@ -15,6 +15,7 @@ import java.time.Duration;
  * {@link #deadlineNanos} on the monotonic clock and at {@link #wallDeadlineMillis} on the wall clock, both
  * {@code safetyMargin} before the lease's end; a leader's retry is never scheduled so late that it cannot land before
  * the deadline. Internal to {@code dev.hoplock.core}; shared by the elector and named locks.
+ * <p>Implements E1 (the deadlines on both clocks); text in {@link Elector}.
  */
 public final class LeaseTimes {
 

@@ -17,6 +17,7 @@ import java.time.Instant;
  * really was seen unchanged that long); a new handle restarts it. A failed read breaks the observation of an absence.
  * Not thread-safe: used under its owner's lock. Internal to {@code dev.hoplock.core}; shared by the elector, named
  * locks and {@link ExpiryWitness}.
+ * <p>Implements E4 (what was observed, and since when); text in {@link Elector}.
  */
 public final class ObservationTracker {
 

@@ -27,6 +27,7 @@ import java.util.function.Supplier;
  *
  * <p>Must be used under the lock given to the constructor. Internal to {@code dev.hoplock.core}; shared by the elector
  * and named locks.
+ * <p>Implements E3; text in {@link Elector}.
  */
 public final class RequestBook {
 

@@ -30,6 +30,7 @@ import java.time.Instant;
  * </ul>
  * No clock is read and no state is kept: the same inputs give the same answer. Internal to {@code dev.hoplock.core};
  * shared by the elector, named locks and {@link ExpiryWitness}.
+ * <p>Implements E4 and E6; text in {@link Elector}.
  */
 public final class TakeoverDecision {
 

@@ -31,6 +31,7 @@ import java.util.Deque;
  * </ul>
  * Not thread-safe: used under its owner's lock. Internal to {@code dev.hoplock.core}; shared by the elector and named
  * locks.
+ * <p>Implements E5; text in {@link Elector}.
  */
 public final class UnknownWrites {
 
