@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * record and the acquisition it holds. The safety rules are the elector's, through the same types, each applied by one
  * small type of this slot:
  * <ul>
- *   <li>rule 0 (E0, a capable store): the elector's {@link VerificationGate}, asked through {@link LockStoreGate}
+ *   <li>rule 0 (E0, a capable store): the elector's {@link dev.hoplock.core.internal.lease.VerificationGate}, asked through {@link LockStoreGate}
  *       before every attempt;</li>
  *   <li>rules 1 and 2 (validity anchored before the write, self-fencing): {@link LockHolding}, with a {@link Term}
  *       begun and extended from the {@code t0} taken before each write, ended by a timer at its deadline and checked

@@ -7,6 +7,7 @@ import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.core.election.Elector;
+import dev.hoplock.core.election.StoreVerification;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.slf4j.Logger;
@@ -27,7 +28,8 @@ import java.util.function.Consumer;
  * <p>The rules it drives live elsewhere, one place each: what a read shows becomes the view in {@link ViewAdoption}
  * (M2, M3), this member's own entry changes are decided by {@link SelfRegistration} (M1's entry, M5, M7's write), a
  * watched member is judged by {@link LeaseWatch} (M6), and re-creating a missing registry is allowed by
- * {@link RegistryAbsence} (M9). Every write here is a compare-and-swap on the version read (M9).
+ * {@link RegistryAbsence} (M9). Every write here is a compare-and-swap on the version read (M9), and no request
+ * is sent before this member's liveness elector verified the store (E0, the elector's {@code VerificationGate}).
  *
  * <p>Requests per member, with nothing changing: one registry read per renew interval plus one read of the watched
  * member's lease (the next member in id order): 2 reads per renew interval. During a change (not joined, epoch not yet
@@ -153,6 +155,19 @@ final class MembershipLoop {
             return;
         }
         if (leaving != null && leaving.isDone()) {
+            return;
+        }
+        if (elector.status().verification() != StoreVerification.VERIFIED) {
+            // E0 for the group: no registry request (and so no registry write: ending a young incarnation's grace,
+            // removing a member) before this member's liveness elector verified the store, which is final once
+            // reached. A store refused for good is never written to; one not yet answered is looked at again after a
+            // poll (the elector's Acquired event kicks the loop as soon as it campaigned). A member leaving before
+            // that wrote no entry in this life, so it has nothing to remove.
+            if (leaving != null) {
+                leaving.complete(true);
+                return;
+            }
+            next(false);
             return;
         }
         long t0 = time.nanoTime();

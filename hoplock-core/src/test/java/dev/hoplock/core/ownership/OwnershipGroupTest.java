@@ -5,11 +5,13 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.InMemoryBackend;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.StaleTokenException;
 import dev.hoplock.core.time.VirtualTime;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -191,10 +193,40 @@ class OwnershipGroupTest {
         assertThat(g.isOwner("k")).isFalse();
     }
 
+    /**
+     * E0 for a group: a member whose store says it does not honour conditional writes sends no registry request at
+     * all (before the fix it read the registry and could write it: ending a young registry's grace, removing a
+     * member), while a member on a verified link joins and owns every key.
+     */
+    @Test
+    void e0_aMemberOnAStoreRefusedForConditionalWritesNeverTouchesTheRegistry() {
+        member("a");
+        Cuttable refusedLink = new Cuttable(AsyncBackend.on(store, Runnable::run));
+        refusedLink.verifyFailure = new BackendException(BackendException.Kind.CONDITIONAL_WRITES_NOT_SUPPORTED,
+                "this store ignores If-Match");
+        links.put("x", refusedLink);
+        OwnershipGroup x = OwnershipGroup.builder(refusedLink, "billing").memberId("x").address("x:8080")
+                .owner("x-process").ttl(TTL).timeSource(time).scheduler(time).eventExecutor(Runnable::run).build();
+        groups.put("x", x);
+        x.start();
+        run(TTL.multipliedBy(3));
+        assertThat(refusedLink.registryRequests).as("registry requests of the refused member").isZero();
+        assertThat(refusedLink.writes).as("writes of the refused member").isZero();
+        assertThat(owned("a")).isEqualTo(keys.size());
+        assertThat(keys).noneMatch(x::isOwner);
+        x.close();
+        assertThat(refusedLink.writes).as("a refused member that leaves writes nothing either").isZero();
+    }
+
     /** A link that can be cut: every request fails fast while cut. */
     static final class Cuttable implements AsyncBackend {
         private final AsyncBackend inner;
         volatile boolean cut;
+        /** When set, {@link #verify()} fails with it (a store's own "no"). */
+        volatile @Nullable BackendException verifyFailure;
+        /** Requests for the group's registry key, and every write or delete, sent through this link. */
+        volatile int registryRequests;
+        volatile int writes;
 
         Cuttable(AsyncBackend inner) {
             this.inner = inner;
@@ -205,17 +237,35 @@ class OwnershipGroupTest {
         }
 
         @Override
+        public CompletionStage<StoreCapabilities> verify() {
+            BackendException failure = verifyFailure;
+            return failure != null ? CompletableFuture.failedFuture(failure) : inner.verify();
+        }
+
+        @Override
         public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
+            count(key, false);
             return cut ? refused() : inner.read(key, timeout);
         }
 
         @Override
         public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
+            count(key, true);
             return cut ? refused() : inner.write(key, expected, content, timeout);
+        }
+
+        private synchronized void count(String key, boolean write) {
+            if (key.endsWith("/registry")) {
+                registryRequests++;
+            }
+            if (write) {
+                writes++;
+            }
         }
 
         @Override
         public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
+            count(key, true);
             return cut ? refused() : inner.delete(key, expected, timeout);
         }
 

@@ -22,10 +22,12 @@ import java.util.Optional;
  * {@link StoreCapabilities#requireFor(boolean)} for this user's release mode (named locks release by an expired record,
  * never by a delete). Only the store's verdict is final: a missing capability (in the answer, or thrown as
  * {@link BackendException.Kind#CONDITIONAL_WRITES_NOT_SUPPORTED}, such as a 501 to a conditional request) makes it
- * {@code REFUSED} for good, reported once to its {@link Verdicts} (the elector: an {@link dev.hoplock.core.election.ElectionEvent.Problem} and an
- * error log line naming the reason; named locks: an error log line). A store that says it does not honour conditional
- * writes must never be written to, whichever way it says so, and asking it again could only ever turn that "no" into a
- * write on a store that does not keep the condition. Every other failure leaves it {@code VERIFYING} to be asked again,
+ * {@code REFUSED} for good, reported once to its {@link Verdicts} (the elector: an
+ * {@link dev.hoplock.core.election.ElectionEvent.Problem} and an error log line naming the reason; named locks: an
+ * error log line). A store whose verification says it does not honour conditional writes (in its answer or by that
+ * exception) is never written to, and asking it again could only ever turn that "no" into a write on a store that does
+ * not keep the condition. The gate judges verification answers only: a 501 to a later write is that write's failure
+ * (an unknown outcome, E5), not a verdict. Every other failure leaves it {@code VERIFYING} to be asked again,
  * even those that need a change outside this process (access denied, a missing bucket or table): permissions propagate
  * late and deployments create buckets and tables while applications start, and asking again never lets anything write
  * before the store passed. (Until issue 20 named locks had their own gate, which asked again after a thrown
