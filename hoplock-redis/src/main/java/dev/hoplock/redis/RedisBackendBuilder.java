@@ -4,7 +4,10 @@ import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.Durability;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCredentials;
+import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
@@ -178,8 +181,9 @@ public final class RedisBackendBuilder {
         RedisTarget target = target();
         List<String> secrets = new ArrayList<>();
         for (RedisURI each : target.uris()) {
-            if (each.getPassword() != null) {
-                secrets.add(new String(each.getPassword()));
+            RedisCredentials credentials = credentials(each);
+            if (credentials != null && credentials.hasPassword()) {
+                secrets.add(new String(credentials.getPassword()));
             }
         }
         Redaction redaction = new Redaction(secrets);
@@ -252,15 +256,27 @@ public final class RedisBackendBuilder {
         }
     }
 
-    /** {@code uri} with this builder's user name and password, which win over the URI's own. */
+    /**
+     * {@code uri} with this builder's user name and password, which win over the URI's own (the URI's user name stays
+     * when no user name is set). Through the credentials provider, the one way Lettuce 6.2 to 7 all offer.
+     */
     private RedisURI withSettings(RedisURI uri) {
         if (password != null) {
-            if (username != null && !username.isBlank()) {
-                uri.setUsername(username);
+            String user = username;
+            if (user == null || user.isBlank()) {
+                RedisCredentials own = credentials(uri);
+                user = own != null && own.hasUsername() ? own.getUsername() : null;
             }
-            uri.setPassword(password.clone());
+            uri.setCredentialsProvider(new StaticCredentialsProvider(user, password.clone()));
         }
         return uri;
+    }
+
+    /** The credentials {@code uri} carries when they are known without a call (a URI's own or static ones), or null. */
+    private static @Nullable RedisCredentials credentials(RedisURI uri) {
+        RedisCredentialsProvider provider = uri.getCredentialsProvider();
+        return provider instanceof RedisCredentialsProvider.ImmediateRedisCredentialsProvider immediate
+                ? immediate.resolveCredentialsNow() : null;
     }
 
     private RedisLink link(RedisTarget target) {
