@@ -1,5 +1,7 @@
 package dev.hoplock.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -15,8 +17,8 @@ final class Scope implements LeaderScope {
     private volatile boolean lost;
     // ---- guarded by the term's OpenScopes ----
     boolean listed;
-    Scope previous;
-    Scope next;
+    @Nullable Scope previous;
+    @Nullable Scope next;
 
     Scope(Term term, Thread thread, boolean interruptOnLoss) {
         this.term = term;
