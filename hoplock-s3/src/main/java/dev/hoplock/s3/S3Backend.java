@@ -280,8 +280,9 @@ public final class S3Backend implements Backend, AutoCloseable {
      */
     void requireCreateAndSwap() throws BackendException {
         verify();
-        if (verification.electionFailure() != null) {
-            throw verification.electionFailure();
+        Verification known = Objects.requireNonNull(verification, "verify() remembers what it found");
+        if (known.electionFailure() != null) {
+            throw known.electionFailure();
         }
     }
 
@@ -409,7 +410,7 @@ public final class S3Backend implements Backend, AutoCloseable {
         return response.eTag();
     }
 
-    private WriteResult written(String objectKey, String etag) throws BackendException {
+    private WriteResult written(String objectKey, @Nullable String etag) throws BackendException {
         if (etag == null || etag.isEmpty()) {
             // Stored, but without a handle nobody can renew it; the outcome counts as unknown.
             throw new BackendException(BackendException.Kind.MISCONFIGURED, location.endpointDescription()
