@@ -95,7 +95,7 @@ public final class ElasticsearchBackendBuilder {
     }
 
     /** Basic authentication (Elasticsearch native users, OpenSearch internal users). */
-    public ElasticsearchBackendBuilder basicAuth(String username, String password) {
+    public ElasticsearchBackendBuilder basicAuth(String username, @Nullable String password) {
         this.username = username;
         this.password = password;
         return this;
