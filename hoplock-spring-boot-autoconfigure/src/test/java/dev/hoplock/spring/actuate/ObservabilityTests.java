@@ -119,7 +119,8 @@ class ObservabilityTests {
     @Test
     void aStoreThatNeverAnswersIsUnknownByDefaultSoTheApplicationStaysUp() {
         runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL).run(context -> {
-            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(health(context, "default").getDetails().get("reason"), "a reason")
+            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(
+                    health(context, "default").getDetails().get("reason"), "a reason")
                     .toString().contains("has not answered since the start"));
             Health health = health(context, "default");
             assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
@@ -150,7 +151,8 @@ class ObservabilityTests {
             context.getBean(SwitchableBackend.class).setUnreachable(true);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
             assertThat(elector.isLeader()).as("the leader fenced itself: %s", elector.status()).isFalse();
-            assertThat(Objects.requireNonNull(health(context, "default").getDetails().get("reason"), "a reason").toString())
+            assertThat(Objects.requireNonNull(health(context, "default").getDetails().get("reason"), "a reason")
+                    .toString())
                     .contains("has not answered for", "longer than the TTL (1s)");
             context.getBean(SwitchableBackend.class).setUnreachable(false);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.UP));
@@ -185,7 +187,8 @@ class ObservabilityTests {
                     .isEqualTo(Access.READ_ONLY);
             awaitLeader(context);
             HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
-            ElectionDescriptor state = Objects.requireNonNull(endpoint.elections().get("default"), "the default election");
+            ElectionDescriptor state = Objects.requireNonNull(endpoint.elections().get("default"),
+                    "the default election");
             assertThat(state.leader()).isTrue();
             assertThat(state.role()).isEqualTo("leader");
             assertThat(state.owner()).isEqualTo("me");
@@ -210,10 +213,12 @@ class ObservabilityTests {
                     HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
                     WebEndpointResponse<Object> first = endpoint.stepDown("default");
                     assertThat(first.getStatus()).isEqualTo(200);
-                    assertThat(((HoplockEndpoint.StepDownResult) Objects.requireNonNull(first.getBody(), "a body")).steppedDown())
+                    assertThat(((HoplockEndpoint.StepDownResult) Objects.requireNonNull(first.getBody(), "a body"))
+                            .steppedDown())
                             .isTrue();
                     assertThat(elector.isLeader()).isFalse();
-                    assertThat(((HoplockEndpoint.StepDownResult) Objects.requireNonNull(endpoint.stepDown("default").getBody(), "a body"))
+                    assertThat(((HoplockEndpoint.StepDownResult) Objects.requireNonNull(
+                            endpoint.stepDown("default").getBody(), "a body"))
                             .steppedDown()).isFalse();
                     assertNoSuchElection(endpoint.stepDown("nope"), "nope");
                     assertNoSuchElection(endpoint.election("nope"), "nope");

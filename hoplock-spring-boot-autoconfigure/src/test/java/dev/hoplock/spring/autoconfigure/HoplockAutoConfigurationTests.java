@@ -315,7 +315,8 @@ class HoplockAutoConfigurationTests {
                     HoplockElections elections = context.getBean(HoplockElections.class);
                     assertThat(elections.get("a").settings().releaseTimeout()).isEqualTo(Duration.ofMillis(123));
                     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
-                            .until(() -> Objects.requireNonNull(customizations.decorated.get("a"), "decorated").requests() > 0);
+                            .until(() -> Objects.requireNonNull(customizations.decorated.get("a"), "decorated")
+                                    .requests() > 0);
                 });
     }
 

@@ -98,7 +98,8 @@ class PropertyBindingTests {
         scanner.addIncludeFilter(new AnnotationTypeFilter(ConfigurationProperties.class));
         List<Class<?>> found = new ArrayList<>();
         for (BeanDefinition candidate : scanner.findCandidateComponents("dev.hoplock.spring")) {
-            found.add(ClassUtils.resolveClassName(Objects.requireNonNull(candidate.getBeanClassName(), "a scanned class"),
+            found.add(ClassUtils.resolveClassName(
+                    Objects.requireNonNull(candidate.getBeanClassName(), "a scanned class"),
                     PropertyBindingTests.class.getClassLoader()));
         }
         assertThat(found).as("@ConfigurationProperties classes").isNotEmpty();

@@ -153,7 +153,8 @@ class S3AutoConfigurationTests {
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("Invalid hoplock setting " + property + ":")
                             .contains(reason).doesNotContain(SECRET);
-                    assertThat(Objects.requireNonNull(analysis.getAction(), "an action")).startsWith("Set " + property + " ");
+                    assertThat(Objects.requireNonNull(analysis.getAction(), "an action"))
+                            .startsWith("Set " + property + " ");
                     String others = "hoplock.s3.(endpoint|region|api-call-timeout|connect-timeout|prefix|bucket)";
                     assertThat(Objects.requireNonNull(analysis.getAction(), "an action").replace(property, ""))
                             .as("the action names no other property").doesNotContainPattern(others);
@@ -179,10 +180,12 @@ class S3AutoConfigurationTests {
                     assertThat(elector.status().holder()).as("not a single request about the lease").isEmpty();
                     CompositeHealthContributor health = context.getBean("hoplockHealthContributor",
                             CompositeHealthContributor.class);
-                    await().atMost(Duration.ofSeconds(10)).until(() -> Objects.requireNonNull(((HealthIndicator) Objects.requireNonNull(health.getContributor("default"), "default"))
+                    await().atMost(Duration.ofSeconds(10)).until(() -> Objects.requireNonNull(((HealthIndicator)
+                                    Objects.requireNonNull(health.getContributor("default"), "default"))
                             .health(), "health").toString().contains("could not be checked"));
                     org.springframework.boot.health.contributor.Health shown =
-                            Objects.requireNonNull(((HealthIndicator) Objects.requireNonNull(health.getContributor("default"),
+                            Objects.requireNonNull(((HealthIndicator)
+                                    Objects.requireNonNull(health.getContributor("default"),
                                     "default")).health(), "health");
                     assertThat(shown.getStatus().getCode()).as("an outage, not DOWN by default").isEqualTo("UNKNOWN");
                     assertThat(shown.toString()).doesNotContain(SECRET);

@@ -107,7 +107,8 @@ class StoreVerificationTests {
     @Test
     void aStoreThatCannotBeAskedForATtlIsUnknownByDefault() {
         runner.withUserConfiguration(UnreachableStore.class).run(context -> {
-            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(health(context).getDetails().get("reason"), "a reason").toString()
+            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(
+                    health(context).getDetails().get("reason"), "a reason").toString()
                     .contains("could not be checked"));
             assertThat(health(context).getStatus()).isEqualTo(Status.UNKNOWN);
         });

@@ -182,7 +182,8 @@ class WithLockTests {
 
             WebEndpointResponse<Object> answer = endpoint.locks("locks", "held");
             assertThat(answer.getStatus()).isEqualTo(200);
-            HoplockEndpoint.HeldLocks held = (HoplockEndpoint.HeldLocks) Objects.requireNonNull(answer.getBody(), "a body");
+            HoplockEndpoint.HeldLocks held = (HoplockEndpoint.HeldLocks) Objects.requireNonNull(answer.getBody(),
+                    "a body");
             assertThat(held.owner()).isEqualTo("node-1");
             assertThat(held.locks()).singleElement().satisfies(lock -> {
                 assertThat(lock.name()).isEqualTo("report");
@@ -193,7 +194,8 @@ class WithLockTests {
 
             jobs.letGo();
             running.get(10, TimeUnit.SECONDS);
-            assertThat(((HoplockEndpoint.HeldLocks) Objects.requireNonNull(endpoint.locks("locks", "held").getBody(), "a body"))
+            assertThat(((HoplockEndpoint.HeldLocks) Objects.requireNonNull(endpoint.locks("locks", "held").getBody(),
+                    "a body"))
                     .locks()).isEmpty();
 
             MeterRegistry registry = context.getBean(MeterRegistry.class);
