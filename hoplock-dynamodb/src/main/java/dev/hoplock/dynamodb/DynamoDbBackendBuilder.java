@@ -212,7 +212,7 @@ public final class DynamoDbBackendBuilder {
                     "tableCreation must be NEVER or CREATE_IF_MISSING");
         }
         Redaction redaction = new Redaction(secrets);
-        DynamoDbBackend backend = client != null ? aroundClient(redaction) : withOwnClient(redaction);
+        DynamoDbBackend backend = client != null ? aroundClient(client, redaction) : withOwnClient(redaction);
         if (verify && verifyOnBuild) {
             try {
                 backend.verify();
@@ -224,7 +224,7 @@ public final class DynamoDbBackendBuilder {
         return backend;
     }
 
-    private DynamoDbBackend aroundClient(Redaction redaction) {
+    private DynamoDbBackend aroundClient(DynamoDbClient client, Redaction redaction) {
         String conflicting = region != null ? "region" : endpoint != null ? "endpoint"
                 : credentials != null ? "credentials" : !connectTimeout.equals(DEFAULT_CONNECT_TIMEOUT)
                 ? "connectTimeout" : null;

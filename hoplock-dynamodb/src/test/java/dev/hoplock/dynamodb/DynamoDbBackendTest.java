@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,8 +61,8 @@ class DynamoDbBackendTest {
 
             Map<String, AttributeValue> item = raw.getItem(get -> get.tableName(table).consistentRead(true)
                     .key(Map.of("lease_key", AttributeValue.fromS("prod/billing/leader")))).item();
-            assertThat(item.get("record").b().asByteArray()).isEqualTo(record);
-            assertThat(item.get("version").s()).isEqualTo(second.value()).hasSize(22);
+            assertThat(Objects.requireNonNull(item.get("record"), "record").b().asByteArray()).isEqualTo(record);
+            assertThat(Objects.requireNonNull(item.get("version"), "version").s()).isEqualTo(second.value()).hasSize(22);
             assertThat(second).as("the same bytes written again get a new version").isNotEqualTo(first);
             assertThat(item).containsOnlyKeys("lease_key", "record", "version");
         }

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.dynamodb.emulator.Dynalite;
 import dev.hoplock.dynamodb.emulator.DynaliteExtension;
 import dev.hoplock.test.ElectorFuzzTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,7 +17,7 @@ import java.time.Duration;
 @ExtendWith(DynaliteExtension.class)
 class DynamoDbElectorFuzzTest extends ElectorFuzzTest {
 
-    private static DynamoDbBackend backend;
+    private static @Nullable DynamoDbBackend backend;
 
     private final Dynalite dynalite;
 

@@ -95,7 +95,7 @@ public final class ElasticsearchBackendBuilder {
     }
 
     /** Basic authentication (Elasticsearch native users, OpenSearch internal users). */
-    public ElasticsearchBackendBuilder basicAuth(String username, String password) {
+    public ElasticsearchBackendBuilder basicAuth(String username, @Nullable String password) {
         this.username = username;
         this.password = password;
         return this;
@@ -182,7 +182,7 @@ public final class ElasticsearchBackendBuilder {
         requirePositive(requestTimeout, "requestTimeout");
         requirePositive(connectTimeout, "connectTimeout");
         validateIndex(index);
-        ElasticsearchBackend backend = transport != null ? aroundTransport() : withOwnTransport();
+        ElasticsearchBackend backend = transport != null ? aroundTransport(transport) : withOwnTransport();
         if (verify) {
             try {
                 backend.verify();
@@ -201,7 +201,7 @@ public final class ElasticsearchBackendBuilder {
                 && endpoint.getRawUserInfo() != null ? ", with credentials" : "") + "]";
     }
 
-    private ElasticsearchBackend aroundTransport() {
+    private ElasticsearchBackend aroundTransport(HttpTransport transport) {
         if (endpoint != null || username != null || password != null || apiKey != null || sslContext != null
                 || !connectTimeout.equals(DEFAULT_CONNECT_TIMEOUT)) {
             throw new IllegalStateException("an HttpTransport was given, so the endpoint, credentials, TLS context"

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 import static dev.hoplock.elasticsearch.TestSearch.TIMEOUT;
@@ -234,7 +235,7 @@ class ElasticsearchBackendTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> source(Map<String, Object> doc) {
-        return (Map<String, Object>) doc.get("_source");
+        return (Map<String, Object>) Objects.requireNonNull(doc.get("_source"), "a document has a _source");
     }
 
     private static Handle written(WriteResult result) {

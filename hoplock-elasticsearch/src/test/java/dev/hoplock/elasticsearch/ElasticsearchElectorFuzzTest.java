@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.test.ElectorFuzzTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,7 +18,7 @@ import java.time.Duration;
 class ElasticsearchElectorFuzzTest extends ElectorFuzzTest {
 
     private final OpenSearchNode node;
-    private ElasticsearchBackend backend;
+    private @Nullable ElasticsearchBackend backend;
 
     ElasticsearchElectorFuzzTest(OpenSearchNode node) {
         this.node = node;

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -86,12 +87,12 @@ class ElectorsOverOpenSearchTest {
             List<String> followers = electors.keySet().stream()
                     .filter(o -> !leaders.contains(o)).toList();
             await("followers " + followers + " see " + leader).atMost(PATIENCE)
-                    .until(() -> followers.stream().allMatch(f -> byOwner.get(f).stream()
+                    .until(() -> followers.stream().allMatch(f -> Objects.requireNonNull(byOwner.get(f), "every follower is watched").stream()
                             .anyMatch(e -> e instanceof ElectionEvent.LeaderObserved seen && seen.holder()
                                     .map(h -> h.owner().equals(leader)).orElse(false))));
 
             long closing = System.nanoTime();
-            electors.get(leader).close();
+            Objects.requireNonNull(electors.get(leader), "the leader is one of the electors").close();
             if (term < 3) {
                 await("a leader after closing " + leader).atMost(PATIENCE).until(() -> acquired().size() > acquiredSoFar + 1);
                 handoverMillis.add(Duration.ofNanos(System.nanoTime() - closing).toMillis());

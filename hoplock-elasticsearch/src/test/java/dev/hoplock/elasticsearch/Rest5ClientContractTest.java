@@ -5,12 +5,14 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.elasticsearch.node.OpenSearchExtension;
 import dev.hoplock.elasticsearch.node.OpenSearchNode;
 import dev.hoplock.test.BackendContractTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OpenSearchExtension.class)
 class Rest5ClientContractTest extends BackendContractTest {
 
-    private static Rest5Client client;
-    private static ElasticsearchBackend shared;
+    private static @Nullable Rest5Client client;
+    private static @Nullable ElasticsearchBackend shared;
 
     private final OpenSearchNode node;
 
@@ -36,8 +38,9 @@ class Rest5ClientContractTest extends BackendContractTest {
     protected Backend backend() throws Exception {
         synchronized (Rest5ClientContractTest.class) {
             if (shared == null) {
-                client = Rest5Client.builder(node.endpoint()).build();
-                shared = ElasticsearchBackend.builder().transport(Rest5ClientTransport.over(client))
+                Rest5Client created = Rest5Client.builder(node.endpoint()).build();
+                client = created;
+                shared = ElasticsearchBackend.builder().transport(Rest5ClientTransport.over(created))
                         .index(TestSearch.uniqueIndex("rest5")).requestTimeout(TestSearch.TIMEOUT).build();
             }
             return shared;
@@ -48,8 +51,9 @@ class Rest5ClientContractTest extends BackendContractTest {
     static void closeClient() throws IOException {
         if (shared != null) {
             shared.close();
-            assertThat(client.isRunning()).as("the backend leaves the application's client open").isTrue();
-            client.close();
+            Rest5Client given = Objects.requireNonNull(client, "set together with shared");
+            assertThat(given.isRunning()).as("the backend leaves the application's client open").isTrue();
+            given.close();
             shared = null;
         }
     }

@@ -213,7 +213,7 @@ public final class JdbcBackend implements Backend {
         String sql = "SELECT lease_key, content, version, updated_at FROM " + table + " WHERE 1 = 0";
         call("verification", null, requestTimeout, false, (connection, deadline) -> {
             try (PreparedStatement check = prepare(connection, sql, deadline); ResultSet ignored = check.executeQuery()) {
-                return null;
+                return true;
             }
         });
         return StoreCapabilities.assumed(describe());

@@ -100,7 +100,8 @@ public final class JdbcBackendBuilder {
                         + " from " + database.map(Database::leaseSchemaResource)
                         .orElse(Database.allLeaseSchemaResources()) + " or grant the right to create tables", e);
             } catch (IllegalStateException e) {
-                throw new BackendException(BackendException.Kind.MISCONFIGURED, e.getMessage(), e);
+                throw new BackendException(BackendException.Kind.MISCONFIGURED,
+                        Objects.requireNonNull(e.getMessage(), "JdbcSchema states why"), e);
             }
         }
         JdbcBackend backend = new JdbcBackend(dataSource, tableName, requestTimeout, database);

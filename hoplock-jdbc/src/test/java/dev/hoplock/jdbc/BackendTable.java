@@ -1,6 +1,8 @@
 package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 /**
  * The store of one test class on one of the {@link TestDatabase}s: a table of its own, created from the shipped DDL
@@ -12,8 +14,8 @@ final class BackendTable implements AutoCloseable {
 
     private final TestDatabase database;
     private final String table;
-    private HikariDataSource pool;
-    private JdbcBackend backend;
+    private @Nullable HikariDataSource pool;
+    private @Nullable JdbcBackend backend;
 
     /** A table named {@code prefix} plus a random suffix on {@code database}; nothing is made yet. */
     BackendTable(TestDatabase database, String prefix) {
@@ -29,8 +31,9 @@ final class BackendTable implements AutoCloseable {
     /** The backend over the table; the first call makes a pool of {@code poolSize} connections and the table. */
     synchronized JdbcBackend backend(int poolSize) throws Exception {
         if (backend == null) {
-            pool = database.pool(poolSize);
-            backend = JdbcBackend.builder(pool).table(table).initializeSchema(InitializeSchema.ALWAYS).build();
+            HikariDataSource made = database.pool(poolSize);
+            pool = made;
+            backend = JdbcBackend.builder(made).table(table).initializeSchema(InitializeSchema.ALWAYS).build();
         }
         return backend;
     }
@@ -41,8 +44,9 @@ final class BackendTable implements AutoCloseable {
      */
     synchronized void recreate(int poolSize) throws Exception {
         backend(poolSize);
-        database.dropTable(pool, table);
-        JdbcSchema.initializeLeaseTable(pool, table, InitializeSchema.ALWAYS);
+        HikariDataSource made = Objects.requireNonNull(pool, "made by backend(poolSize)");
+        database.dropTable(made, table);
+        JdbcSchema.initializeLeaseTable(made, table, InitializeSchema.ALWAYS);
     }
 
     @Override

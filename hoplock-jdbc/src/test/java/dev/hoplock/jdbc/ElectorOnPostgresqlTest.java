@@ -2,6 +2,7 @@ package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.election.Elector;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,7 +106,7 @@ class ElectorOnPostgresqlTest {
         }
     }
 
-    private Elector theLeader() {
+    private @Nullable Elector theLeader() {
         return electors.stream().filter(e -> !e.isStopped() && e.isLeader()).findFirst().orElse(null);
     }
 }

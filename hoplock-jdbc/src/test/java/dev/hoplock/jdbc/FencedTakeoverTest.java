@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -239,17 +240,17 @@ class FencedTakeoverTest {
                 });
                 assertThat(newLeaderWrote.await(20, TimeUnit.SECONDS)).as("the new leader created the record and"
                         + " wrote").isTrue();
-                assertThat(newLease.get().generation()).as("the token repeats across the re-creation")
-                        .isEqualTo(oldLease.get().generation());
+                assertThat(Objects.requireNonNull(newLease.get(), "set by the new leader").generation()).as("the token repeats across the re-creation")
+                        .isEqualTo(Objects.requireNonNull(oldLease.get(), "set by the old leader").generation());
                 resume.countDown();
 
                 Throwable refused = staleWrite.get(15, TimeUnit.SECONDS);
                 assertThat(refused).as("the stale leader's fenced write with the repeated token %d was refused",
-                        oldLease.get().generation()).isInstanceOfSatisfying(StaleTokenException.class, e -> {
+                        Objects.requireNonNull(oldLease.get(), "set by the old leader").generation()).isInstanceOfSatisfying(StaleTokenException.class, e -> {
                             assertThat(e.resource()).isEqualTo(resource);
-                            assertThat(e.recordedHolder()).isEqualTo(newLease.get().owner());
+                            assertThat(e.recordedHolder()).isEqualTo(Objects.requireNonNull(newLease.get(), "set by the new leader").owner());
                         });
-                assertThat(storedWrite(resource)).isEqualTo("new-leader@" + newLease.get().generation());
+                assertThat(storedWrite(resource)).isEqualTo("new-leader@" + Objects.requireNonNull(newLease.get(), "set by the new leader").generation());
             } finally {
                 stopBoth(resume, old, successor, oldLoop, newLoop);
             }

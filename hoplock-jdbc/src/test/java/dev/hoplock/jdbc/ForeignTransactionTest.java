@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -93,7 +94,7 @@ class ForeignTransactionTest {
             assertThat(exists(database, row)).as("the application's rolled-back row (store's outcome: %s)", thrown)
                     .isFalse();
             assertRefusedNamingTheFix(thrown);
-            assertThat(unverifiedStore(POOLS.get(database)).read(key, Duration.ofSeconds(5)))
+            assertThat(unverifiedStore(pool(database)).read(key, Duration.ofSeconds(5)))
                     .as("nothing was sent: no lease row").isEmpty();
         }
     }
@@ -150,7 +151,7 @@ class ForeignTransactionTest {
 
             store.write(key, Handle.NONE, bytes("lease"), Duration.ofSeconds(5));
 
-            assertThat(unverifiedStore(POOLS.get(database)).read(key, Duration.ofSeconds(5)))
+            assertThat(unverifiedStore(pool(database)).read(key, Duration.ofSeconds(5)))
                     .as("committed, visible to another connection").isPresent();
             try (Connection connection = manual.getConnection()) {
                 assertThat(connection.getAutoCommit()).isFalse();
@@ -212,7 +213,7 @@ class ForeignTransactionTest {
     }
 
     private static boolean exists(TestDatabase database, String id) throws SQLException {
-        try (Connection observer = POOLS.get(database).getConnection();
+        try (Connection observer = pool(database).getConnection();
              PreparedStatement select = observer.prepareStatement("SELECT 1 FROM " + APP + " WHERE id = ?")) {
             select.setString(1, id);
             try (ResultSet row = select.executeQuery()) {
@@ -223,5 +224,9 @@ class ForeignTransactionTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static HikariDataSource pool(TestDatabase database) {
+        return Objects.requireNonNull(POOLS.get(database), () -> "no pool for " + database);
     }
 }

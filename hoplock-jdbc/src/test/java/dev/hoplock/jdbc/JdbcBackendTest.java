@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,7 +42,7 @@ class JdbcBackendTest {
     static void openPools() throws Exception {
         for (TestDatabase database : TestDatabase.values()) {
             POOLS.put(database, database.pool(4));
-            JdbcSchema.initializeLeaseTable(POOLS.get(database), TABLE, InitializeSchema.ALWAYS);
+            JdbcSchema.initializeLeaseTable(pool(database), TABLE, InitializeSchema.ALWAYS);
         }
     }
 
@@ -58,7 +59,7 @@ class JdbcBackendTest {
     void aMissingTableIsReportedAtBuildNamingTheTableAndTheDdlFile(TestDatabase database) {
         String missing = TestDatabase.uniqueTable("hoplock_missing");
 
-        assertThatThrownBy(() -> JdbcBackend.builder(POOLS.get(database)).table(missing)
+        assertThatThrownBy(() -> JdbcBackend.builder(pool(database)).table(missing)
                 .initializeSchema(InitializeSchema.NEVER).build())
                 .isInstanceOfSatisfying(BackendException.class, e -> {
                     assertThat(e.kind()).isEqualTo(BackendException.Kind.MISSING_CONTAINER);
@@ -72,7 +73,7 @@ class JdbcBackendTest {
     @EnumSource(TestDatabase.class)
     void aMissingTableIsAlsoReportedByEveryCallWhenVerificationIsOff(TestDatabase database) throws Exception {
         String missing = TestDatabase.uniqueTable("hoplock_missing");
-        JdbcBackend backend = JdbcBackend.builder(POOLS.get(database)).table(missing)
+        JdbcBackend backend = JdbcBackend.builder(pool(database)).table(missing)
                 .initializeSchema(InitializeSchema.NEVER).verify(false).build();
 
         assertThatThrownBy(() -> backend.read("a/lease", Duration.ofSeconds(5)))
@@ -85,16 +86,16 @@ class JdbcBackendTest {
     @Test
     void embeddedModeCreatesTheTableOnH2Only() throws Exception {
         String table = TestDatabase.uniqueTable("hoplock_embedded");
-        JdbcBackend h2 = JdbcBackend.builder(POOLS.get(TestDatabase.H2)).table(table).build();
+        JdbcBackend h2 = JdbcBackend.builder(pool(TestDatabase.H2)).table(table).build();
         try {
             assertThat(h2.write("a/lease", Handle.NONE, bytes("x"), Duration.ofSeconds(5)))
                     .isInstanceOf(WriteResult.Written.class);
         } finally {
-            TestDatabase.H2.dropTable(POOLS.get(TestDatabase.H2), table);
+            TestDatabase.H2.dropTable(pool(TestDatabase.H2), table);
         }
-        assertThat(JdbcSchema.initializeLeaseTable(POOLS.get(TestDatabase.POSTGRESQL), table,
+        assertThat(JdbcSchema.initializeLeaseTable(pool(TestDatabase.POSTGRESQL), table,
                 InitializeSchema.EMBEDDED)).as("PostgreSQL is not embedded").isFalse();
-        assertThatThrownBy(() -> JdbcBackend.builder(POOLS.get(TestDatabase.POSTGRESQL)).table(table).build())
+        assertThatThrownBy(() -> JdbcBackend.builder(pool(TestDatabase.POSTGRESQL)).table(table).build())
                 .isInstanceOfSatisfying(BackendException.class,
                         e -> assertThat(e.kind()).isEqualTo(BackendException.Kind.MISSING_CONTAINER));
     }
@@ -102,11 +103,11 @@ class JdbcBackendTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void schemaCreationIsIdempotentAndKeepsRows(TestDatabase database) throws Exception {
-        JdbcBackend backend = JdbcBackend.builder(POOLS.get(database)).table(TABLE).build();
+        JdbcBackend backend = JdbcBackend.builder(pool(database)).table(TABLE).build();
         Handle handle = ((WriteResult.Written) backend.write("idempotent/" + database, Handle.NONE, bytes("kept"),
                 Duration.ofSeconds(5))).handle();
 
-        assertThat(JdbcSchema.initializeLeaseTable(POOLS.get(database), TABLE, InitializeSchema.ALWAYS)).isTrue();
+        assertThat(JdbcSchema.initializeLeaseTable(pool(database), TABLE, InitializeSchema.ALWAYS)).isTrue();
 
         assertThat(backend.read("idempotent/" + database, Duration.ofSeconds(5)).orElseThrow().handle())
                 .isEqualTo(handle);
@@ -117,14 +118,14 @@ class JdbcBackendTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "1abc", "lease;DROP TABLE x", "a.b.c", "lease-table", "\"quoted\""})
     void invalidTableNamesAreRejectedBeforeAnySql(String table) {
-        assertThatThrownBy(() -> JdbcBackend.builder(POOLS.get(TestDatabase.H2)).table(table).build())
+        assertThatThrownBy(() -> JdbcBackend.builder(pool(TestDatabase.H2)).table(table).build())
                 .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.setting()).isEqualTo("table"))
                 .hasMessageContaining("table name");
     }
 
     @Test
     void aSchemaQualifiedTableNameWorks() throws Exception {
-        HikariDataSource pool = POOLS.get(TestDatabase.POSTGRESQL);
+        HikariDataSource pool = pool(TestDatabase.POSTGRESQL);
         String table = "public." + TestDatabase.uniqueTable("hoplock_qualified");
         try {
             JdbcBackend backend = JdbcBackend.builder(pool).table(table).initializeSchema(InitializeSchema.ALWAYS)
@@ -184,7 +185,7 @@ class JdbcBackendTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void aStatementStuckOnALockEndsAtTheDeadlineWithAnUnknownOutcome(TestDatabase database) throws Exception {
-        JdbcBackend backend = JdbcBackend.builder(POOLS.get(database)).table(TABLE).build();
+        JdbcBackend backend = JdbcBackend.builder(pool(database)).table(TABLE).build();
         String key = "locked/" + database;
         Handle handle = ((WriteResult.Written) backend.write(key, Handle.NONE, bytes("first"),
                 Duration.ofSeconds(5))).handle();
@@ -214,7 +215,7 @@ class JdbcBackendTest {
 
     @Test
     void aZeroTimeoutSendsNothing() throws Exception {
-        JdbcBackend backend = JdbcBackend.builder(POOLS.get(TestDatabase.H2)).table(TABLE).build();
+        JdbcBackend backend = JdbcBackend.builder(pool(TestDatabase.H2)).table(TABLE).build();
 
         assertThatThrownBy(() -> backend.write("zero/lease", Handle.NONE, bytes("x"), Duration.ZERO))
                 .isInstanceOfSatisfying(BackendException.class,
@@ -236,7 +237,7 @@ class JdbcBackendTest {
 
             assertThat(shared.getAutoCommit()).isFalse();
         }
-        JdbcBackend other = JdbcBackend.builder(POOLS.get(TestDatabase.H2)).table(TABLE).build();
+        JdbcBackend other = JdbcBackend.builder(pool(TestDatabase.H2)).table(TABLE).build();
         assertThat(other.read("manual/lease", Duration.ofSeconds(5))).as("committed, visible to others").isPresent();
     }
 
@@ -250,5 +251,9 @@ class JdbcBackendTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static HikariDataSource pool(TestDatabase database) {
+        return Objects.requireNonNull(POOLS.get(database), () -> "no pool for " + database);
     }
 }

@@ -3,6 +3,7 @@ package dev.hoplock.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hoplock.core.fencing.FencingException;
 import dev.hoplock.core.fencing.StaleTokenException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -389,7 +390,7 @@ class JdbcFenceTest {
         }
 
         /** Runs {@code check} and returns what it threw, or null when it passed. */
-        private static Throwable outcome(ThrowingRunnable check) {
+        private static @Nullable Throwable outcome(ThrowingRunnable check) {
             try {
                 check.run();
                 return null;

@@ -1,5 +1,6 @@
 package dev.hoplock.jdbc;
 
+import org.jspecify.annotations.Nullable;
 import javax.sql.DataSource;
 import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
@@ -37,7 +38,7 @@ final class SingleConnectionDataSource implements DataSource {
     }
 
     @Override
-    public PrintWriter getLogWriter() {
+    public @Nullable PrintWriter getLogWriter() {
         return null;
     }
 

@@ -2,6 +2,7 @@ package dev.hoplock.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -69,9 +70,9 @@ enum TestDatabase {
 
     private final String url;
     private final String user;
-    private final String startCommand;
+    private final @Nullable String startCommand;
 
-    TestDatabase(String url, String user, String startCommand) {
+    TestDatabase(String url, String user, @Nullable String startCommand) {
         this.url = url;
         this.user = user;
         this.startCommand = startCommand;

@@ -144,25 +144,25 @@ public final class NatsBackendBuilder {
     }
 
     /** A user and password for a connection the builder opens. */
-    public NatsBackendBuilder userInfo(String user, char[] password) {
+    public NatsBackendBuilder userInfo(String user, char @Nullable [] password) {
         this.user = user;
         this.password = password == null ? null : password.clone();
         return this;
     }
 
     /** A user and password for a connection the builder opens. */
-    public NatsBackendBuilder userInfo(String user, String password) {
+    public NatsBackendBuilder userInfo(String user, @Nullable String password) {
         return userInfo(user, password == null ? null : password.toCharArray());
     }
 
     /** An authentication token for a connection the builder opens. */
-    public NatsBackendBuilder token(char[] token) {
+    public NatsBackendBuilder token(char @Nullable [] token) {
         this.token = token == null ? null : token.clone();
         return this;
     }
 
     /** An authentication token for a connection the builder opens. */
-    public NatsBackendBuilder token(String token) {
+    public NatsBackendBuilder token(@Nullable String token) {
         return token(token == null ? null : token.toCharArray());
     }
 

@@ -2,6 +2,7 @@ package dev.hoplock.nats;
 
 import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Lease;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +76,7 @@ final class LeadershipSampler implements AutoCloseable {
     }
 
     /** The last term that had begun by {@code nanos}, if any. */
-    synchronized Term termAt(long nanos) {
+    synchronized @Nullable Term termAt(long nanos) {
         Term found = null;
         for (Term term : terms) {
             if (term.firstNanos() <= nanos) {
@@ -86,7 +87,7 @@ final class LeadershipSampler implements AutoCloseable {
     }
 
     /** The first term that begins after {@code nanos}, or null. */
-    synchronized Term firstTermAfter(long nanos) {
+    synchronized @Nullable Term firstTermAfter(long nanos) {
         return terms.stream().filter(t -> t.firstNanos() > nanos).findFirst().orElse(null);
     }
 

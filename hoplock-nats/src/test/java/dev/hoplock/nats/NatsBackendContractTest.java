@@ -2,6 +2,7 @@ package dev.hoplock.nats;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.test.BackendContractTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.TestInstance;
 
@@ -17,7 +18,7 @@ import java.time.Duration;
 class NatsBackendContractTest extends BackendContractTest {
 
     private final String bucket = TestNats.newBucket("contract");
-    private NatsBackend backend;
+    private @Nullable NatsBackend backend;
 
     @Override
     protected Backend backend() throws Exception {

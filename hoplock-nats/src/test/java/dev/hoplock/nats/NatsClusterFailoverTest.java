@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -111,7 +112,7 @@ class NatsClusterFailoverTest {
 
     /** The node the elector's connection is on now. */
     private String nodeOf(String owner) {
-        String url = connectionOf.get(owner).getConnectedUrl();
+        String url = Objects.requireNonNull(connectionOf.get(owner), "every elector has a connection").getConnectedUrl();
         return cluster.nodes().stream().filter(n -> url != null && url.endsWith(":" + n.port())).map(NatsServer::name)
                 .findFirst().orElse("(not connected)");
     }
@@ -221,8 +222,9 @@ class NatsClusterFailoverTest {
                     victimNote, before.owner()));
             return;
         }
-        long ended = before == null ? -1 : (sampler.termAt(faultNanos).lastNanos() - faultNanos) / 1_000_000;
-        long began = (next.firstNanos() - faultNanos) / 1_000_000;
+        long ended = before == null ? -1
+                : (Objects.requireNonNull(sampler.termAt(faultNanos), "a term had begun").lastNanos() - faultNanos) / 1_000_000;
+        long began = (Objects.requireNonNull(next, "a leader after the fault").firstNanos() - faultNanos) / 1_000_000;
         figures.add(String.format("%s #%d (%s): old term %s ended %d ms after the fault; %s led %d ms after the"
                 + " fault (gap %d ms)", scenario, round, victimNote, before == null ? "-" : before.owner(), ended,
                 next.owner(), began, began - Math.max(ended, 0)));
@@ -293,7 +295,8 @@ class NatsClusterFailoverTest {
         electors.values().forEach(Elector::close);
         for (int round = 1; round <= ROUNDS; round++) {
             awaitHealthyStream();
-            NatsBackend backend = backends.get(electors.keySet().iterator().next());
+            NatsBackend backend = Objects.requireNonNull(backends.get(electors.keySet().iterator().next()),
+                    "every elector has a backend");
             String key = "durable/" + round;
             byte[] content = ("acknowledged " + round + " " + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
             WriteResult written = backend.write(key, Handle.NONE, content, Duration.ofSeconds(5));

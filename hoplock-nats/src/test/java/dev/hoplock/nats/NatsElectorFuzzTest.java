@@ -2,6 +2,7 @@ package dev.hoplock.nats;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.test.ElectorFuzzTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.time.Duration;
 class NatsElectorFuzzTest extends ElectorFuzzTest {
 
     private final String bucket = TestNats.newBucket("fuzz");
-    private NatsBackend backend;
+    private @Nullable NatsBackend backend;
 
     @Override
     protected Backend backend() throws Exception {

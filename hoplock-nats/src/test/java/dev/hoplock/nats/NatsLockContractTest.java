@@ -2,6 +2,7 @@ package dev.hoplock.nats;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.test.LockContractTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.TestInstance;
 
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.TestInstance;
 class NatsLockContractTest extends LockContractTest {
 
     private final String bucket = TestNats.newBucket("locks");
-    private NatsBackend backend;
+    private @Nullable NatsBackend backend;
 
     @Override
     protected Backend backend() throws Exception {

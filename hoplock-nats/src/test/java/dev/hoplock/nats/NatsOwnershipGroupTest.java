@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -116,20 +117,24 @@ class NatsOwnershipGroupTest {
         synchronized (this) {
             tokensBefore.putAll(lastToken);
         }
-        List<String> keysOfB = keys.stream().filter(members.get("b")::isOwner).toList();
+        List<String> keysOfB = keys.stream().filter(member("b")::isOwner).toList();
         assertThat(keysOfB).isNotEmpty();
 
-        OwnershipGroup leaving = members.get("b");
+        OwnershipGroup leaving = member("b");
         leaving.close();
         await("the keys of b owned again by a and c").atMost(Duration.ofSeconds(40))
-                .until(() -> keysOfB.stream().allMatch(k -> members.get("a").isOwner(k) || members.get("c").isOwner(k)));
+                .until(() -> keysOfB.stream().allMatch(k -> member("a").isOwner(k) || member("c").isOwner(k)));
         sampling = false;
         sampler.join();
         for (String key : keysOfB) {
-            String owner = members.get("a").isOwner(key) ? "a" : "c";
-            assertThat(members.get(owner).token(key).orElseThrow()).as("token of %s after it moved from b", key)
+            String owner = member("a").isOwner(key) ? "a" : "c";
+            assertThat(member(owner).token(key).orElseThrow()).as("token of %s after it moved from b", key)
                     .isGreaterThan(tokensBefore.get(key));
         }
         assertThat(violation.get()).as("a violation seen by the sampler").isNull();
+    }
+
+    private OwnershipGroup member(String id) {
+        return Objects.requireNonNull(members.get(id), () -> id + " is a member");
     }
 }

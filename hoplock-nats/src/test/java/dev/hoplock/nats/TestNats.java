@@ -6,6 +6,7 @@ import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import java.util.UUID;
  */
 final class TestNats {
 
-    private static NatsServer server;
+    private static @Nullable NatsServer server;
 
     private TestNats() {
     }

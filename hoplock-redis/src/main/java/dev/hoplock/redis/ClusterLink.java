@@ -88,7 +88,7 @@ final class ClusterLink implements RedisLink {
             attempt = pending;
             boolean usable = attempt != null && (!attempt.isDone()
                     || !attempt.isCompletedExceptionally() && attempt.join().isOpen());
-            if (!usable) {
+            if (attempt == null || !usable) {
                 // Lettuce's connectAsync needs the topology loaded first ("Partitions not initialized" otherwise).
                 attempt = client.refreshPartitionsAsync().toCompletableFuture()
                         .thenCompose(loaded -> client.connectAsync(ByteArrayCodec.INSTANCE));

@@ -153,7 +153,7 @@ final class RedisErrors {
     }
 
     /** The error code of a server reply (its first word, upper case), or "" for a client-side failure. */
-    static String serverCode(Throwable e) {
+    static String serverCode(@Nullable Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof RedisCommandExecutionException && t.getMessage() != null) {
                 String message = t.getMessage().strip();

@@ -63,7 +63,7 @@ final class StandaloneLink implements RedisLink {
             attempt = pending;
             boolean usable = attempt != null && (!attempt.isDone()
                     || !attempt.isCompletedExceptionally() && attempt.join().isOpen());
-            if (!usable) {
+            if (attempt == null || !usable) {
                 attempt = client.connectAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture();
                 attempt.whenComplete((opened, failure) -> {
                     if (opened != null) {

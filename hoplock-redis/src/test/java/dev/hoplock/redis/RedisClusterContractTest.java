@@ -6,11 +6,13 @@ import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.redis.server.ClusterSetup;
 import dev.hoplock.redis.server.RedisServer;
 import dev.hoplock.test.BackendContractTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("redis-failover")
 class RedisClusterContractTest extends BackendContractTest {
 
-    private static ClusterSetup cluster;
-    private static RedisBackend backend;
+    private static @Nullable ClusterSetup cluster;
+    private static @Nullable RedisBackend backend;
 
     @Override
     protected Backend backend() throws Exception {
@@ -43,7 +45,7 @@ class RedisClusterContractTest extends BackendContractTest {
 
     @Override
     protected void recreateContainer() throws Exception {
-        for (RedisServer master : cluster.masters()) {
+        for (RedisServer master : Objects.requireNonNull(cluster, "started by backend()").masters()) {
             master.command("FLUSHALL");
         }
     }
@@ -53,13 +55,13 @@ class RedisClusterContractTest extends BackendContractTest {
         StoreCapabilities capabilities = store().verify();
         assertThat(capabilities.store()).startsWith("redis-cluster://127.0.0.1:");
         assertThat(capabilities.durability()).isEqualTo(Durability.LOST_ON_RESTART);
-        for (RedisServer master : cluster.masters()) {
+        for (RedisServer master : Objects.requireNonNull(cluster, "started by backend()").masters()) {
             assertThat(capabilities.durabilityDetail()).contains(":" + master.port() + ": Redis");
         }
         for (int i = 0; i < 30; i++) {
             created(newKey());
         }
-        for (RedisServer master : cluster.masters()) {
+        for (RedisServer master : Objects.requireNonNull(cluster, "started by backend()").masters()) {
             assertThat((Long) master.command("DBSIZE")).as("keys on %s", master.port()).isPositive();
         }
     }

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.redis.server.RedisExtension;
 import dev.hoplock.redis.server.RedisServer;
 import dev.hoplock.test.ElectorFuzzTest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RedisElectorFuzzTest extends ElectorFuzzTest {
 
     private final RedisServer server;
-    private RedisBackend backend;
+    private @Nullable RedisBackend backend;
 
     RedisElectorFuzzTest(RedisServer server) {
         this.server = server;

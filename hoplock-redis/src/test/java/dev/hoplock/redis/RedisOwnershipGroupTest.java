@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -77,7 +78,7 @@ class RedisOwnershipGroupTest {
         // every claim before it returns; so every interval of m-b ends before close() returned. A work task that
         // close() interrupts mid-way (shutdownNow) ends early, but still before the group closes: take the time after
         // close(), not before it (CI on 2 cores saw such an interval end 22 ms after a time taken before close()).
-        members.remove("m-b").close();
+        Objects.requireNonNull(members.remove("m-b"), "m-b is a member").close();
         long left = System.nanoTime();
         awaitEveryKeyWorkedAfter(left, "m-b left");
         assertThat(intervals).filteredOn(i -> i.member().equals("m-b")).allMatch(i -> i.end() <= left);

@@ -125,7 +125,8 @@ public final class ConditionalWriteProbe {
             StoreCapabilities.Builder builder = StoreCapabilities.builder(store).handleForm(handleForm);
             for (Capability capability : Capability.values()) {
                 boolean failed = failedCheck != null && failedCheck.capability() == capability;
-                builder.set(capability, support.get(capability), failed ? detail : "");
+                builder.set(capability, Objects.requireNonNull(support.get(capability), "supportUpTo covers every capability"),
+                        failed ? detail : "");
             }
             return builder.build();
         }

@@ -239,8 +239,9 @@ public final class S3Backend implements Backend, AutoCloseable {
      */
     void requireCreateAndSwap() throws BackendException {
         verify();
-        if (verification.electionFailure() != null) {
-            throw verification.electionFailure();
+        Verification known = Objects.requireNonNull(verification, "verify() remembers what it found");
+        if (known.electionFailure() != null) {
+            throw known.electionFailure();
         }
     }
 

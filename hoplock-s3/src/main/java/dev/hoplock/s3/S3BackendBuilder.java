@@ -225,7 +225,7 @@ public final class S3BackendBuilder {
             throw new InvalidSettingException("bucket", bucket, null, "must be set to the name of an existing bucket",
                     "no S3 bucket configured: call bucket(\"...\")");
         }
-        S3Backend backend = client != null ? aroundClient() : withOwnClient();
+        S3Backend backend = client != null ? aroundClient(client, bucket) : withOwnClient(bucket);
         if (verifyConditionalWrites && verifyOnBuild) {
             try {
                 backend.requireCreateAndSwap();
@@ -237,7 +237,7 @@ public final class S3BackendBuilder {
         return backend;
     }
 
-    private S3Backend aroundClient() {
+    private S3Backend aroundClient(S3Client client, String bucket) {
         String conflicting = region != null ? "region" : endpoint != null ? "endpoint" : pathStyle ? "pathStyle"
                 : credentials != null ? "credentials" : !connectTimeout.equals(DEFAULT_CONNECT_TIMEOUT) ? "connectTimeout"
                 : null;
@@ -253,7 +253,7 @@ public final class S3BackendBuilder {
                 requestTimeout, ifMatchForm, verifyConditionalWrites);
     }
 
-    private S3Backend withOwnClient() throws BackendException {
+    private S3Backend withOwnClient(String bucket) throws BackendException {
         if (endpoint != null) {
             validateEndpoint(endpoint);
         }

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.s3.server.S3MockExtension;
 import dev.hoplock.s3.server.S3MockServer;
 import dev.hoplock.test.ElectorFuzzTest;
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class S3ElectorFuzzTest extends ElectorFuzzTest {
 
     private final S3MockServer server;
-    private S3Backend backend;
+    private @Nullable S3Backend backend;
 
     S3ElectorFuzzTest(S3MockServer server) {
         this.server = server;

@@ -72,7 +72,7 @@ final class FuzzRun {
 
         /** The violations of {@code property}. */
         List<String> violationsOf(FuzzChecker.Property property) {
-            return violations.get(property);
+            return Objects.requireNonNull(violations.get(property), "the checker reports on every property");
         }
 
         /** All violations. */

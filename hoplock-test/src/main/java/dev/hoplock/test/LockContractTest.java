@@ -275,7 +275,7 @@ public abstract class LockContractTest {
                                 }
                                 tokens.add(lock.token());
                                 inside.decrementAndGet();
-                                return null;
+                                return lock.token();
                             });
                             ran++;
                         } catch (LockNotAcquiredException e) {

@@ -6,6 +6,7 @@ import dev.hoplock.core.backend.Handle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A child JVM for {@link FilesystemBackendTest}: creates one key and prints the outcome on one line,
@@ -23,7 +24,7 @@ public final class DirectorySyncChild {
             backend.write(args[1], Handle.NONE, "x".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(10));
             System.out.println("WRITTEN");
         } catch (BackendException e) {
-            System.out.println("FAILED " + e.kind() + " " + e.getMessage().replace('\n', ' '));
+            System.out.println("FAILED " + e.kind() + " " + Objects.requireNonNull(e.getMessage(), "a BackendException has a message").replace('\n', ' '));
         }
     }
 }

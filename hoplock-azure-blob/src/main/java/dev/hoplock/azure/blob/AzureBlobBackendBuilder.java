@@ -194,8 +194,8 @@ public final class AzureBlobBackendBuilder {
         requirePositive(requestTimeout, "requestTimeout");
         requirePositive(connectTimeout, "connectTimeout");
         Redaction redaction = new Redaction(secrets());
-        BlobContainerClient client = containerClient != null ? givenContainerClient()
-                : serviceClient != null ? givenServiceClient() : ownClient(redaction);
+        BlobContainerClient client = containerClient != null ? givenContainerClient(containerClient)
+                : serviceClient != null ? givenServiceClient(serviceClient) : ownClient(redaction);
         BlobLocation location = new BlobLocation(client.getAccountUrl(), client.getBlobContainerName(), prefix);
         SecondaryEndpoints.refuseSecondaryHost(containerClient != null ? "containerClient"
                 : serviceClient != null ? "serviceClient" : endpoint != null ? "endpoint" : "connectionString",
@@ -208,7 +208,7 @@ public final class AzureBlobBackendBuilder {
         return backend;
     }
 
-    private BlobContainerClient givenContainerClient() {
+    private BlobContainerClient givenContainerClient(BlobContainerClient containerClient) {
         refuseClientSettings("containerClient", serviceClient != null ? "serviceClient" : null);
         if (container != null && !container.equals(containerClient.getBlobContainerName())) {
             throw new InvalidSettingException("container", container, null,
@@ -220,7 +220,7 @@ public final class AzureBlobBackendBuilder {
         return containerClient;
     }
 
-    private BlobContainerClient givenServiceClient() {
+    private BlobContainerClient givenServiceClient(BlobServiceClient serviceClient) {
         refuseClientSettings("serviceClient", null);
         SecondaryEndpoints.refuseSecondaryRetries("serviceClient", serviceClient.getHttpPipeline());
         return serviceClient.getBlobContainerClient(new BlobLocation("http://check", container, prefix).container());

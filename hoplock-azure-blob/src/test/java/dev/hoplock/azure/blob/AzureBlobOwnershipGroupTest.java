@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -71,7 +72,7 @@ class AzureBlobOwnershipGroupTest {
         awaitEveryKeyWorkedAfter(started, "three members started");
 
         long left = System.nanoTime();
-        members.remove("m-b").close();
+        Objects.requireNonNull(members.remove("m-b"), "m-b is a member").close();
         awaitEveryKeyWorkedAfter(left, "m-b left");
         join("m-d");
         long joined = System.nanoTime();

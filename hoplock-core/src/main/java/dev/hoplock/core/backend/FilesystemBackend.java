@@ -296,7 +296,7 @@ public final class FilesystemBackend implements Backend {
 
     /** Makes the rename or delete of {@code lease} durable; see {@link DirectorySync} for where it cannot. */
     private void forceDirectory(Path lease, String done) throws BackendException {
-        Path dir = lease.getParent();
+        Path dir = Objects.requireNonNull(lease.getParent(), "a lease file lies in the store's directory");
         try {
             DirectorySync.force(dir);
         } catch (IOException e) {

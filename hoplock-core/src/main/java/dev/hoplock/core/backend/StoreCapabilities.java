@@ -116,12 +116,12 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
 
     /** The support of one capability. */
     public Support support(Capability capability) {
-        return support.get(capability);
+        return Objects.requireNonNull(support.get(capability), "the constructor gives every capability a support");
     }
 
     /** What was seen about one capability, or "" when there is nothing to say. */
     public String detail(Capability capability) {
-        return details.get(capability);
+        return Objects.requireNonNull(details.get(capability), "the constructor gives every capability a detail");
     }
 
     /** True when consumers may rely on {@code capability} ({@link Support#usable()}). */

@@ -64,7 +64,7 @@ public record ElectorSettings(
         try {
             LeaseKeys.validate(key);
         } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException("key", e.getMessage());
+            throw new InvalidSettingException("key", Objects.requireNonNull(e.getMessage(), "LeaseKeys states why"));
         }
         if (owner.isEmpty() || owner.length() > 256 || owner.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw new InvalidSettingException("owner", "owner must be 1 to 256 printable characters and unique per"
@@ -116,15 +116,16 @@ public record ElectorSettings(
         return ttl.dividedBy(10);
     }
 
-    private static void required(String name, @Nullable Duration value) {
+    private static Duration required(String name, @Nullable Duration value) {
         if (value == null) {
             throw new InvalidSettingException(name, null, null, "must be set", name + " must be set; leave it unset"
                     + " on the builder to get its default");
         }
+        return value;
     }
 
-    private static void positive(String name, @Nullable Duration value, String hint) {
-        required(name, value);
+    private static void positive(String name, @Nullable Duration setting, String hint) {
+        Duration value = required(name, setting);
         if (value.isZero() || value.isNegative()) {
             throw new InvalidSettingException(name, value, null, "must be positive", name + " must be"
                     + " positive, was " + format(value) + " (" + hint + ")");

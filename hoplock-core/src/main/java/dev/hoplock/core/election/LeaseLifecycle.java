@@ -62,12 +62,12 @@ final class LeaseLifecycle {
     ElectorStatus status() {
         synchronized (loop) {
             Term current = leadership.term();
-            boolean leading = current != null && current.isValid();
+            Term leading = current != null && current.isValid() ? current : null;
             Role role = leadership.role();
-            Role shown = role == Role.LEADER && !leading ? Role.FOLLOWER : role;
+            Role shown = role == Role.LEADER && leading == null ? Role.FOLLOWER : role;
             return new ElectorStatus(settings.key(), settings.owner(), loop.backend.describe(), shown,
-                    leading ? Optional.of(current.lease()) : Optional.empty(),
-                    leading ? current.timeLeft() : Duration.ZERO,
+                    leading != null ? Optional.of(leading.lease()) : Optional.empty(),
+                    leading != null ? leading.timeLeft() : Duration.ZERO,
                     leadership.holder(), loop.health.sinceLastAnswer(), Optional.ofNullable(loop.health.lastError()),
                     loop.verification.state(), loop.verification.capabilities(), loop.verification.reason());
         }

@@ -29,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -234,7 +235,7 @@ final class LeaseLoop {
         Duration timeout = settings.requestTimeout();
         Term current = leadership.term();
         if (leadership.isLeader()) {
-            timeout = min(timeout, current.timeLeft());
+            timeout = min(timeout, Objects.requireNonNull(current, "a leader has a term").timeLeft());
         }
         Duration bound = timeout;
         requests.send(() -> backend.read(key(), bound), bound, this::onRead);
@@ -250,6 +251,7 @@ final class LeaseLoop {
                     : settings.pollInterval());
             return;
         }
+        Objects.requireNonNull(result, "a read that did not fail has a result");
         health.answered();
         if (result.isEmpty()) {
             dropReleaseIfNotOurs();

@@ -17,6 +17,7 @@ import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The write side of the {@link LeaseLoop}: the transitions that write a term's record (acquire, renew), adopt a write
@@ -95,13 +96,14 @@ final class LeaseWrites {
 
     /** Rules 1 and 3: renews the owned record, bounded by the term's time left; a refusal ends the term. */
     void renew() {
-        Term current = leadership.term();
+        Term current = Objects.requireNonNull(leadership.term(), "only a leader renews");
+        Owned owned = Objects.requireNonNull(loop.owned(), "only the owner renews");
         long t0 = time.nanoTime();
-        LeaseRecord record = new LeaseRecord(loop.owned().record().generation(),
-                time.wallNow().plusNanos(ttlNanos), loop.owner(), nonce());
+        LeaseRecord record = new LeaseRecord(owned.record().generation(), time.wallNow().plusNanos(ttlNanos),
+                loop.owner(), nonce());
         Duration timeout = LeaseTimes.min(settings.requestTimeout(), current.timeLeft());
         byte[] bytes = LeaseRecordCodec.encode(record);
-        Handle expected = loop.owned().handle();
+        Handle expected = owned.handle();
         requests.send(() -> backend.write(loop.key(), expected, bytes, timeout), timeout, (@Nullable WriteResult result, @Nullable BackendException failure) -> {
             if (failure != null) {
                 unknown.remember(record, t0, settings.ttl());
@@ -162,8 +164,9 @@ final class LeaseWrites {
             loop.scheduleStep(Duration.ZERO);
             return;
         }
-        long deadline = times.deadlineNanos(loop.owned().t0());
-        long wallDeadline = times.wallDeadlineMillis(loop.owned().record());
+        Owned owned = Objects.requireNonNull(loop.owned(), "a term begins on the owned record");
+        long deadline = times.deadlineNanos(owned.t0());
+        long wallDeadline = times.wallDeadlineMillis(owned.record());
         if (time.nanoTime() - deadline >= 0 || time.wallMillis() >= wallDeadline) {
             // Rule 1: the write answered too late to lead on it; the record is still ours, so renew it as a new term.
             loop.scheduleStep(Duration.ZERO);

@@ -2,6 +2,7 @@ package dev.hoplock.core.election;
 
 import dev.hoplock.core.time.HumanDurations;
 
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -77,7 +78,7 @@ final class ProblemMessages {
     }
 
     /** {@link ElectionEvent.ProblemKind#CONDITIONAL_WRITES_NOT_SUPPORTED}: rule 0 refused the store. */
-    static String storeRefused(String key, String reason) {
+    static String storeRefused(String key, @Nullable String reason) {
         return "the elector of '" + key + "' never campaigns on its store, which could let two leaders coexist: "
                 + reason;
     }

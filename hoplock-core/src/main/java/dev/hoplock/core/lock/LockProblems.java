@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.time.HumanDurations;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
@@ -149,7 +150,7 @@ final class LockProblems {
 
     // ------------------------------------------------------------------ warnings
 
-    static void warnCorrupt(String store, String name, String why) {
+    static void warnCorrupt(String store, String name, @Nullable String why) {
         log.warn("hoplock: the record of the lock '{}' in {} is corrupt ({}); it counts as held and is taken over only"
                 + " after staying unchanged for a TTL", name, store, why);
     }

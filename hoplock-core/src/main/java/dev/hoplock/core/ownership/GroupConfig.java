@@ -85,7 +85,7 @@ record GroupConfig(String group, String memberId, String address, String owner, 
         try {
             member = new Member(id, Objects.requireNonNull(b.address, "address"));
         } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException("memberId", e.getMessage());
+            throw new InvalidSettingException("memberId", Objects.requireNonNull(e.getMessage(), "Member states why"));
         }
         String process = b.owner != null ? b.owner : OwnerIds.generate();
         Elector.Builder probe = Elector.builder(new InMemoryBackend(), MemberKeys.memberKey(group, member.id()))

@@ -10,10 +10,12 @@ import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.election.StoreVerification;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -53,19 +55,19 @@ final class MembershipLoop {
     private final ViewAdoption views;
 
     // ---- guarded by this ----
-    private Registry latest;
-    private Handle registryHandle;
+    private @Nullable Registry latest;
+    private @Nullable Handle registryHandle;
     private final RegistryAbsence absence;
-    private LeaseWatch watch;
-    private Registry.Entry removable;
+    private @Nullable LeaseWatch watch;
+    private Registry.@Nullable Entry removable;
     private long op;
-    private Scheduler.Cancellable timer;
-    private Scheduler.Cancellable opTimer;
+    private Scheduler.@Nullable Cancellable timer;
+    private Scheduler.@Nullable Cancellable opTimer;
     private boolean busy;
     private boolean stopped;
-    private CompletableFuture<Boolean> leaving;
+    private @Nullable CompletableFuture<Boolean> leaving;
     private long leaveDeadlineNanos;
-    private String lastProblem;
+    private @Nullable String lastProblem;
 
     MembershipLoop(GroupConfig config, AsyncBackend backend, TimeSource time, Scheduler scheduler,
                    Elector elector, ClaimBook claims, Consumer<OwnershipEvent> events) {
@@ -86,7 +88,7 @@ final class MembershipLoop {
     }
 
     /** The adopted view, read without lock by the hot path ({@link ActingGate}). */
-    EpochView current() {
+    @Nullable EpochView current() {
         return views.current();
     }
 
@@ -94,7 +96,7 @@ final class MembershipLoop {
         return Optional.ofNullable(latest);
     }
 
-    synchronized String lastProblem() {
+    synchronized @Nullable String lastProblem() {
         return lastProblem;
     }
 
@@ -125,11 +127,12 @@ final class MembershipLoop {
      */
     synchronized CompletableFuture<Boolean> deregister(Duration within) {
         if (leaving == null) {
-            leaving = new CompletableFuture<>();
+            CompletableFuture<Boolean> left = new CompletableFuture<>();
+            leaving = left;
             leaveDeadlineNanos = time.nanoTime() + within.toNanos();
             scheduler.schedule(() -> {
                 synchronized (this) {
-                    leaving.complete(false);
+                    left.complete(false);
                 }
             }, within);
             if (!busy) {
@@ -234,14 +237,15 @@ final class MembershipLoop {
 
     /** This member's own entry first (SelfRegistration: M1's entry, M5, M7), then a removal (M6), then the watch. */
     private void decide(long t0, long w0) {
-        Registry registry = latest;
-        SelfRegistration.Change change = SelfRegistration.next(config, registry, leaving != null,
-                leaving != null ? Optional.empty() : elector.currentLease(), views.current(), claims);
+        Registry registry = Objects.requireNonNull(latest, "decide follows the adoption of a registry");
+        CompletableFuture<Boolean> left = leaving;
+        SelfRegistration.Change change = SelfRegistration.next(config, registry, left != null,
+                left != null ? Optional.empty() : elector.currentLease(), views.current(), claims);
         if (change != null) {
             if (change.left()) {
-                leaving.complete(true);
+                Objects.requireNonNull(left, "only a leave is left").complete(true);
             } else {
-                write(change.next(), change.what());
+                write(Objects.requireNonNull(change.next(), "a change that is not left writes"), change.what());
             }
             return;
         }
@@ -302,7 +306,7 @@ final class MembershipLoop {
             return;
         }
         String id = view.view.members().get((view.selfIndex + 1) % view.view.size()).id();
-        Registry.Entry entry = latest.entry(id);
+        Registry.Entry entry = Objects.requireNonNull(latest, "a view is adopted from a registry").entry(id);
         if (entry == null) {
             next(false);
             return;
@@ -334,7 +338,7 @@ final class MembershipLoop {
         Registry registry = latest;
         Registry.Entry me = registry == null ? null : registry.entry(config.memberId());
         boolean changing = leaving != null || view == null || !view.settled(time.nanoTime()) || removable != null
-                || me == null || me.ack() < registry.epoch() || elector.currentLease().isEmpty();
+                || registry == null || me == null || me.ack() < registry.epoch() || elector.currentLease().isEmpty();
         Duration delay = changing ? config.pollInterval() : config.renewInterval();
         if (contended) {
             delay = Duration.ofNanos(jitter.nextLong(Math.max(1, config.pollInterval().toNanos())));
@@ -393,7 +397,7 @@ final class MembershipLoop {
         timer = scheduler.schedule(this::step, delay);
     }
 
-    private static void cancel(Scheduler.Cancellable cancellable) {
+    private static void cancel(Scheduler.@Nullable Cancellable cancellable) {
         if (cancellable != null) {
             cancellable.cancel();
         }

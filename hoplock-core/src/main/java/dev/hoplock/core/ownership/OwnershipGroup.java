@@ -155,7 +155,7 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     private final ActingGate gate;
     private final GroupEvents events;
     private final Departure departure;
-    private CompletableFuture<Void> closed;
+    private @Nullable CompletableFuture<Void> closed;
     private boolean started;
 
     private OwnershipGroup(Builder b, GroupConfig config) {
@@ -348,17 +348,17 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         // package-private: read by GroupConfig and LivenessElector
         final EngineRuntime.Builder runtime;
         final String group;
-        String memberId;
+        @Nullable String memberId;
         String address = "";
-        String owner;
+        @Nullable String owner;
         Duration ttl = ElectorSettings.DEFAULT_TTL;
-        Duration renewInterval;
-        Duration pollInterval;
-        Duration requestTimeout;
-        Duration safetyMargin;
+        @Nullable Duration renewInterval;
+        @Nullable Duration pollInterval;
+        @Nullable Duration requestTimeout;
+        @Nullable Duration safetyMargin;
         Duration releaseTimeout = ElectorSettings.DEFAULT_RELEASE_TIMEOUT;
         /** Test seam (set by OwnershipSeams): further settings of the liveness elector. */
-        Consumer<Elector.Builder> electorCustomizer;
+        @Nullable Consumer<Elector.Builder> electorCustomizer;
         /** Test seam (set by OwnershipSeams): rule-breaking defects the simulation plants. */
         final Set<GroupConfig.Defect> defects = EnumSet.noneOf(GroupConfig.Defect.class);
 

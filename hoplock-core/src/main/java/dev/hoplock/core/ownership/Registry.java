@@ -1,5 +1,7 @@
 package dev.hoplock.core.ownership;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -123,7 +125,7 @@ record Registry(long epoch, long seq, String incarnation, boolean young, List<En
         return true;
     }
 
-    Entry entry(String id) {
+    @Nullable Entry entry(String id) {
         for (Entry e : entries) {
             if (e.id.equals(id)) {
                 return e;

@@ -59,7 +59,7 @@ final class SelfRegistration {
             boolean sameTerm = me != null && me.owner().equals(config.owner()) && me.generation() == generation;
             // A new registration has acted under no epoch: it acknowledges the one it creates. A re-registration
             // of the same term (a changed address or TTL) keeps its acknowledgement: it may still act under it.
-            Registry.Entry entry = entry(config, generation, sameTerm ? me.ack() : -1);
+            Registry.Entry entry = entry(config, generation, sameTerm && me != null ? me.ack() : -1);
             Registry joined = registry.join(entry);
             if (sameTerm) {
                 joined = new Registry(joined.epoch(), joined.seq(), joined.incarnation(), joined.young(),

@@ -1,5 +1,6 @@
 package dev.hoplock.dynamodb.emulator;
 
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -53,7 +54,7 @@ public final class Dynalite {
     private static final Duration STARTUP_DEADLINE = Duration.ofSeconds(Long.getLong("hoplock.dynalite.startupSeconds", 60));
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
-    private static Dynalite shared;
+    private static @Nullable Dynalite shared;
 
     private final Process process;
     private final int port;

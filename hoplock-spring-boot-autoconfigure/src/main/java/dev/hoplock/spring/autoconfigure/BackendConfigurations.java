@@ -3,6 +3,7 @@ package dev.hoplock.spring.autoconfigure;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.HoplockConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -49,7 +50,7 @@ final class BackendConfigurations {
         }
     }
 
-    static HoplockConfigurationException explain(Environment environment, ClassLoader classLoader) {
+    static HoplockConfigurationException explain(Environment environment, @Nullable ClassLoader classLoader) {
         Optional<BackendType> chosen = OnHoplockBackendCondition.chosen(environment);
         if (chosen.isPresent() && chosen.get() == BackendType.S3) {
             boolean s3 = ClassUtils.isPresent("dev.hoplock.s3.S3Backend", classLoader);

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -87,8 +88,10 @@ final class ElectionDefinitions {
         source(sources, "safetyMargin", own.getSafetyMargin(), prefix, "safety-margin");
         source(sources, "releaseTimeout", own.getReleaseTimeout(), prefix, "release-timeout");
         source(sources, "releaseByDelete", own.getReleaseByDelete(), prefix, "release-by-delete");
-        checkMinimumTtl(settings.getTtl(), sources.get("ttl"), name);
-        return new ElectionDefinition(name, settings.getKey(), settings, Map.copyOf(sources));
+        checkMinimumTtl(settings.getTtl(), Objects.requireNonNull(sources.get("ttl"), "recorded above"), name);
+        String key = Objects.requireNonNull(settings.getKey(), "an election's key defaults to its name, the implicit"
+                + " election's to '" + HoplockProperties.DEFAULT_ELECTION + "'");
+        return new ElectionDefinition(name, key, settings, Map.copyOf(sources));
     }
 
     /**

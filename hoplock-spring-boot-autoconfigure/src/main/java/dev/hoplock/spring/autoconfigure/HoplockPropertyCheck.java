@@ -144,8 +144,8 @@ final class HoplockPropertyCheck implements BeanFactoryPostProcessor, Ordered {
         warnings.stream().distinct().forEach(warning -> log.warn("hoplock: {}", warning));
     }
 
-    private static String ignoredBecause(String property, Optional<BackendType> chosen, String storeReason,
-            List<Key> set) {
+    private static @Nullable String ignoredBecause(String property, Optional<BackendType> chosen,
+            @Nullable String storeReason, List<Key> set) {
         BackendType store = storeOf(property);
         boolean storeSetting = store != null || property.equals("hoplock.backend") || property.equals("hoplock.probe");
         if (storeReason != null && storeSetting) {

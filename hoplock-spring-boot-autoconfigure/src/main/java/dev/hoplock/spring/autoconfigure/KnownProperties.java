@@ -9,6 +9,7 @@ import dev.hoplock.spring.autoconfigure.jdbc.JdbcProperties;
 import dev.hoplock.spring.autoconfigure.nats.NatsProperties;
 import dev.hoplock.spring.autoconfigure.redis.RedisProperties;
 import dev.hoplock.spring.autoconfigure.s3.S3Properties;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.ResolvableType;
@@ -21,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -122,7 +124,7 @@ final class KnownProperties {
      * The known name closest to {@code written} (lowercase, dot-separated) by edit distance; a {@code *} takes the
      * election name written, so that {@code hoplock.elections.jobs.tll} suggests {@code hoplock.elections.jobs.ttl}.
      */
-    String closest(String written) {
+    @Nullable String closest(String written) {
         String[] parts = written.split("\\.");
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
@@ -165,7 +167,7 @@ final class KnownProperties {
             if (Map.class.isAssignableFrom(propertyType)) {
                 Class<?> values = ResolvableType.forMethodReturnType(property.getReadMethod()).asMap().resolveGeneric(1);
                 names.add(name + ".*"); // an entry with no settings, as YAML writes 'jobs: {}'
-                collect(values, name + ".*", names);
+                collect(Objects.requireNonNull(values, "a map property of ours names its value type"), name + ".*", names);
             } else if (propertyType.getDeclaringClass() != null && CLASSES.contains(propertyType.getDeclaringClass())
                     && !propertyType.isEnum()) {
                 collect(propertyType, name, names); // a nested group, such as hoplock.leader-only

@@ -9,6 +9,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /** The condition behind {@link ConditionalOnHoplockBackend}; see there for the rule. */
@@ -16,8 +17,10 @@ final class OnHoplockBackendCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnHoplockBackend.class.getName());
-        BackendType wanted = (BackendType) attributes.get("value");
+        Map<String, Object> attributes = Objects.requireNonNull(
+                metadata.getAnnotationAttributes(ConditionalOnHoplockBackend.class.getName()),
+                "the condition runs only where the annotation is");
+        BackendType wanted = (BackendType) Objects.requireNonNull(attributes.get("value"), "value is required");
         ConditionMessage.Builder message = ConditionMessage.forCondition(ConditionalOnHoplockBackend.class, wanted);
         Optional<BackendType> chosen = chosen(context.getEnvironment());
         if (chosen.isPresent() && chosen.get() == wanted) {

@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,7 +49,7 @@ class FailingWritesHealthTests {
                     .containsEntry("lastWriteError", "create default failed: permission denied")
                     .containsKeys("failingWrites", "sinceStoreAnswered");
             assertThat((Integer) health.getDetails().get("failingWrites")).isGreaterThan(5);
-            assertThat(health.getDetails().get("reason").toString())
+            assertThat(Objects.requireNonNull(health.getDetails().get("reason"), "a reason").toString())
                     .contains("answers reads but every write has failed for", "longer than the TTL (1s)",
                             "no instance can lead", "permission denied");
             assertThat(output.getOut().lines().filter(line -> line.contains("a write to read-only test store"))
@@ -75,7 +76,9 @@ class FailingWritesHealthTests {
     static Health health(ApplicationContext context) {
         CompositeHealthContributor composite = context.getBean("hoplockHealthContributor",
                 CompositeHealthContributor.class);
-        return ((HealthIndicator) composite.getContributor("default")).health();
+        HealthIndicator indicator = (HealthIndicator) Objects.requireNonNull(composite.getContributor("default"),
+                "a contributor per election");
+        return Objects.requireNonNull(indicator.health(), "an indicator answers");
     }
 
     @Configuration(proxyBeanMethods = false)

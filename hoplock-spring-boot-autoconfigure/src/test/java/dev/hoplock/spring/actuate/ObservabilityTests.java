@@ -39,6 +39,7 @@ import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -118,11 +119,12 @@ class ObservabilityTests {
     @Test
     void aStoreThatNeverAnswersIsUnknownByDefaultSoTheApplicationStaysUp() {
         runner.withUserConfiguration(Unreachable.class).withPropertyValues(SHORT_TTL).run(context -> {
-            await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getDetails().get("reason")
+            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(
+                    health(context, "default").getDetails().get("reason"), "a reason")
                     .toString().contains("has not answered since the start"));
             Health health = health(context, "default");
             assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
-            assertThat(health.getDetails().get("reason").toString())
+            assertThat(Objects.requireNonNull(health.getDetails().get("reason"), "a reason").toString())
                     .contains("hoplock.health.down-on-store-outage=false");
         });
     }
@@ -149,7 +151,8 @@ class ObservabilityTests {
             context.getBean(SwitchableBackend.class).setUnreachable(true);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.DOWN));
             assertThat(elector.isLeader()).as("the leader fenced itself: %s", elector.status()).isFalse();
-            assertThat(health(context, "default").getDetails().get("reason").toString())
+            assertThat(Objects.requireNonNull(health(context, "default").getDetails().get("reason"), "a reason")
+                    .toString())
                     .contains("has not answered for", "longer than the TTL (1s)");
             context.getBean(SwitchableBackend.class).setUnreachable(false);
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context, "default").getStatus().equals(Status.UP));
@@ -184,7 +187,8 @@ class ObservabilityTests {
                     .isEqualTo(Access.READ_ONLY);
             awaitLeader(context);
             HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
-            ElectionDescriptor state = endpoint.elections().get("default");
+            ElectionDescriptor state = Objects.requireNonNull(endpoint.elections().get("default"),
+                    "the default election");
             assertThat(state.leader()).isTrue();
             assertThat(state.role()).isEqualTo("leader");
             assertThat(state.owner()).isEqualTo("me");
@@ -209,9 +213,12 @@ class ObservabilityTests {
                     HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
                     WebEndpointResponse<Object> first = endpoint.stepDown("default");
                     assertThat(first.getStatus()).isEqualTo(200);
-                    assertThat(((HoplockEndpoint.StepDownResult) first.getBody()).steppedDown()).isTrue();
+                    assertThat(((HoplockEndpoint.StepDownResult) Objects.requireNonNull(first.getBody(), "a body"))
+                            .steppedDown())
+                            .isTrue();
                     assertThat(elector.isLeader()).isFalse();
-                    assertThat(((HoplockEndpoint.StepDownResult) endpoint.stepDown("default").getBody())
+                    assertThat(((HoplockEndpoint.StepDownResult) Objects.requireNonNull(
+                            endpoint.stepDown("default").getBody(), "a body"))
                             .steppedDown()).isFalse();
                     assertNoSuchElection(endpoint.stepDown("nope"), "nope");
                     assertNoSuchElection(endpoint.election("nope"), "nope");
@@ -262,7 +269,9 @@ class ObservabilityTests {
     static Health health(AssertableApplicationContext context, String election) {
         CompositeHealthContributor composite = context.getBean("hoplockHealthContributor",
                 CompositeHealthContributor.class);
-        return ((HealthIndicator) composite.getContributor(election)).health();
+        HealthIndicator indicator = (HealthIndicator) Objects.requireNonNull(composite.getContributor(election),
+                "a contributor per election");
+        return Objects.requireNonNull(indicator.health(), "an indicator answers");
     }
 
     @Configuration(proxyBeanMethods = false)

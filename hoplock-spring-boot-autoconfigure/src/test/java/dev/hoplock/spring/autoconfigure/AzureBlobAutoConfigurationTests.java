@@ -11,6 +11,7 @@ import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.autoconfigure.azure.AzureBlobProperties;
 import dev.hoplock.spring.support.Failures;
 import dev.hoplock.spring.support.StoreContexts;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -22,6 +23,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -206,9 +208,9 @@ class AzureBlobAutoConfigurationTests {
                 .buildClient();
     }
 
-    private static String stackTrace(Throwable failure) {
+    private static String stackTrace(@Nullable Throwable failure) {
         StringWriter out = new StringWriter();
-        failure.printStackTrace(new PrintWriter(out));
+        Objects.requireNonNull(failure, "the context failed to start").printStackTrace(new PrintWriter(out));
         return out.toString();
     }
 }

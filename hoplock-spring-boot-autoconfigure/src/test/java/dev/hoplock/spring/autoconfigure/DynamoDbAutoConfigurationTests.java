@@ -7,6 +7,7 @@ import dev.hoplock.dynamodb.emulator.DynaliteExtension;
 import dev.hoplock.spring.autoconfigure.dynamodb.DynamoDbProperties;
 import dev.hoplock.spring.support.Failures;
 import dev.hoplock.spring.support.StoreContexts;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -25,6 +26,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -195,9 +197,9 @@ class DynamoDbAutoConfigurationTests {
         }
     }
 
-    private static String stackTrace(Throwable failure) {
+    private static String stackTrace(@Nullable Throwable failure) {
         StringWriter out = new StringWriter();
-        failure.printStackTrace(new PrintWriter(out));
+        Objects.requireNonNull(failure, "the context failed to start").printStackTrace(new PrintWriter(out));
         return out.toString();
     }
 }

@@ -14,6 +14,7 @@ import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.support.Failures;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -254,7 +256,7 @@ class ElasticsearchAutoConfigurationTests {
                 });
     }
 
-    private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+    private static <T extends Throwable> T findCause(@Nullable Throwable failure, Class<T> type) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
                 return type.cast(t);
@@ -338,7 +340,9 @@ class ElasticsearchAutoConfigurationTests {
     private static Health health(AssertableApplicationContext context) {
         CompositeHealthContributor composite = context.getBean("hoplockHealthContributor",
                 CompositeHealthContributor.class);
-        return ((HealthIndicator) composite.getContributor("default")).health();
+        HealthIndicator indicator = (HealthIndicator) Objects.requireNonNull(composite.getContributor("default"),
+                "a contributor per election");
+        return Objects.requireNonNull(indicator.health(), "an indicator answers");
     }
 
     private static int closedPort() {
@@ -349,9 +353,9 @@ class ElasticsearchAutoConfigurationTests {
         }
     }
 
-    private static String stackTrace(Throwable failure) {
+    private static String stackTrace(@Nullable Throwable failure) {
         StringWriter out = new StringWriter();
-        failure.printStackTrace(new PrintWriter(out));
+        Objects.requireNonNull(failure, "the context failed to start").printStackTrace(new PrintWriter(out));
         return out.toString();
     }
 }

@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Configuration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -315,7 +316,8 @@ class HoplockAutoConfigurationTests {
                     HoplockElections elections = context.getBean(HoplockElections.class);
                     assertThat(elections.get("a").settings().releaseTimeout()).isEqualTo(Duration.ofMillis(123));
                     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
-                            .until(() -> customizations.decorated.get("a").requests() > 0);
+                            .until(() -> Objects.requireNonNull(customizations.decorated.get("a"), "decorated")
+                                    .requests() > 0);
                 });
     }
 

@@ -10,6 +10,7 @@ import io.nats.client.Connection;
 import io.nats.client.KeyValue;
 import io.nats.client.Nats;
 import io.nats.client.api.KeyValueEntry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -226,9 +228,9 @@ class NatsAutoConfigurationTests {
         }
     }
 
-    private static String stackTrace(Throwable failure) {
+    private static String stackTrace(@Nullable Throwable failure) {
         StringWriter out = new StringWriter();
-        failure.printStackTrace(new PrintWriter(out));
+        Objects.requireNonNull(failure, "the context failed to start").printStackTrace(new PrintWriter(out));
         return out.toString();
     }
 }

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,7 +98,8 @@ class PropertyBindingTests {
         scanner.addIncludeFilter(new AnnotationTypeFilter(ConfigurationProperties.class));
         List<Class<?>> found = new ArrayList<>();
         for (BeanDefinition candidate : scanner.findCandidateComponents("dev.hoplock.spring")) {
-            found.add(ClassUtils.resolveClassName(candidate.getBeanClassName(),
+            found.add(ClassUtils.resolveClassName(
+                    Objects.requireNonNull(candidate.getBeanClassName(), "a scanned class"),
                     PropertyBindingTests.class.getClassLoader()));
         }
         assertThat(found).as("@ConfigurationProperties classes").isNotEmpty();

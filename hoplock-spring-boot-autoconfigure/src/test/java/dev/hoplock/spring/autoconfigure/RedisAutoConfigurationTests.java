@@ -11,6 +11,7 @@ import dev.hoplock.spring.support.StoreContexts;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -276,9 +278,9 @@ class RedisAutoConfigurationTests {
         }
     }
 
-    private static String stackTrace(Throwable failure) {
+    private static String stackTrace(@Nullable Throwable failure) {
         StringWriter out = new StringWriter();
-        failure.printStackTrace(new PrintWriter(out));
+        Objects.requireNonNull(failure, "the context failed to start").printStackTrace(new PrintWriter(out));
         return out.toString();
     }
 }

@@ -9,6 +9,7 @@ import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.actuate.ElectionDescriptor;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.support.Failures;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -151,9 +153,10 @@ class S3AutoConfigurationTests {
                     FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("Invalid hoplock setting " + property + ":")
                             .contains(reason).doesNotContain(SECRET);
-                    assertThat(analysis.getAction()).startsWith("Set " + property + " ");
+                    assertThat(Objects.requireNonNull(analysis.getAction(), "an action"))
+                            .startsWith("Set " + property + " ");
                     String others = "hoplock.s3.(endpoint|region|api-call-timeout|connect-timeout|prefix|bucket)";
-                    assertThat(analysis.getAction().replace(property, ""))
+                    assertThat(Objects.requireNonNull(analysis.getAction(), "an action").replace(property, ""))
                             .as("the action names no other property").doesNotContainPattern(others);
                 });
     }
@@ -177,21 +180,25 @@ class S3AutoConfigurationTests {
                     assertThat(elector.status().holder()).as("not a single request about the lease").isEmpty();
                     CompositeHealthContributor health = context.getBean("hoplockHealthContributor",
                             CompositeHealthContributor.class);
-                    await().atMost(Duration.ofSeconds(10)).until(() -> ((HealthIndicator) health.getContributor("default"))
-                            .health().toString().contains("could not be checked"));
+                    await().atMost(Duration.ofSeconds(10)).until(() -> Objects.requireNonNull(((HealthIndicator)
+                                    Objects.requireNonNull(health.getContributor("default"), "default"))
+                            .health(), "health").toString().contains("could not be checked"));
                     org.springframework.boot.health.contributor.Health shown =
-                            ((HealthIndicator) health.getContributor("default")).health();
+                            Objects.requireNonNull(((HealthIndicator)
+                                    Objects.requireNonNull(health.getContributor("default"),
+                                    "default")).health(), "health");
                     assertThat(shown.getStatus().getCode()).as("an outage, not DOWN by default").isEqualTo("UNKNOWN");
                     assertThat(shown.toString()).doesNotContain(SECRET);
-                    ElectionDescriptor state = context.getBean(HoplockEndpoint.class).elections().get("default");
+                    ElectionDescriptor state = Objects.requireNonNull(
+                            context.getBean(HoplockEndpoint.class).elections().get("default"), "the default election");
                     assertThat(state.toString()).contains("s3://leases/").doesNotContain(SECRET);
                     assertThat(elector.status().verificationProblem().orElseThrow()).doesNotContain(SECRET);
                 });
     }
 
-    private static String stackTrace(Throwable failure) {
+    private static String stackTrace(@Nullable Throwable failure) {
         java.io.StringWriter out = new java.io.StringWriter();
-        failure.printStackTrace(new java.io.PrintWriter(out));
+        Objects.requireNonNull(failure, "the context failed to start").printStackTrace(new java.io.PrintWriter(out));
         return out.toString();
     }
 

@@ -12,6 +12,7 @@ import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.support.CountingBackend;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -27,6 +28,7 @@ import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -57,7 +59,7 @@ class StoreVerificationTests {
             assertThat(context.getBean(CountingBackend.class).requests()).as("no election request").isZero();
             Health health = health(context);
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(health.getDetails().get("reason").toString())
+            assertThat(Objects.requireNonNull(health.getDetails().get("reason"), "a reason").toString())
                     .contains("refused the conditional-write probe", "does not support conditional swap",
                             "accepted a stale If-Match");
             assertThat(health.getDetails()).containsEntry("verification", "refused")
@@ -105,7 +107,8 @@ class StoreVerificationTests {
     @Test
     void aStoreThatCannotBeAskedForATtlIsUnknownByDefault() {
         runner.withUserConfiguration(UnreachableStore.class).run(context -> {
-            await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getDetails().get("reason").toString()
+            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(
+                    health(context).getDetails().get("reason"), "a reason").toString()
                     .contains("could not be checked"));
             assertThat(health(context).getStatus()).isEqualTo(Status.UNKNOWN);
         });
@@ -116,7 +119,7 @@ class StoreVerificationTests {
         runner.withUserConfiguration(UnreachableStore.class)
                 .withPropertyValues("hoplock.health.down-on-store-outage=true").run(context -> {
             await().atMost(Duration.ofSeconds(5)).until(() -> health(context).getStatus().equals(Status.DOWN));
-            assertThat(health(context).getDetails().get("reason").toString())
+            assertThat(Objects.requireNonNull(health(context).getDetails().get("reason"), "a reason").toString())
                     .contains("could not be checked", "connection refused");
             Elector elector = context.getBean(HoplockElections.class).getDefault();
             assertThat(elector.status().verification()).isEqualTo(StoreVerification.VERIFYING);
@@ -137,7 +140,9 @@ class StoreVerificationTests {
     private static Health health(org.springframework.context.ApplicationContext context) {
         CompositeHealthContributor composite = context.getBean("hoplockHealthContributor",
                 CompositeHealthContributor.class);
-        return ((HealthIndicator) composite.getContributor("default")).health();
+        HealthIndicator indicator = (HealthIndicator) Objects.requireNonNull(composite.getContributor("default"),
+                "a contributor per election");
+        return Objects.requireNonNull(indicator.health(), "an indicator answers");
     }
 
     /** An in-memory store whose {@link #verify()} runs a script: {@code attempt -> capabilities}, or throws. */
@@ -177,7 +182,7 @@ class StoreVerificationTests {
     }
 
     /** Every capability verified, or all but {@code missing}. */
-    static StoreCapabilities probed(StoreCapabilities.Capability missing) {
+    static StoreCapabilities probed(StoreCapabilities.@Nullable Capability missing) {
         StoreCapabilities.Builder builder = StoreCapabilities.builder("scripted");
         for (StoreCapabilities.Capability capability : StoreCapabilities.Capability.values()) {
             builder.set(capability, capability == missing ? StoreCapabilities.Support.NOT_SUPPORTED

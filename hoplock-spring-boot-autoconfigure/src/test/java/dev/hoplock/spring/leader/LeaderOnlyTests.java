@@ -34,6 +34,7 @@ import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
@@ -237,7 +238,7 @@ class LeaderOnlyTests {
             caller.start();
             await().atMost(Duration.ofSeconds(5)).until(() -> scope.get() != null);
             CompletableFuture.runAsync(elector::stepDown);
-            await().atMost(Duration.ofSeconds(5)).until(() -> scope.get().wasLost());
+            await().atMost(Duration.ofSeconds(5)).until(() -> Objects.requireNonNull(scope.get(), "a scope").wasLost());
             release.release();
             caller.join(5_000);
             assertThat(caller.isAlive()).isFalse();

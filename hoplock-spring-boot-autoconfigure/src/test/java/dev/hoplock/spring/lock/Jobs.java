@@ -1,7 +1,9 @@
 package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.lock.LockHandle;
+import org.jspecify.annotations.Nullable;
 
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,7 +15,7 @@ public class Jobs {
     /** Counted down when a blocking report call is inside its lock. */
     private volatile CountDownLatch entered = new CountDownLatch(1);
     /** When not null, a report call waits inside its lock until this is counted down. */
-    private volatile CountDownLatch hold;
+    private volatile @Nullable CountDownLatch hold;
 
     /** Makes the next report calls wait inside their lock until {@link #letGo()}; returns the "entered" latch. */
     public CountDownLatch holdNextCall() {
@@ -23,7 +25,7 @@ public class Jobs {
     }
 
     public void letGo() {
-        hold.countDown();
+        Objects.requireNonNull(hold, "holdNextCall() first").countDown();
         hold = null;
     }
 

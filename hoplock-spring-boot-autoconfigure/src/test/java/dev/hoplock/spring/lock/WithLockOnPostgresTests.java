@@ -8,6 +8,7 @@ import dev.hoplock.spring.autoconfigure.HoplockFencingAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.support.Databases;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -25,6 +26,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -106,9 +108,9 @@ class WithLockOnPostgresTests {
 
         private final JdbcTemplate jdbc;
         private final String table;
-        private volatile CountDownLatch entered;
-        private volatile CountDownLatch hold;
-        private volatile CountDownLatch release;
+        private volatile @Nullable CountDownLatch entered;
+        private volatile @Nullable CountDownLatch hold;
+        private volatile @Nullable CountDownLatch release;
 
         Export(JdbcTemplate jdbc, String table) {
             this.jdbc = jdbc;
@@ -123,7 +125,7 @@ class WithLockOnPostgresTests {
         }
 
         public void letGo() {
-            release.countDown();
+            Objects.requireNonNull(release, "holdNextCall() first").countDown();
         }
 
         /** Writes the row; returns the token it was written with. */
@@ -135,7 +137,7 @@ class WithLockOnPostgresTests {
             CountDownLatch wait = hold;
             if (wait != null) {
                 hold = null;
-                entered.countDown();
+                Objects.requireNonNull(entered, "set with hold").countDown();
                 try {
                     wait.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -23,6 +24,7 @@ import reactor.core.publisher.Mono;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
@@ -180,7 +182,8 @@ class WithLockTests {
 
             WebEndpointResponse<Object> answer = endpoint.locks("locks", "held");
             assertThat(answer.getStatus()).isEqualTo(200);
-            HoplockEndpoint.HeldLocks held = (HoplockEndpoint.HeldLocks) answer.getBody();
+            HoplockEndpoint.HeldLocks held = (HoplockEndpoint.HeldLocks) Objects.requireNonNull(answer.getBody(),
+                    "a body");
             assertThat(held.owner()).isEqualTo("node-1");
             assertThat(held.locks()).singleElement().satisfies(lock -> {
                 assertThat(lock.name()).isEqualTo("report");
@@ -191,7 +194,9 @@ class WithLockTests {
 
             jobs.letGo();
             running.get(10, TimeUnit.SECONDS);
-            assertThat(((HoplockEndpoint.HeldLocks) endpoint.locks("locks", "held").getBody()).locks()).isEmpty();
+            assertThat(((HoplockEndpoint.HeldLocks) Objects.requireNonNull(endpoint.locks("locks", "held").getBody(),
+                    "a body"))
+                    .locks()).isEmpty();
 
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get(LockCallMeters.ACQUIRED).tag("method", "Jobs.report").counter().count())
@@ -248,7 +253,7 @@ class WithLockTests {
         }
     }
 
-    private static String rootMessage(Throwable failure) {
+    private static String rootMessage(@Nullable Throwable failure) {
         StringBuilder all = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {
             all.append(t.getMessage()).append('\n');

@@ -4,6 +4,7 @@ import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.core.fencing.FencingException;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.function.SingletonSupplier;
@@ -34,7 +35,7 @@ final class FencedInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
         Class<?> targetClass = invocation.getThis() == null ? null : AopUtils.getTargetClass(invocation.getThis());
         String resource = resources.find(method, targetClass);

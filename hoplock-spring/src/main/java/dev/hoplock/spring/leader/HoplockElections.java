@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -111,7 +112,7 @@ public final class HoplockElections implements AutoCloseable {
      * @throws IllegalArgumentException naming the configured elections when there is no such election
      */
     public Elector get(String name) {
-        return electors.get(resolve(name));
+        return Objects.requireNonNull(electors.get(resolve(name)), "resolve names a configured election");
     }
 
     /** The name of the default election: {@code default}, or the only one configured. */

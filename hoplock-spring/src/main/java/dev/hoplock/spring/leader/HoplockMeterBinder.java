@@ -15,6 +15,7 @@ import org.springframework.beans.factory.DisposableBean;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The per-election meters, tagged {@code election}:
@@ -83,7 +84,7 @@ public final class HoplockMeterBinder implements MeterBinder, DisposableBean {
             if (event instanceof ElectionEvent.Acquired) {
                 acquisitions.increment();
             } else if (event instanceof ElectionEvent.Lost lost) {
-                losses.get(lost.cause()).increment();
+                Objects.requireNonNull(losses.get(lost.cause()), "a counter per cause").increment();
             }
         }));
     }

@@ -2,6 +2,7 @@ package dev.hoplock.spring.leader;
 
 import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.Holder;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -14,7 +15,7 @@ public class LeaderObservedEvent extends ElectionApplicationEvent {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient Holder holder;
+    private final transient @Nullable Holder holder;
 
     public LeaderObservedEvent(Elector source, String election, Instant at, Optional<Holder> holder) {
         super(source, election, at);

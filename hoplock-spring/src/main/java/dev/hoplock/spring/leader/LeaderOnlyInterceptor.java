@@ -68,7 +68,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
         Object target = invocation.getThis();
         LeaderOnlyAttribute gate = source.find(method, target == null ? null : AopUtils.getTargetClass(target));

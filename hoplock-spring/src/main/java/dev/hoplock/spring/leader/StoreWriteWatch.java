@@ -72,10 +72,11 @@ public final class StoreWriteWatch implements BackendDecorator {
     private void failed(String election, Backend backend, BackendException e) {
         long now = System.nanoTime();
         State[] previous = new State[1];
+        String error = Objects.requireNonNull(e.getMessage(), "a BackendException always has a message");
         streaks.compute(election, (name, before) -> {
             previous[0] = before;
-            return before == null ? new State(1, now, now, e.kind(), e.getMessage())
-                    : new State(before.attempts() + 1, before.firstNanos(), now, e.kind(), e.getMessage());
+            return before == null ? new State(1, now, now, e.kind(), error)
+                    : new State(before.attempts() + 1, before.firstNanos(), now, e.kind(), error);
         });
         State before = previous[0];
         if (before == null || before.kind() != e.kind()) {

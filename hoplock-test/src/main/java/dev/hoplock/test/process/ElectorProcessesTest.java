@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -94,7 +95,7 @@ public abstract class ElectorProcessesTest {
                 .until(() -> followers.stream().allMatch(f -> observed(f, leader1)));
 
         long killedNanos = System.nanoTime();
-        jvms.get(leader1).kill();
+        Objects.requireNonNull(jvms.get(leader1), "a leader is one of the JVMs").kill();
         KeyValueLine second = await("a leader after killing " + leader1).atMost(ttl.multipliedBy(3).plus(PATIENCE))
                 .until(() -> firstLeads(l -> !l.owner().equals(leader1)), Optional::isPresent).orElseThrow();
         Duration takeover = Duration.ofNanos(second.number("first") - killedNanos);
@@ -105,7 +106,7 @@ public abstract class ElectorProcessesTest {
         String last = others(leader1, leader2).get(0);
         await(last + " sees " + leader2).atMost(PATIENCE).until(() -> observed(last, leader2));
         long stoppedNanos = System.nanoTime();
-        jvms.get(leader2).stop();
+        Objects.requireNonNull(jvms.get(leader2), "a leader is one of the JVMs").stop();
         KeyValueLine third = await("a leader after stopping " + leader2).atMost(ttl.multipliedBy(3).plus(PATIENCE))
                 .until(() -> firstLeads(l -> l.owner().equals(last)), Optional::isPresent).orElseThrow();
         Duration handover = Duration.ofNanos(third.number("first") - stoppedNanos);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -79,9 +80,9 @@ public final class FailoverFigures implements AutoCloseable {
             LockSupport.parkNanos((long) (random.nextDouble() * ttl.dividedBy(3).toNanos()));
             long stopped = System.nanoTime();
             if (kill) {
-                running.remove(leader).kill();
+                Objects.requireNonNull(running.remove(leader), "the leader is running").kill();
             } else {
-                running.remove(leader).stop();
+                Objects.requireNonNull(running.remove(leader), "the leader is running").stop();
             }
             KeyValueLine next = await("a leader after stopping " + leader + "; output in " + dir).atMost(PATIENCE)
                     .until(() -> firstLeadsAfter(stopped, leader), Optional::isPresent).orElseThrow();

@@ -3,6 +3,7 @@ package dev.hoplock.azure.blob.emulator;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.hoplock.azure.blob.TestTransport;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +44,7 @@ public final class Azurite {
     private static final Duration STARTUP_DEADLINE = Duration.ofSeconds(Long.getLong("hoplock.azurite.startupSeconds", 60));
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
-    private static Azurite shared;
+    private static @Nullable Azurite shared;
 
     private final Process process;
     private final int port;

@@ -1,5 +1,7 @@
 package dev.hoplock.core.internal.lease;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The scopes open in one {@link Term}: a list threaded through the {@link Scope}s themselves, so that opening and
  * closing a scope allocates nothing beyond the scope (the {@code @LeaderOnly} gate opens one per call) and takes one
@@ -11,7 +13,7 @@ package dev.hoplock.core.internal.lease;
  */
 final class OpenScopes {
 
-    private Scope head;
+    private @Nullable Scope head;
     private boolean lost;
     private int size;
 

@@ -3,6 +3,8 @@ package dev.hoplock.core.internal.lease;
 import dev.hoplock.core.Lease;
 import dev.hoplock.core.election.LeaderScope;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -18,8 +20,8 @@ public final class Scope implements LeaderScope {
     private volatile boolean lost;
     // ---- guarded by the term's OpenScopes ----
     boolean listed;
-    Scope previous;
-    Scope next;
+    @Nullable Scope previous;
+    @Nullable Scope next;
 
     Scope(Term term, Thread thread, boolean interruptOnLoss) {
         this.term = term;

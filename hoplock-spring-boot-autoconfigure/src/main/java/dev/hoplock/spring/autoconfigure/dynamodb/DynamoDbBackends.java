@@ -76,10 +76,13 @@ final class DynamoDbBackends {
             } else {
                 builder.region(settings.getRegion()).endpoint(settings.getEndpoint())
                         .connectTimeout(settings.getConnectTimeout());
-                if (access && settings.getSessionToken() != null) {
-                    builder.credentials(settings.getAccessKey(), settings.getSecretKey(), settings.getSessionToken());
-                } else if (access) {
-                    builder.credentials(settings.getAccessKey(), settings.getSecretKey());
+                // Both keys or neither: checked above.
+                String accessKey = settings.getAccessKey();
+                String secretKey = settings.getSecretKey();
+                if (access && accessKey != null && secretKey != null && settings.getSessionToken() != null) {
+                    builder.credentials(accessKey, secretKey, settings.getSessionToken());
+                } else if (access && accessKey != null && secretKey != null) {
+                    builder.credentials(accessKey, secretKey);
                 }
             }
             DynamoDbBackend backend = builder.build();

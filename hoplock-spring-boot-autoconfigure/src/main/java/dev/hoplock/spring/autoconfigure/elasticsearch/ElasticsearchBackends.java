@@ -79,13 +79,12 @@ final class ElasticsearchBackends {
 
     private static ElasticsearchBackendBuilder configure(ElasticsearchProperties settings,
             @Nullable HttpTransport application) {
-        boolean reuse = application != null;
         ElasticsearchBackendBuilder builder = ElasticsearchBackend.builder()
                 .index(settings.getIndex())
                 .createIndex(settings.isCreateIndex())
                 .requestTimeout(settings.getRequestTimeout())
                 .verify(false);
-        if (reuse) {
+        if (application != null) {
             builder.transport(application);
         } else {
             builder.endpoint(settings.getEndpoint()).connectTimeout(settings.getConnectTimeout());

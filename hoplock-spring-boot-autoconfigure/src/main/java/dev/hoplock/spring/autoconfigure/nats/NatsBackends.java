@@ -66,7 +66,7 @@ final class NatsBackends {
         if (settings.getReplicas() != null) {
             builder.replicas(settings.getReplicas());
         }
-        if (reuse) {
+        if (reuse && application != null) {
             builder.connection(application);
         } else {
             builder.servers(servers(settings.getUrl())).connectTimeout(settings.getConnectTimeout());

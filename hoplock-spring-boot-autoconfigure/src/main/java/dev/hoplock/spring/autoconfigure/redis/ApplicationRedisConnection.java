@@ -4,6 +4,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.data.redis.connection.NamedNode;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisPassword;
@@ -15,6 +16,7 @@ import org.springframework.util.ClassUtils;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where the application's Redis is, read from its unique Lettuce connection factory (Spring Data Redis's
@@ -65,7 +67,8 @@ record ApplicationRedisConnection(@Nullable RedisURI uri, List<String> cluster, 
                     .orElse(factory.getClientResources());
             boolean ssl = factory.isUseSsl();
             if (factory.isClusterAware()) {
-                RedisClusterConfiguration cluster = factory.getClusterConfiguration();
+                RedisClusterConfiguration cluster = Objects.requireNonNull(factory.getClusterConfiguration(),
+                        "a cluster-aware factory has a cluster configuration");
                 List<String> nodes = new ArrayList<>();
                 for (RedisNode node : cluster.getClusterNodes()) {
                     nodes.add((ssl ? "rediss://" : "redis://") + node.getHost() + ":" + node.getPort());
@@ -78,8 +81,10 @@ record ApplicationRedisConnection(@Nullable RedisURI uri, List<String> cluster, 
             RedisPassword password;
             int database;
             if (factory.isRedisSentinelAware()) {
-                RedisSentinelConfiguration sentinel = factory.getSentinelConfiguration();
-                uri = RedisURI.builder().withSentinelMasterId(String.valueOf(sentinel.getMaster().getName()));
+                RedisSentinelConfiguration sentinel = Objects.requireNonNull(factory.getSentinelConfiguration(),
+                        "a sentinel-aware factory has a sentinel configuration");
+                NamedNode master = Objects.requireNonNull(sentinel.getMaster(), "a sentinel configuration names its master");
+                uri = RedisURI.builder().withSentinelMasterId(String.valueOf(master.getName()));
                 for (RedisNode node : sentinel.getSentinels()) {
                     uri.withSentinel(String.valueOf(node.getHost()), node.getPort() == null ? 26379 : node.getPort());
                 }

@@ -51,7 +51,7 @@ final class RedisBackends {
                 .waitForReplicas(settings.getWaitForReplicas())
                 .minimumDurability(settings.getMinimumDurability())
                 .verifyOnBuild(false);
-        if (reuse) {
+        if (reuse && application != null) {
             where(builder, application);
         } else {
             where(builder, settings);

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Builds the {@link S3Backend} from {@code hoplock.s3.*}, without contacting the store: with the probe on, its first
@@ -64,13 +65,13 @@ final class S3Backends {
     private static S3Backend build(S3Properties settings, boolean probe, @Nullable S3Client userClient,
             boolean access) throws BackendException {
         S3BackendBuilder builder = S3Backend.builder()
-                .bucket(settings.getBucket())
+                .bucket(Objects.requireNonNull(settings.getBucket(), "checked before the build"))
                 .prefix(settings.getPrefix())
                 .requestTimeout(settings.getApiCallTimeout())
                 .verifyConditionalWrites(probe)
                 .verifyOnBuild(false);
         boolean reuse = userClient != null && !hasClientSettings(settings);
-        if (reuse) {
+        if (reuse && userClient != null) {
             builder.client(userClient);
         } else {
             if (userClient != null) {
@@ -83,10 +84,13 @@ final class S3Backends {
             if (settings.getEndpoint() != null) {
                 builder.endpoint(settings.getEndpoint());
             }
-            if (access && settings.getSessionToken() != null) {
-                builder.credentials(settings.getAccessKey(), settings.getSecretKey(), settings.getSessionToken());
-            } else if (access) {
-                builder.credentials(settings.getAccessKey(), settings.getSecretKey());
+            // Both keys or neither: checked above.
+            String accessKey = settings.getAccessKey();
+            String secretKey = settings.getSecretKey();
+            if (access && accessKey != null && secretKey != null && settings.getSessionToken() != null) {
+                builder.credentials(accessKey, secretKey, settings.getSessionToken());
+            } else if (access && accessKey != null && secretKey != null) {
+                builder.credentials(accessKey, secretKey);
             }
         }
         S3Backend backend = builder.build();

@@ -1,6 +1,7 @@
 package dev.hoplock.spring.internal.gate;
 
 import kotlin.coroutines.Continuation;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -75,47 +76,47 @@ class CallStyleTest {
             return new String[0];
         }
 
-        public Object object() {
+        public @Nullable Object object() {
             return null;
         }
 
-        public CompletableFuture<String> completableFuture() {
+        public @Nullable CompletableFuture<String> completableFuture() {
             return null;
         }
 
-        public CompletionStage<String> completionStage() {
+        public @Nullable CompletionStage<String> completionStage() {
             return null;
         }
 
-        public Future<String> future() {
+        public @Nullable Future<String> future() {
             return null;
         }
 
-        public Mono<String> mono() {
+        public @Nullable Mono<String> mono() {
             return null;
         }
 
-        public Flux<String> flux() {
+        public @Nullable Flux<String> flux() {
             return null;
         }
 
-        public Publisher<String> publisher() {
+        public @Nullable Publisher<String> publisher() {
             return null;
         }
 
-        public Flow.Publisher<String> flowPublisher() {
+        public Flow.@Nullable Publisher<String> flowPublisher() {
             return null;
         }
 
-        public OwnPublisher ownPublisher() {
+        public @Nullable OwnPublisher ownPublisher() {
             return null;
         }
 
-        public Object suspending(String argument, Continuation<? super String> continuation) {
+        public @Nullable Object suspending(String argument, Continuation<? super String> continuation) {
             return null;
         }
 
-        public Object continuationFirst(Continuation<? super String> continuation, String argument) {
+        public @Nullable Object continuationFirst(Continuation<? super String> continuation, String argument) {
             return null;
         }
     }
