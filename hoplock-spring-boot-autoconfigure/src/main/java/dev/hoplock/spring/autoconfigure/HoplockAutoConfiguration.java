@@ -62,6 +62,11 @@ public final class HoplockAutoConfiguration {
         return new HoplockPropertyCheck(environment);
     }
 
+    @Bean
+    static AotStoreChoiceCheck hoplockAotStoreChoiceCheck(Environment environment, ObjectProvider<Backend> backend) {
+        return new AotStoreChoiceCheck(environment, backend);
+    }
+
     /** Whether this application campaigns now: {@code hoplock.campaign-when} and the readiness state decide. */
     @Bean
     @ConditionalOnMissingBean
