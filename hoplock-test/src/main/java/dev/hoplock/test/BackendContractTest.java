@@ -478,115 +478,25 @@ public abstract class BackendContractTest {
      */
     @Test
     void aWriteConditionalOnAHandleFromAnEarlierIncarnationOfTheStoreNeverApplies() throws Exception {
-        String key = newKey();
-        int steps = 4;
-        recreateContainer();
-        List<Handle> earlier = new ArrayList<>();
-        earlier.add(written(store.write(key, Handle.NONE, bytes("incarnation 1, version 0, " + UUID.randomUUID()),
-                timeout())));
-        for (int version = 1; version < steps; version++) {
-            earlier.add(written(store.write(key, earlier.get(version - 1),
-                    bytes("incarnation 1, version " + version + ", " + UUID.randomUUID()), timeout())));
-        }
-
-        recreateContainer();
-        assertThat(store.read(key, timeout())).as("the key after its container was deleted and created again")
-                .isEmpty();
-        boolean deletes = store.verify().has(Capability.CONDITIONAL_DELETE);
-        for (Handle stale : earlier) {
-            assertThat(store.write(key, stale, bytes("stale write " + UUID.randomUUID()), timeout()))
-                    .as("a write conditional on %s from the earlier incarnation, to a key the new one lacks", stale)
-                    .isEqualTo(refused(Refusal.NOT_FOUND));
-            assertThat(store.read(key, timeout())).as("a refused write must not create the key").isEmpty();
-        }
-        byte[] content = bytes("incarnation 2, version 0, " + UUID.randomUUID());
-        Handle current = written(store.write(key, Handle.NONE, content, timeout()));
-        for (int version = 1; version <= steps; version++) {
-            for (Handle stale : earlier) {
-                assertThat(store.write(key, stale, bytes("stale write " + UUID.randomUUID()), timeout()))
-                        .as("a write conditional on %s from the earlier incarnation, with the key at %s of the new one",
-                                stale, current)
-                        .isEqualTo(refused(Refusal.PRECONDITION_FAILED));
-                if (deletes) {
-                    assertThat(store.delete(key, stale, timeout()))
-                            .as("a delete conditional on %s from the earlier incarnation, with the key at %s of the"
-                                    + " new one", stale, current)
-                            .isEqualTo(DeleteResult.PRECONDITION_FAILED);
-                }
-                assertStored(key, content, current);
-            }
-            if (version < steps) {
-                content = bytes("incarnation 2, version " + version + ", " + UUID.randomUUID());
-                current = written(store.write(key, current, content, timeout()));
-            }
-        }
+        IncarnationCase.run(this);
     }
 
     // ------------------------------------------------------------------------------------------ races
 
     @Test
     void concurrentCreatesHaveExactlyOneWinner() throws Exception {
-        raceWritesExpecting((key, round) -> Handle.NONE);
+        new ContractRaces(this).writesExpecting((key, round) -> Handle.NONE);
     }
 
     @Test
     void concurrentSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
-        raceWritesExpecting((key, round) -> create(key, "initial of round " + round));
-    }
-
-    /** Which handle the racing writers of one round expect, after any set-up of the round's key. */
-    @FunctionalInterface
-    private interface RoundSetUp {
-        Handle expectedHandle(String key, int round) throws Exception;
-    }
-
-    /**
-     * Races {@link #raceWriters()} conditional writes that all expect the same handle, {@link #raceRounds()} times:
-     * exactly one wins, every other is refused as PRECONDITION_FAILED, and the winner's bytes are stored.
-     */
-    private void raceWritesExpecting(RoundSetUp setUp) throws Exception {
-        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
-            for (int round = 0; round < raceRounds(); round++) {
-                String key = newKey();
-                Handle expected = setUp.expectedHandle(key, round);
-                List<byte[]> contents = contents(round);
-                List<Object> results = race.run(writer -> store.write(key, expected, contents.get(writer), timeout()));
-
-                int winner = singleWinner(results, round);
-                assertThat(losers(results, winner)).as("round %d: every loser is refused as PRECONDITION_FAILED", round)
-                        .allMatch(result -> result.equals(refused(Refusal.PRECONDITION_FAILED)));
-                assertStored(key, contents.get(winner), ((WriteResult.Written) results.get(winner)).handle());
-            }
-        }
+        new ContractRaces(this).writesExpecting((key, round) -> create(key, "initial of round " + round));
     }
 
     @Test
     void concurrentDeletesAndSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
         requireCapability(Capability.CONDITIONAL_DELETE);
-        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
-            for (int round = 0; round < raceRounds(); round++) {
-                String key = newKey();
-                Handle shared = create(key, "initial of round " + round);
-                List<byte[]> contents = contents(round);
-                List<Object> results = race.run(writer -> writer % 2 == 0
-                        ? store.delete(key, shared, timeout())
-                        : store.write(key, shared, contents.get(writer), timeout()));
-
-                int winner = singleWinner(results, round);
-                Object won = results.get(winner);
-                List<Object> losers = losers(results, winner);
-                if (won == DeleteResult.DELETED) {
-                    assertThat(losers).as("round %d: after the delete won, every other call finds the key gone", round)
-                            .allMatch(r -> r == DeleteResult.NOT_FOUND || r.equals(refused(Refusal.NOT_FOUND)));
-                    assertThat(store.read(key, timeout())).as("round %d: deleted by the winner", round).isEmpty();
-                } else {
-                    assertThat(losers).as("round %d: after a swap won, every other call is PRECONDITION_FAILED", round)
-                            .allMatch(r -> r == DeleteResult.PRECONDITION_FAILED
-                                    || r.equals(refused(Refusal.PRECONDITION_FAILED)));
-                    assertStored(key, contents.get(winner), ((WriteResult.Written) won).handle());
-                }
-            }
-        }
+        new ContractRaces(this).deletesAndSwapsOfOneHandle();
     }
 
     // ---------------------------------------------------------------------------------------- helpers
@@ -628,34 +538,7 @@ public abstract class BackendContractTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static WriteResult refused(Refusal reason) {
+    static WriteResult refused(Refusal reason) {
         return new WriteResult.Refused(reason);
-    }
-
-    private List<byte[]> contents(int round) {
-        List<byte[]> contents = new ArrayList<>();
-        for (int writer = 0; writer < raceWriters(); writer++) {
-            contents.add(bytes("{\"round\":" + round + ",\"writer\":" + writer + ",\"nonce\":\"" + UUID.randomUUID() + "\"}"));
-        }
-        return contents;
-    }
-
-    private static List<Object> losers(List<Object> results, int winner) {
-        List<Object> losers = new ArrayList<>(results);
-        losers.remove(winner);
-        return losers;
-    }
-
-    /** Asserts that exactly one result is a success (Written or DELETED) and returns its index. */
-    private static int singleWinner(List<Object> results, int round) {
-        List<Integer> winners = new ArrayList<>();
-        for (int i = 0; i < results.size(); i++) {
-            Object result = results.get(i);
-            if (result instanceof WriteResult.Written || result == DeleteResult.DELETED) {
-                winners.add(i);
-            }
-        }
-        assertThat(winners).as("round %d: winners among %s", round, results).hasSize(1);
-        return winners.get(0);
     }
 }
