@@ -4,12 +4,10 @@ import static dev.hoplock.test.BackendContractTest.bytes;
 import static dev.hoplock.test.BackendContractTest.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.backend.WriteResult.Refusal;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -19,14 +17,10 @@ import java.util.UUID;
  * together through a {@link ConcurrentRace} (no sleeps), {@link BackendContractTest#raceRounds()} times; exactly one
  * must win every round and the stored bytes must be the winner's. Runs against the test's store with its timeout.
  */
-final class ContractRaces {
-
-    private final BackendContractTest test;
-    private final Backend store;
+final class ContractRaces extends ContractSteps {
 
     ContractRaces(BackendContractTest test) {
-        this.test = test;
-        this.store = test.store();
+        super(test);
     }
 
     /** Which handle the racing writers of one round expect, after any set-up of the round's key. */
@@ -113,27 +107,11 @@ final class ContractRaces {
         return winners.get(0);
     }
 
-    private Duration timeout() {
-        return test.timeout();
-    }
-
     private int raceWriters() {
         return test.raceWriters();
     }
 
     private int raceRounds() {
         return test.raceRounds();
-    }
-
-    private String newKey() {
-        return test.newKey();
-    }
-
-    private Handle create(String key, String content) throws Exception {
-        return test.create(key, content);
-    }
-
-    private void assertStored(String key, byte[] content, Handle handle) throws Exception {
-        test.assertStored(key, content, handle);
     }
 }

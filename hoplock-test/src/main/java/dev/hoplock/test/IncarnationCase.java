@@ -5,12 +5,10 @@ import static dev.hoplock.test.BackendContractTest.refused;
 import static dev.hoplock.test.BackendContractTest.written;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoreCapabilities.Capability;
 import dev.hoplock.core.backend.WriteResult.Refusal;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -20,14 +18,10 @@ import java.util.UUID;
  * (its Javadoc says what they check and why): a key written a few times, the container re-created, the same sequence
  * repeated, and every handle of the earlier incarnation tried before each step of the new one.
  */
-final class IncarnationCase {
-
-    private final BackendContractTest test;
-    private final Backend store;
+final class IncarnationCase extends ContractSteps {
 
     private IncarnationCase(BackendContractTest test) {
-        this.test = test;
-        this.store = test.store();
+        super(test);
     }
 
     static void run(BackendContractTest test) throws Exception {
@@ -37,7 +31,7 @@ final class IncarnationCase {
     private void run() throws Exception {
         String key = newKey();
         int steps = 4;
-        recreateContainer();
+        test.recreateContainer();
         List<Handle> earlier = new ArrayList<>();
         earlier.add(written(store.write(key, Handle.NONE, bytes("incarnation 1, version 0, " + UUID.randomUUID()),
                 timeout())));
@@ -46,7 +40,7 @@ final class IncarnationCase {
                     bytes("incarnation 1, version " + version + ", " + UUID.randomUUID()), timeout())));
         }
 
-        recreateContainer();
+        test.recreateContainer();
         assertThat(store.read(key, timeout())).as("the key after its container was deleted and created again")
                 .isEmpty();
         boolean deletes = store.verify().has(Capability.CONDITIONAL_DELETE);
@@ -77,21 +71,5 @@ final class IncarnationCase {
                 current = written(store.write(key, current, content, timeout()));
             }
         }
-    }
-
-    private Duration timeout() {
-        return test.timeout();
-    }
-
-    private String newKey() {
-        return test.newKey();
-    }
-
-    private void recreateContainer() throws Exception {
-        test.recreateContainer();
-    }
-
-    private void assertStored(String key, byte[] content, Handle handle) throws Exception {
-        test.assertStored(key, content, handle);
     }
 }
