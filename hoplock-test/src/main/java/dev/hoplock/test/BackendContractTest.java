@@ -1,29 +1,20 @@
 package dev.hoplock.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
-import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoreCapabilities.Capability;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.backend.WriteResult.Refusal;
-import dev.hoplock.core.record.LeaseRecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +61,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * tests can share one store and need no cleanup between tests. {@link #recreateContainer()} empties the whole
  * container, so give the test class a container of its own (an index, a table, a prefix, a directory). Each test calls
  * {@link #backend()} once before it runs.
+ *
+ * <p>Every test method is declared here; the steps of the key, content, incarnation and race cases are in
+ * package-private classes beside it ({@code KeyCases}, {@code ContentCases}, {@code IncarnationCase},
+ * {@code ContractRaces}), which call this class's settings and helpers, so an override applies to them too.
  */
 public abstract class BackendContractTest {
 
@@ -282,144 +277,56 @@ public abstract class BackendContractTest {
 
     @Test
     void keysWithSharedPrefixesAreIndependent() throws BackendException {
-        String base = newKey();
-        String parent = base + "/elections";
-        String a = parent + "/a";
-        String b = parent + "/b";
-        String child = a + "/deeper";
-
-        Handle hParent = create(parent, "parent");
-        Handle hA = create(a, "a");
-        Handle hB = create(b, "b");
-        Handle hChild = create(child, "child");
-
-        Handle hA2 = written(store.write(a, hA, bytes("a2"), timeout()));
-        assertThat(store.write(b, hA2, bytes("b2"), timeout()))
-                .as("a handle of one key must not match another key").isEqualTo(refused(Refusal.PRECONDITION_FAILED));
-
-        assertStored(parent, "parent", hParent);
-        assertStored(a, "a2", hA2);
-        assertStored(b, "b", hB);
-        assertStored(child, "child", hChild);
+        new KeyCases(this).keysWithSharedPrefixesAreIndependent();
     }
 
     @Test
     void keysWithSharedPrefixesAreIndependentForDeletes() throws BackendException {
-        requireCapability(Capability.CONDITIONAL_DELETE);
-        String parent = newKey() + "/elections";
-        String a = parent + "/a";
-        String b = parent + "/b";
-        Handle hParent = create(parent, "parent");
-        Handle hA = create(a, "a");
-        Handle hB = create(b, "b");
-
-        assertThat(store.delete(parent, hA, timeout())).isEqualTo(DeleteResult.PRECONDITION_FAILED);
-        assertThat(store.delete(b, hB, timeout())).isEqualTo(DeleteResult.DELETED);
-
-        assertStored(parent, "parent", hParent);
-        assertStored(a, "a", hA);
-        assertThat(store.read(b, timeout())).isEmpty();
+        new KeyCases(this).keysWithSharedPrefixesAreIndependentForDeletes();
     }
 
     @Test
     void keysThatDifferOnlyInCaseAreIndependent() throws BackendException {
-        String base = newKey();
-        Handle lower = create(base + "/leader", "lower");
-        Handle upper = create(base + "/LEADER", "upper");
-
-        assertStored(base + "/leader", "lower", lower);
-        assertStored(base + "/LEADER", "upper", upper);
+        new KeyCases(this).keysThatDifferOnlyInCaseAreIndependent();
     }
 
     @Test
     void manyKeysInOneStoreKeepTheirOwnContent() throws BackendException {
-        String base = newKey();
-        Map<String, Handle> handles = new LinkedHashMap<>();
-        for (int i = 0; i < 40; i++) {
-            String key = base + "/elections/e-" + i;
-            handles.put(key, create(key, "content of " + key));
-        }
-        for (Map.Entry<String, Handle> entry : handles.entrySet()) {
-            assertStored(entry.getKey(), "content of " + entry.getKey(), entry.getValue());
-        }
+        new KeyCases(this).manyKeysInOneStoreKeepTheirOwnContent();
     }
 
     @Test
     void longestValidKeyAndAllKeyCharactersWork() throws BackendException {
-        String base = newKey();
-        String odd = base + "/Az09._-/x.y_z-w/...a/-";
-        Handle hOdd = create(odd, "odd");
-
-        String longest = base + "/" + "k".repeat(LeaseKeys.MAX_LENGTH - base.length() - 1);
-        assertThat(longest).hasSize(LeaseKeys.MAX_LENGTH);
-        Handle hLongest = create(longest, "longest");
-
-        assertStored(odd, "odd", hOdd);
-        assertStored(longest, "longest", hLongest);
+        new KeyCases(this).longestValidKeyAndAllKeyCharactersWork();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "/", "/lease", "lease/", "a//b", ".", "..", "a/./b", "a/../b", "a b", "lease*",
             "a\\b", "l\u00e9ase", "a\nb"})
     void invalidKeysAreRejected(String key) {
-        assertThatThrownBy(() -> store.read(key, timeout())).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.write(key, Handle.NONE, bytes("x"), timeout()))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.delete(key, Handle.of("h"), timeout()))
-                .isInstanceOf(IllegalArgumentException.class);
+        new KeyCases(this).invalidKeysAreRejected(key);
     }
 
     @Test
     void overlongKeyIsRejected() {
-        String key = "k".repeat(LeaseKeys.MAX_LENGTH + 1);
-
-        assertThatThrownBy(() -> store.read(key, timeout())).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.write(key, Handle.NONE, bytes("x"), timeout()))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.delete(key, Handle.of("h"), timeout()))
-                .isInstanceOf(IllegalArgumentException.class);
+        new KeyCases(this).overlongKeyIsRejected();
     }
 
     // ---------------------------------------------------------------------------------------- content
 
     @Test
     void nonAsciiContentRoundTrips() throws BackendException {
-        String key = newKey();
-        byte[] content = "{\"owner\":\"n\u00f8de-\u00e9\u00e8-\u65e5\u672c-\ud83d\udc07\",\"generation\":1}"
-                .getBytes(StandardCharsets.UTF_8);
-
-        Handle handle = written(store.write(key, Handle.NONE, content, timeout()));
-
-        assertThat(read(key).content()).isEqualTo(content);
-        assertThat(read(key).handle()).isEqualTo(handle);
+        new ContentCases(this).nonAsciiContentRoundTrips();
     }
 
     @Test
     void everyByteValueRoundTrips() throws BackendException {
-        String key = newKey();
-        byte[] content = new byte[512];
-        for (int i = 0; i < content.length; i++) {
-            content[i] = (byte) i;
-        }
-
-        Handle handle = written(store.write(key, Handle.NONE, content, timeout()));
-
-        assertThat(read(key).content()).isEqualTo(content);
-        assertThat(read(key).handle()).isEqualTo(handle);
+        new ContentCases(this).everyByteValueRoundTrips();
     }
 
     @Test
     void largeContentRoundTripsAndReplacesCompletely() throws BackendException {
-        String key = newKey();
-        byte[] large = new byte[60 * 1024];
-        new Random(42).nextBytes(large);
-
-        Handle first = written(store.write(key, Handle.NONE, large, timeout()));
-        assertThat(read(key).content()).isEqualTo(large);
-        assertThat(read(key).handle()).isEqualTo(first);
-
-        Handle second = written(store.write(key, first, bytes("short"), timeout()));
-        assertStored(key, "short", second);
+        new ContentCases(this).largeContentRoundTripsAndReplacesCompletely();
     }
 
     /**
@@ -428,30 +335,12 @@ public abstract class BackendContractTest {
      */
     @Test
     void anObjectLargerThanARecordReadsAsItsStartWithItsRealHandle() throws BackendException {
-        String key = newKey();
-        byte[] huge = new byte[4 * LeaseRecordCodec.MAX_SIZE];
-        new Random(7).nextBytes(huge);
-
-        Handle handle = written(store.write(key, Handle.NONE, huge, timeout()));
-        StoredObject stored = read(key);
-
-        assertThat(stored.content().length).as("bytes read").isGreaterThan(LeaseRecordCodec.MAX_SIZE)
-                .isLessThanOrEqualTo(huge.length);
-        assertThat(stored.content()).isEqualTo(Arrays.copyOf(huge, stored.content().length));
-        assertThat(stored.handle()).isEqualTo(handle);
-        Handle replaced = written(store.write(key, stored.handle(), bytes("small"), timeout()));
-        assertStored(key, "small", replaced);
+        new ContentCases(this).anObjectLargerThanARecordReadsAsItsStartWithItsRealHandle();
     }
 
     @Test
     void storeKeepsNoReferenceToCallersArray() throws BackendException {
-        String key = newKey();
-        byte[] content = bytes("original");
-        Handle handle = written(store.write(key, Handle.NONE, content, timeout()));
-
-        content[0] = 'X';
-
-        assertStored(key, "original", handle);
+        new ContentCases(this).storeKeepsNoReferenceToCallersArray();
     }
 
     // ------------------------------------------------------------------------------------ incarnations
@@ -478,115 +367,25 @@ public abstract class BackendContractTest {
      */
     @Test
     void aWriteConditionalOnAHandleFromAnEarlierIncarnationOfTheStoreNeverApplies() throws Exception {
-        String key = newKey();
-        int steps = 4;
-        recreateContainer();
-        List<Handle> earlier = new ArrayList<>();
-        earlier.add(written(store.write(key, Handle.NONE, bytes("incarnation 1, version 0, " + UUID.randomUUID()),
-                timeout())));
-        for (int version = 1; version < steps; version++) {
-            earlier.add(written(store.write(key, earlier.get(version - 1),
-                    bytes("incarnation 1, version " + version + ", " + UUID.randomUUID()), timeout())));
-        }
-
-        recreateContainer();
-        assertThat(store.read(key, timeout())).as("the key after its container was deleted and created again")
-                .isEmpty();
-        boolean deletes = store.verify().has(Capability.CONDITIONAL_DELETE);
-        for (Handle stale : earlier) {
-            assertThat(store.write(key, stale, bytes("stale write " + UUID.randomUUID()), timeout()))
-                    .as("a write conditional on %s from the earlier incarnation, to a key the new one lacks", stale)
-                    .isEqualTo(refused(Refusal.NOT_FOUND));
-            assertThat(store.read(key, timeout())).as("a refused write must not create the key").isEmpty();
-        }
-        byte[] content = bytes("incarnation 2, version 0, " + UUID.randomUUID());
-        Handle current = written(store.write(key, Handle.NONE, content, timeout()));
-        for (int version = 1; version <= steps; version++) {
-            for (Handle stale : earlier) {
-                assertThat(store.write(key, stale, bytes("stale write " + UUID.randomUUID()), timeout()))
-                        .as("a write conditional on %s from the earlier incarnation, with the key at %s of the new one",
-                                stale, current)
-                        .isEqualTo(refused(Refusal.PRECONDITION_FAILED));
-                if (deletes) {
-                    assertThat(store.delete(key, stale, timeout()))
-                            .as("a delete conditional on %s from the earlier incarnation, with the key at %s of the"
-                                    + " new one", stale, current)
-                            .isEqualTo(DeleteResult.PRECONDITION_FAILED);
-                }
-                assertStored(key, content, current);
-            }
-            if (version < steps) {
-                content = bytes("incarnation 2, version " + version + ", " + UUID.randomUUID());
-                current = written(store.write(key, current, content, timeout()));
-            }
-        }
+        IncarnationCase.run(this);
     }
 
     // ------------------------------------------------------------------------------------------ races
 
     @Test
     void concurrentCreatesHaveExactlyOneWinner() throws Exception {
-        raceWritesExpecting((key, round) -> Handle.NONE);
+        new ContractRaces(this).writesExpecting((key, round) -> Handle.NONE);
     }
 
     @Test
     void concurrentSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
-        raceWritesExpecting((key, round) -> create(key, "initial of round " + round));
-    }
-
-    /** Which handle the racing writers of one round expect, after any set-up of the round's key. */
-    @FunctionalInterface
-    private interface RoundSetUp {
-        Handle expectedHandle(String key, int round) throws Exception;
-    }
-
-    /**
-     * Races {@link #raceWriters()} conditional writes that all expect the same handle, {@link #raceRounds()} times:
-     * exactly one wins, every other is refused as PRECONDITION_FAILED, and the winner's bytes are stored.
-     */
-    private void raceWritesExpecting(RoundSetUp setUp) throws Exception {
-        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
-            for (int round = 0; round < raceRounds(); round++) {
-                String key = newKey();
-                Handle expected = setUp.expectedHandle(key, round);
-                List<byte[]> contents = contents(round);
-                List<Object> results = race.run(writer -> store.write(key, expected, contents.get(writer), timeout()));
-
-                int winner = singleWinner(results, round);
-                assertThat(losers(results, winner)).as("round %d: every loser is refused as PRECONDITION_FAILED", round)
-                        .allMatch(result -> result.equals(refused(Refusal.PRECONDITION_FAILED)));
-                assertStored(key, contents.get(winner), ((WriteResult.Written) results.get(winner)).handle());
-            }
-        }
+        new ContractRaces(this).writesExpecting((key, round) -> create(key, "initial of round " + round));
     }
 
     @Test
     void concurrentDeletesAndSwapsOfOneHandleHaveExactlyOneWinner() throws Exception {
         requireCapability(Capability.CONDITIONAL_DELETE);
-        try (ConcurrentRace race = new ConcurrentRace(raceWriters(), timeout())) {
-            for (int round = 0; round < raceRounds(); round++) {
-                String key = newKey();
-                Handle shared = create(key, "initial of round " + round);
-                List<byte[]> contents = contents(round);
-                List<Object> results = race.run(writer -> writer % 2 == 0
-                        ? store.delete(key, shared, timeout())
-                        : store.write(key, shared, contents.get(writer), timeout()));
-
-                int winner = singleWinner(results, round);
-                Object won = results.get(winner);
-                List<Object> losers = losers(results, winner);
-                if (won == DeleteResult.DELETED) {
-                    assertThat(losers).as("round %d: after the delete won, every other call finds the key gone", round)
-                            .allMatch(r -> r == DeleteResult.NOT_FOUND || r.equals(refused(Refusal.NOT_FOUND)));
-                    assertThat(store.read(key, timeout())).as("round %d: deleted by the winner", round).isEmpty();
-                } else {
-                    assertThat(losers).as("round %d: after a swap won, every other call is PRECONDITION_FAILED", round)
-                            .allMatch(r -> r == DeleteResult.PRECONDITION_FAILED
-                                    || r.equals(refused(Refusal.PRECONDITION_FAILED)));
-                    assertStored(key, contents.get(winner), ((WriteResult.Written) won).handle());
-                }
-            }
-        }
+        new ContractRaces(this).deletesAndSwapsOfOneHandle();
     }
 
     // ---------------------------------------------------------------------------------------- helpers
@@ -628,34 +427,7 @@ public abstract class BackendContractTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static WriteResult refused(Refusal reason) {
+    static WriteResult refused(Refusal reason) {
         return new WriteResult.Refused(reason);
-    }
-
-    private List<byte[]> contents(int round) {
-        List<byte[]> contents = new ArrayList<>();
-        for (int writer = 0; writer < raceWriters(); writer++) {
-            contents.add(bytes("{\"round\":" + round + ",\"writer\":" + writer + ",\"nonce\":\"" + UUID.randomUUID() + "\"}"));
-        }
-        return contents;
-    }
-
-    private static List<Object> losers(List<Object> results, int winner) {
-        List<Object> losers = new ArrayList<>(results);
-        losers.remove(winner);
-        return losers;
-    }
-
-    /** Asserts that exactly one result is a success (Written or DELETED) and returns its index. */
-    private static int singleWinner(List<Object> results, int round) {
-        List<Integer> winners = new ArrayList<>();
-        for (int i = 0; i < results.size(); i++) {
-            Object result = results.get(i);
-            if (result instanceof WriteResult.Written || result == DeleteResult.DELETED) {
-                winners.add(i);
-            }
-        }
-        assertThat(winners).as("round %d: winners among %s", round, results).hasSize(1);
-        return winners.get(0);
     }
 }

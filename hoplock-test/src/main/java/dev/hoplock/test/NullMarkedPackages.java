@@ -33,7 +33,9 @@ public final class NullMarkedPackages {
         Path classes = classesDirectory(anyClassOfTheModule);
         List<String> packages;
         try (Stream<Path> walk = Files.walk(classes)) {
-            packages = walk.filter(p -> p.toString().endsWith(".class"))
+            // module-info.class describes the module, not a package: it is the one class file outside them.
+            packages = walk.filter(p -> p.toString().endsWith(".class")
+                            && !p.getFileName().toString().equals("module-info.class"))
                     .map(p -> classes.relativize(p.getParent()).toString().replace('/', '.'))
                     .distinct().sorted().toList();
         } catch (IOException e) {

@@ -6,21 +6,15 @@ import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.internal.lease.Term;
 import dev.hoplock.core.internal.runtime.EngineRuntime;
-import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -121,8 +115,6 @@ import java.util.function.Consumer;
  * stops them when closed. {@link #isLeader()} takes no lock and makes no backend call.
  */
 public final class Elector implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(Elector.class);
 
     private final ElectorSettings settings;
     private final LeaseLoop loop;
@@ -278,15 +270,7 @@ public final class Elector implements AutoCloseable {
      */
     @Override
     public void close() {
-        long bound = settings.requestTimeout().plus(settings.releaseTimeout().abs().multipliedBy(2)).toMillis() + 5_000;
-        try {
-            closeAsync().get(bound, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("hoplock: elector for '{}' did not finish closing within {}", key(),
-                    HumanDurations.format(Duration.ofMillis(bound)));
-        }
+        lifecycle.close();
     }
 
     /** True once {@link #close()} has been called. */

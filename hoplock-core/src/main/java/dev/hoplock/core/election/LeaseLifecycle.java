@@ -10,6 +10,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The lifecycle of a {@link LeaseLoop}: start, step down, close, the status snapshot and waiting for leadership, under
@@ -138,6 +141,22 @@ final class LeaseLifecycle {
                     done.complete(null);
                 });
         return done;
+    }
+
+    /**
+     * {@link Elector#close()}: {@link #closeAsync()} and waits for it, bounded by the request timeout plus twice the
+     * release timeout plus 5 s (the reasons are on {@link Elector#close()}); past the bound it returns and logs.
+     */
+    void close() {
+        long bound = settings.requestTimeout().plus(settings.releaseTimeout().abs().multipliedBy(2)).toMillis() + 5_000;
+        try {
+            closeAsync().get(bound, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("hoplock: elector for '{}' did not finish closing within {}", settings.key(),
+                    HumanDurations.format(Duration.ofMillis(bound)));
+        }
     }
 
     boolean isStopped() {

@@ -5,12 +5,10 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.DeleteResult;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoreCapabilities;
-import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.internal.lease.VerificationGate;
 import dev.hoplock.core.internal.lease.VerificationGate.Next;
 import dev.hoplock.core.internal.lease.LeaseTimes;
-import dev.hoplock.core.internal.lease.Observation;
 import dev.hoplock.core.internal.lease.Owned;
 import dev.hoplock.core.internal.lease.RequestBook;
 import dev.hoplock.core.internal.lease.TakeoverDecision;
@@ -18,19 +16,11 @@ import dev.hoplock.core.internal.lease.Term;
 import dev.hoplock.core.internal.lease.UnknownWrites;
 import dev.hoplock.core.internal.runtime.EngineRuntime;
 import dev.hoplock.core.internal.runtime.LoopTimers;
-import dev.hoplock.core.record.LeaseRecord;
-import dev.hoplock.core.record.LeaseRecordCodec;
-import dev.hoplock.core.record.MalformedLeaseRecordException;
-import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The lease loop of one {@link Elector}: a state machine driven by its timers and by the store's answers, one request
@@ -50,11 +40,9 @@ import java.util.Optional;
  * {@link #transition(Change)}; at most one request is in flight ({@link RequestBook}); a term past its deadline is
  * ended before any transition ({@link Leadership#endIfPastDeadline}); an unexpected exception is reported and the
  * loop goes on after a poll ({@link #guarded}). The lifecycle (start, step down, close) is in {@link LeaseLifecycle},
- * which shares the lock.
+ * the read and what follows its answer in {@link LeaseReads}, the writes in {@link LeaseWrites}; all share the lock.
  */
 final class LeaseLoop {
-
-    private static final Logger log = LoggerFactory.getLogger(Elector.class);
 
     final ElectorSettings settings;
     final AsyncBackend backend;
@@ -71,6 +59,7 @@ final class LeaseLoop {
     final Release release;
     final LeaseTimes times;
     private final LeaseWrites writes;
+    private final LeaseReads reads;
 
     // ---- guarded by this; changed only by transition(Change) ----
     private boolean stopping;
@@ -96,6 +85,7 @@ final class LeaseLoop {
         this.watch = new RecordWatch(settings, time, backend::describe, problems, leadership);
         this.release = new Release(settings, backend, requests, health, watch);
         this.writes = new LeaseWrites(this);
+        this.reads = new LeaseReads(this, writes);
     }
 
     private @Nullable String lastError() {
@@ -199,7 +189,7 @@ final class LeaseLoop {
             } else {
                 // Rules 5 and 7: a write of ours may be the current version (a refused renewal leaves the one we held
                 // in place): the request stays until a read proves the record ours (adopted, then released) or not.
-                readRecord();
+                reads.readRecord();
                 return;
             }
         }
@@ -209,7 +199,7 @@ final class LeaseLoop {
             // Rule 6: our own version, but its term ended: a new term at a new generation.
             writes.acquire(owned.handle(), TakeoverDecision.nextGeneration(watch.highestGeneration()));
         } else {
-            readRecord();
+            reads.readRecord();
         }
     }
 
@@ -228,101 +218,6 @@ final class LeaseLoop {
                 scheduleStep(Duration.ZERO);
             }
         });
-    }
-
-    /** Rule 3: a leader's read is bounded by the time its term has left. */
-    void readRecord() {
-        Duration timeout = settings.requestTimeout();
-        Term current = leadership.term();
-        if (leadership.isLeader()) {
-            timeout = min(timeout, Objects.requireNonNull(current, "a leader has a term").timeLeft());
-        }
-        Duration bound = timeout;
-        requests.send(() -> backend.read(key(), bound), bound, this::onRead);
-    }
-
-    private void onRead(@Nullable Optional<StoredObject> result, @Nullable BackendException failure) {
-        if (failure != null) {
-            health.failed("read", failure);
-            // Rule 4: a failed read may hide a version that came and went: an absence is observed afresh.
-            watch.tracker().lostSight();
-            Term current = leadership.term();
-            scheduleStep(current != null && current.isValid() ? times.retryDelay(current.timeLeft())
-                    : settings.pollInterval());
-            return;
-        }
-        Objects.requireNonNull(result, "a read that did not fail has a result");
-        health.answered();
-        if (result.isEmpty()) {
-            dropReleaseIfNotOurs();
-            leadership.end(LossCause.DELETED, "the lease record was deleted from " + backend.describe());
-            Observation.Present before = watch.tracker().present();
-            watch.forget();
-            if (watch.tracker().sawAbsent(time.nanoTime())) {
-                reportDeletion(before);
-            }
-            decideTakeover();
-            return;
-        }
-        StoredObject object = result.get();
-        LeaseRecord record = null;
-        String corruption = null;
-        try {
-            record = LeaseRecordCodec.decode(object.content());
-        } catch (MalformedLeaseRecordException e) {
-            corruption = e.getMessage();
-        }
-        UnknownWrites.Write mine = record == null ? null : unknown.provablyOurs(record);
-        if (mine != null) {
-            writes.adopt(object.handle(), mine);
-            return;
-        }
-        if (record == null || !record.owner().equals(owner())) {
-            // Rule 5: another writer's version is current, so no write of unknown outcome is: a swap of ours named an
-            // older handle and can never land now, and a create of ours can land only after someone deletes this
-            // version, when its holder may still lead. Neither may be adopted later.
-            unknown.otherWriterSeen();
-        }
-        dropReleaseIfNotOurs();
-        leadership.end(LossCause.TAKEN_OVER, "the lease record was changed by "
-                + (record == null ? "an unknown writer" : ProblemMessages.describeOwner(record.owner())));
-        watch.observe(object.handle(), record, corruption);
-        decideTakeover();
-    }
-
-    /** Rules 4 and 6: acquire the version observed, or look again; the decision is {@link TakeoverDecision}'s. */
-    private void decideTakeover() {
-        if (!campaignAllowed()) {
-            scheduleStep(settings.pollInterval());
-            return;
-        }
-        TakeoverDecision.Outcome outcome = TakeoverDecision.decide(watch.tracker().current(), watch.highestGeneration(),
-                time.nanoTime(), time.wallNow(), settings);
-        if (outcome instanceof TakeoverDecision.Acquire take) {
-            if (take.reason() == TakeoverDecision.Why.CORRUPT_AND_UNCHANGED) {
-                log.warn("hoplock: taking over the corrupt record of '{}' after it stayed unchanged for {}", key(),
-                        HumanDurations.format(settings.ttl()));
-            }
-            writes.acquire(take.expected(), take.generation());
-        } else {
-            scheduleStep(((TakeoverDecision.Wait) outcome).delay());
-        }
-    }
-
-    /**
-     * Rule 4: a read found the key absent after it was seen present ({@link DeletedRecordRule}): reported when the
-     * version seen last was held by another owner, since that holder may still lead. The absence after a release or
-     * after this process's own record disappears is observed as well, without a report.
-     */
-    private void reportDeletion(Observation.@Nullable Present before) {
-        LeaseRecord last = before == null ? null : before.record();
-        if (before == null || (last != null && (last.isReleased() || last.owner().equals(owner())))) {
-            return;
-        }
-        String heldBy = last == null ? "a corrupt record"
-                : ProblemMessages.describeOwner(last.owner()) + " at generation " + last.generation();
-        problems.report(ElectionEvent.ProblemKind.RECORD_DELETED, "deleted",
-                ProblemMessages.recordDeleted(key(), backend.describe(), heldBy, settings.ttl()));
     }
 
     /** Rule 2: the fence timer of {@code current} fired. */
@@ -384,7 +279,7 @@ final class LeaseLoop {
     }
 
     /** A read showed that no version of ours is current: a pending release has nothing left to release. */
-    private void dropReleaseIfNotOurs() {
+    void dropReleaseIfNotOurs() {
         if (owned == null) {
             transition(Change.DROP_RELEASE);
         }
@@ -413,9 +308,5 @@ final class LeaseLoop {
             problems.reportError(ElectionEvent.ProblemKind.SCHEDULER_ERROR, "scheduler " + failure.getClass().getName(),
                     ProblemMessages.schedulerRefused(key(), failure), failure);
         }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return LeaseTimes.min(a, b);
     }
 }

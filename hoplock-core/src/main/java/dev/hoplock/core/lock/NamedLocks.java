@@ -1,10 +1,8 @@
 package dev.hoplock.core.lock;
 
-import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.OwnerIds;
 import dev.hoplock.core.backend.AsyncBackend;
 import dev.hoplock.core.backend.Backend;
-import dev.hoplock.core.backend.LeaseKeys;
 import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.election.ElectorSettings;
 import dev.hoplock.core.internal.lease.LeaseTimes;
@@ -22,15 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -75,7 +68,6 @@ public final class NamedLocks implements Locks {
 
     private final TimeSource time;
     private final String owner;
-    private final String keyPrefix;
     private final Duration requestTimeout;
     private final Duration pollInterval;
     private final double safetyFraction;
@@ -87,7 +79,7 @@ public final class NamedLocks implements Locks {
     private final LockEvents events;
     private final LockStoreGate storeGate;
     private final LockWaits waits;
-    private final ConcurrentHashMap<String, LockSlot> slots = new ConcurrentHashMap<>();
+    private final LockSlotTable slots;
     private volatile boolean closed;
 
     private NamedLocks(Builder builder) {
@@ -97,7 +89,6 @@ public final class NamedLocks implements Locks {
                 "hoplock-locks-fallback-" + instance));
         this.time = runtime.time();
         this.owner = builder.owner;
-        this.keyPrefix = builder.keyPrefix;
         this.requestTimeout = builder.requestTimeout;
         this.pollInterval = builder.pollInterval;
         this.safetyFraction = builder.safetyFraction;
@@ -108,6 +99,7 @@ public final class NamedLocks implements Locks {
         this.events = new LockEvents(runtime.eventExecutor());
         this.storeGate = new LockStoreGate(runtime.backend(), requestTimeout);
         this.waits = new LockWaits(time, timers, pollInterval, () -> closed);
+        this.slots = new LockSlotTable(this, builder.keyPrefix);
     }
 
     /** A builder over a blocking backend (the usual case). */
@@ -173,14 +165,7 @@ public final class NamedLocks implements Locks {
 
     @Override
     public List<LockHandle> held() {
-        List<LockHandle> result = new ArrayList<>();
-        for (LockSlot slot : slots.values()) {
-            LockHandle hold = slot.validHold();
-            if (hold != null) {
-                result.add(hold);
-            }
-        }
-        return result;
+        return slots.held();
     }
 
     @Override
@@ -198,21 +183,7 @@ public final class NamedLocks implements Locks {
             return;
         }
         closed = true;
-        List<CompletableFuture<?>> releases = new ArrayList<>();
-        for (LockSlot slot : slots.values()) {
-            LockHold hold = slot.validHold();
-            if (hold != null) {
-                releases.add(slot.release(hold));
-            }
-        }
-        try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
-                    .get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("hoplock: not every lock was released at close ({}); they expire by themselves", e.toString());
-        }
+        slots.releaseAll(requestTimeout);
         timers.close();
         runtime.close();
     }
@@ -282,17 +253,7 @@ public final class NamedLocks implements Locks {
         if (closed) {
             throw new IllegalStateException(LockProblems.closed());
         }
-        LockSlot existing = slots.get(name);
-        if (existing != null) {
-            return existing;
-        }
-        String key;
-        try {
-            key = LeaseKeys.validate(keyPrefix + name);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(LockProblems.invalidName(name, e), e);
-        }
-        return slots.computeIfAbsent(name, n -> new LockSlot(this, n, key));
+        return slots.slot(name);
     }
 
     /**
@@ -313,13 +274,7 @@ public final class NamedLocks implements Locks {
     }
 
     private void checkTtl(Duration ttl) {
-        Objects.requireNonNull(ttl, "ttl");
-        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
-            throw new InvalidSettingException("ttl", LockProblems.invalidTtl(ttl));
-        }
-        Duration minimum = minimumTtl();
-        ElectorSettings.atLeast("ttl", ttl, minimum, LockProblems.minimumTtl(minimum, requestTimeout,
-                safetyFraction), LockProblems.minimumTtlFix());
+        LockSettingChecks.ttl(ttl, minimumTtl(), requestTimeout, safetyFraction);
     }
 
     /**
@@ -345,36 +300,25 @@ public final class NamedLocks implements Locks {
 
         /** The owner id written into records; must be unique per instance that may hold locks at once. */
         public Builder owner(String owner) {
-            Objects.requireNonNull(owner, "owner");
-            if (owner.isBlank()) {
-                throw new InvalidSettingException("owner", LockProblems.blankOwner());
-            }
-            this.owner = owner;
+            this.owner = LockSettingChecks.owner(owner);
             return this;
         }
 
         /** The key prefix under which lock records are stored (default {@code locks/}; empty for none). */
         public Builder keyPrefix(String keyPrefix) {
-            Objects.requireNonNull(keyPrefix, "keyPrefix");
-            if (!keyPrefix.isEmpty() && !keyPrefix.endsWith("/")) {
-                throw new InvalidSettingException("keyPrefix", LockProblems.keyPrefixWithoutSlash(keyPrefix));
-            }
-            if (!keyPrefix.isEmpty()) {
-                LeaseKeys.validate(keyPrefix + "x");
-            }
-            this.keyPrefix = keyPrefix;
+            this.keyPrefix = LockSettingChecks.keyPrefix(keyPrefix);
             return this;
         }
 
         /** The longest wait for one store request (default 5s); a renewal is bounded by the time left as well. */
         public Builder requestTimeout(Duration requestTimeout) {
-            this.requestTimeout = positive("requestTimeout", requestTimeout);
+            this.requestTimeout = LockSettingChecks.positive("requestTimeout", requestTimeout);
             return this;
         }
 
         /** How often a blocking acquire looks again at most apart, and a failed keep-alive retries (default 1s). */
         public Builder pollInterval(Duration pollInterval) {
-            this.pollInterval = positive("pollInterval", pollInterval);
+            this.pollInterval = LockSettingChecks.positive("pollInterval", pollInterval);
             return this;
         }
 
@@ -385,10 +329,7 @@ public final class NamedLocks implements Locks {
          * (inclusive) and 0.5.
          */
         public Builder safetyMargin(double fractionOfTtl) {
-            if (!(fractionOfTtl >= 0 && fractionOfTtl <= 0.5)) {
-                throw new InvalidSettingException("safetyMargin", LockProblems.safetyFraction(fractionOfTtl));
-            }
-            this.safetyFraction = fractionOfTtl;
+            this.safetyFraction = LockSettingChecks.safetyFraction(fractionOfTtl);
             return this;
         }
 
@@ -445,14 +386,6 @@ public final class NamedLocks implements Locks {
 
         public NamedLocks build() {
             return new NamedLocks(this);
-        }
-
-        private static Duration positive(String name, Duration value) {
-            Objects.requireNonNull(value, name);
-            if (value.isNegative() || value.isZero()) {
-                throw new InvalidSettingException(name, LockProblems.notPositive(name, value));
-            }
-            return value;
         }
     }
 }

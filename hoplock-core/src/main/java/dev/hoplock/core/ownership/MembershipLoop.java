@@ -58,8 +58,7 @@ final class MembershipLoop {
     private @Nullable Registry latest;
     private @Nullable Handle registryHandle;
     private final RegistryAbsence absence;
-    private @Nullable LeaseWatch watch;
-    private Registry.@Nullable Entry removable;
+    private final NeighbourWatch neighbour = new NeighbourWatch();
     private long op;
     private Scheduler.@Nullable Cancellable timer;
     private Scheduler.@Nullable Cancellable opTimer;
@@ -258,13 +257,10 @@ final class MembershipLoop {
             write(registry.grownUp(), "end the hand-over grace of a created registry");
             return;
         }
-        if (removable != null) {
-            Registry.Entry entry = registry.entry(removable.id());
-            if (entry != null && watch != null && watch.watches(entry)) {
-                write(registry.without(entry.id()), "remove " + entry.id());
-                return;
-            }
-            removable = null;
+        Registry.Entry removal = neighbour.removal(registry);
+        if (removal != null) {
+            write(registry.without(removal.id()), "remove " + removal.id());
+            return;
         }
         watchStep();
     }
@@ -284,8 +280,7 @@ final class MembershipLoop {
                     return;
                 }
                 if (what.startsWith("remove")) {
-                    removable = null;
-                    watch = null;
+                    neighbour.removed();
                 }
                 decide(t0, w0);
             } else {
@@ -300,28 +295,18 @@ final class MembershipLoop {
 
     /** Reads the lease of the next member (by id, around the ring) and judges it (rule M6). */
     private void watchStep() {
-        EpochView view = views.current();
-        if (view == null || view.selfIndex < 0 || view.view.size() < 2) {
-            next(false);
-            return;
-        }
-        String id = view.view.members().get((view.selfIndex + 1) % view.view.size()).id();
-        Registry.Entry entry = Objects.requireNonNull(latest, "a view is adopted from a registry").entry(id);
+        Registry.Entry entry = NeighbourWatch.neighbour(views.current(), latest);
         if (entry == null) {
             next(false);
             return;
         }
-        if (watch == null || !watch.watches(entry)) {
-            long ttl = Math.max(ttlNanos, Duration.ofMillis(entry.ttlMillis()).toNanos());
-            watch = new LeaseWatch(entry, config.has(GroupConfig.Defect.HASTY_REMOVAL) ? 0 : ttl);
-            removable = null;
-        }
-        LeaseWatch watching = watch;
+        String id = entry.id();
+        LeaseWatch watching = neighbour.watch(entry, ttlNanos, config.has(GroupConfig.Defect.HASTY_REMOVAL));
         long sent = time.nanoTime();
         java.time.Instant sentWall = time.wallNow();
         call(backend.read(MemberKeys.memberKey(config.group(), id), timeout()), answer -> {
             if (watching.observe(answer, sent, sentWall, time.nanoTime())) {
-                removable = entry;
+                neighbour.provedStopped(entry);
             }
             next(false);
         }, () -> {
@@ -337,8 +322,9 @@ final class MembershipLoop {
         EpochView view = views.current();
         Registry registry = latest;
         Registry.Entry me = registry == null ? null : registry.entry(config.memberId());
-        boolean changing = leaving != null || view == null || !view.settled(time.nanoTime()) || removable != null
-                || registry == null || me == null || me.ack() < registry.epoch() || elector.currentLease().isEmpty();
+        boolean changing = leaving != null || view == null || !view.settled(time.nanoTime())
+                || neighbour.removalPending() || registry == null || me == null || me.ack() < registry.epoch()
+                || elector.currentLease().isEmpty();
         Duration delay = changing ? config.pollInterval() : config.renewInterval();
         if (contended) {
             delay = Duration.ofNanos(jitter.nextLong(Math.max(1, config.pollInterval().toNanos())));

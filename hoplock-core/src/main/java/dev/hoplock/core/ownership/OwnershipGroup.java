@@ -8,8 +8,6 @@ import dev.hoplock.core.election.ElectorSettings;
 import dev.hoplock.core.internal.runtime.EngineRuntime;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,7 +20,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -129,6 +126,7 @@ import java.util.function.Consumer;
  * {@code ViewAdoption} (M2, M3), {@code SelfRegistration} (the entry M1 needs, M5, the store part of M7),
  * {@code LeaseWatch} (M6, over the elector's rule 4 in {@code ExpiryWitness}), {@code RegistryAbsence} (M9), {@code Departure} (M7), {@code ClaimBook} (claims, M5),
  * {@code GroupConfig} (validated settings), {@code LivenessElector} (the lease of M1), {@code EngineRuntime} (its threads, shared with the elector and named locks),
+ * {@code GroupEngine} (the parts wired together, their start and leave),
  * {@code GroupEvents}, {@code MemberKeys} and {@code OwnershipProblems} (every message text).
  *
  * <h2>Limits</h2>
@@ -145,34 +143,14 @@ import java.util.function.Consumer;
  */
 public final class OwnershipGroup implements Membership, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(OwnershipGroup.class);
-
     private final GroupConfig config;
     private final Member self;
-    private final Elector elector;
-    private final MembershipLoop loop;
-    private final ClaimBook claims;
-    private final ActingGate gate;
-    private final GroupEvents events;
-    private final Departure departure;
-    private @Nullable CompletableFuture<Void> closed;
-    private boolean started;
+    private final GroupEngine engine;
 
     private OwnershipGroup(Builder b, GroupConfig config) {
         this.config = config;
         this.self = new Member(config.memberId(), config.address());
-        String group = config.group();
-        EngineRuntime runtime = b.runtime.start(new EngineRuntime.ThreadNames("hoplock-membership-" + group,
-                "hoplock-membership-io-" + group, "hoplock-membership-events-" + group,
-                "hoplock-membership-fallback-" + group));
-        this.events = new GroupEvents(runtime.eventExecutor());
-        this.elector = LivenessElector.build(b, config, runtime);
-        this.claims = new ClaimBook(() -> {
-        });
-        this.loop = new MembershipLoop(config, runtime.backend(), runtime.time(), runtime.scheduler(), elector, claims,
-                events);
-        this.gate = new ActingGate(config, loop, elector, runtime.time());
-        this.departure = new Departure(config, gate, claims, runtime.scheduler(), loop, elector, runtime::close);
+        this.engine = new GroupEngine(b, config);
     }
 
     /** A builder for a group over a blocking backend. */
@@ -188,19 +166,8 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
     // ------------------------------------------------------------------ lifecycle
 
     /** Starts the liveness lease and the membership loop. Idempotent. */
-    public synchronized void start() {
-        if (closed != null) {
-            throw new IllegalStateException(OwnershipProblems.closed(config.group()));
-        }
-        if (started) {
-            return;
-        }
-        started = true;
-        loop.followLease();
-        elector.start();
-        loop.start();
-        log.info("hoplock: member '{}' ({}) started in ownership group '{}' (ttl {})", config.memberId(),
-                config.owner(), config.group(), config.ttl());
+    public void start() {
+        engine.start();
     }
 
     /**
@@ -209,28 +176,13 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * neither (the lease expires). Completes when done; never fails.
      */
     public CompletableFuture<Void> closeAsync() {
-        CompletableFuture<Void> done;
-        synchronized (this) {
-            if (closed != null) {
-                return closed;
-            }
-            done = closed = new CompletableFuture<>();
-        }
-        departure.leave(done);
-        return done;
+        return engine.closeAsync();
     }
 
     /** {@link #closeAsync()} and waits for it, bounded. */
     @Override
     public void close() {
-        long bound = config.requestTimeout().plus(config.releaseTimeout().abs().multipliedBy(3)).toMillis() + 5_000;
-        try {
-            closeAsync().get(bound, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            log.warn(OwnershipProblems.LEAVE_NOT_FINISHED, config.memberId(), config.group());
-        }
+        engine.close();
     }
 
     // ------------------------------------------------------------------ the hot path
@@ -240,12 +192,12 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * rule of the safety argument holds. Local state only, no store request.
      */
     public boolean isOwner(String key) {
-        return gate.tokenIfActing(key) >= 0;
+        return engine.gate.tokenIfActing(key) >= 0;
     }
 
     /** The fencing token of {@code key} while this instance acts as its owner; empty otherwise. Local state only. */
     public OptionalLong token(String key) {
-        long token = gate.tokenIfActing(key);
+        long token = engine.gate.tokenIfActing(key);
         return token >= 0 ? OptionalLong.of(token) : OptionalLong.empty();
     }
 
@@ -256,29 +208,29 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * @param interruptOnLoss interrupt the calling thread when the ownership ends while the claim is open
      */
     public Optional<OwnershipClaim> claim(String key, boolean interruptOnLoss) {
-        return gate.claim(this, claims, key, interruptOnLoss);
+        return engine.gate.claim(this, engine.claims, key, interruptOnLoss);
     }
 
     /** The hot path's gate (rules M1 to M4 and M8), for the tests' seams. */
     ActingGate gate() {
-        return gate;
+        return engine.gate;
     }
 
     /** The view the hot path answers under (or null), for the tests' seams. */
     @Nullable EpochView currentView() {
-        return loop.current();
+        return engine.loop.current();
     }
 
     /** The owner of {@code key} in the current view (not necessarily acting yet); empty when no view is usable. */
     public Optional<Member> owner(String key) {
         Objects.requireNonNull(key, "key is null");
-        MembershipView view = gate.usableView();
+        MembershipView view = engine.gate.usableView();
         return view == null ? Optional.empty() : Rendezvous.owner(key, view);
     }
 
     /** {@link Rendezvous#replicas} over the current view; empty when no view is usable. */
     public List<Member> replicas(String key, int n) {
-        MembershipView view = gate.usableView();
+        MembershipView view = engine.gate.usableView();
         return view == null ? List.of() : Rendezvous.replicas(key, view, n);
     }
 
@@ -305,22 +257,22 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      */
     @Override
     public MembershipView members() {
-        MembershipView view = gate.usableView();
+        MembershipView view = engine.gate.usableView();
         if (view == null) {
             throw new MembershipUnavailableException(OwnershipProblems.membersUnknown(config.group(),
-                    loop.lastProblem()));
+                    engine.loop.lastProblem()));
         }
         return view;
     }
 
     /** The current membership epoch, or empty when no view is usable. */
     public OptionalLong epoch() {
-        return gate.epoch();
+        return engine.gate.epoch();
     }
 
     /** True when this instance is registered under its current liveness term (it may own keys). */
     public boolean isMember() {
-        return gate.isMember();
+        return engine.gate.isMember();
     }
 
     /** The group's name. */
@@ -330,12 +282,12 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     /** The liveness elector's settings (key {@code <group>/members/<id>}, TTL, intervals). */
     public ElectorSettings settings() {
-        return elector.settings();
+        return engine.elector.settings();
     }
 
     /** Calls {@code listener} for every event, on the event executor. The returned handle stops the calls. */
     public AutoCloseable addListener(Consumer<? super OwnershipEvent> listener) {
-        return events.add(listener);
+        return engine.events.add(listener);
     }
 
     @Override
