@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,7 +27,7 @@ class InternalPackagesStayInternalTest {
 
     @Test
     void noOtherModuleUsesACoreInternalPackage() throws IOException {
-        Path repository = Path.of("").toAbsolutePath().getParent();
+        Path repository = requireNonNull(Path.of("").toAbsolutePath().getParent(), "hoplock-core has a parent");
         assertThat(repository.resolve("hoplock-core/pom.xml")).as("run from hoplock-core").exists();
         List<String> offenders = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(repository)) {

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,18 +43,18 @@ class RuleIdsTest {
         Path locks = only(main, "lock/package-info.java");
         Path ownership = only(main, "OwnershipGroup.java");
 
-        assertThat(definedIn(main.get(elector), 'E')).as("the elector's rules in %s", elector)
+        assertThat(definedIn(textOf(main, elector), 'E')).as("the elector's rules in %s", elector)
                 .containsExactlyElementsOf(ids('E', 0, 7));
-        assertThat(definedIn(main.get(ownership), 'M')).as("the ownership rules in %s", ownership)
+        assertThat(definedIn(textOf(main, ownership), 'M')).as("the ownership rules in %s", ownership)
                 .containsExactlyElementsOf(ids('M', 1, 9));
-        List<String> lockIds = definedIn(main.get(locks), 'L');
+        List<String> lockIds = definedIn(textOf(main, locks), 'L');
         assertThat(lockIds).as("the named locks' rules in %s, numbered from L1", locks).isNotEmpty()
                 .containsExactlyElementsOf(ids('L', 1, lockIds.size()));
 
         Map<String, Path> definitions = new LinkedHashMap<>();
-        definedIn(main.get(elector), 'E').forEach(id -> definitions.put(id, elector));
+        definedIn(textOf(main, elector), 'E').forEach(id -> definitions.put(id, elector));
         lockIds.forEach(id -> definitions.put(id, locks));
-        definedIn(main.get(ownership), 'M').forEach(id -> definitions.put(id, ownership));
+        definedIn(textOf(main, ownership), 'M').forEach(id -> definitions.put(id, ownership));
 
         List<String> missing = new ArrayList<>();
         definitions.forEach((id, home) -> {
@@ -96,6 +97,10 @@ class RuleIdsTest {
             ids.add(family + Integer.toString(i));
         }
         return ids;
+    }
+
+    private static String textOf(Map<Path, String> files, Path path) {
+        return requireNonNull(files.get(path), () -> "not read: " + path);
     }
 
     private static Path only(Map<Path, String> files, String suffix) {

@@ -94,6 +94,7 @@ class ElectorSettingsTest {
     }
 
     @Test
+    @SuppressWarnings("NullAway") // passes null on purpose: the refusal of it is what this test checks
     void nullIsNeverADefaultButARefusalNamingTheSetting() {
         assertThatThrownBy(() -> ElectorSettings.builder("k").safetyMargin(null))
                 .isInstanceOfSatisfying(InvalidSettingException.class, e -> {

@@ -12,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class EventHubTest {
@@ -55,7 +56,7 @@ class EventHubTest {
         hub.publish(new ElectionEvent.Lost("k", Instant.EPOCH, LEASE, LossCause.STOPPED, "x"));
         runQueued();
         assertThat(seen).hasSize(1);
-        subscription.get().request(5);
+        requireNonNull(subscription.get(), "subscribed").request(5);
         hub.complete();
         runQueued();
         assertThat(seen).hasSize(3);

@@ -12,6 +12,7 @@ import dev.hoplock.core.backend.StoreCapabilities.Support;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -227,7 +228,7 @@ class StoreVerificationTest {
     }
 
     /** Every capability verified except {@code missing} (none when null). */
-    private static CompletionStage<StoreCapabilities> answered(Capability missing) {
+    private static CompletionStage<StoreCapabilities> answered(@Nullable Capability missing) {
         StoreCapabilities.Builder builder = StoreCapabilities.builder("probed-memory");
         for (Capability capability : Capability.values()) {
             builder.set(capability, capability == missing ? Support.NOT_SUPPORTED : Support.VERIFIED,

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -40,15 +41,19 @@ class JsonTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nested too deeply");
     }
 
+    private static Json.NumberLiteral number(Map<String, Object> members, String name) {
+        return (Json.NumberLiteral) requireNonNull(members.get(name), () -> "no member " + name);
+    }
+
     @Test
     void numbersKeepTheirText() {
         Map<String, Object> members = Json.parseObject("{\"a\":1e3,\"b\":-0.50,\"c\":7}");
 
         assertThat(members).containsExactly(Map.entry("a", new Json.NumberLiteral("1e3")),
                 Map.entry("b", new Json.NumberLiteral("-0.50")), Map.entry("c", new Json.NumberLiteral("7")));
-        assertThat(((Json.NumberLiteral) members.get("a")).value()).isEqualByComparingTo(new BigDecimal(1000));
-        assertThat(((Json.NumberLiteral) members.get("a")).isIntegerLiteral()).isFalse();
-        assertThat(((Json.NumberLiteral) members.get("c")).isIntegerLiteral()).isTrue();
+        assertThat(number(members, "a").value()).isEqualByComparingTo(new BigDecimal(1000));
+        assertThat(number(members, "a").isIntegerLiteral()).isFalse();
+        assertThat(number(members, "c").isIntegerLiteral()).isTrue();
         assertThat(Json.write(members)).isEqualTo("{\"a\":1e3,\"b\":-0.50,\"c\":7}");
     }
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class MemberTest {
 
     @Test
+    @SuppressWarnings("NullAway") // passes null on purpose: the refusal of it is what this test checks
     void anIdIsRequiredNonEmptyAndWellFormed() {
         assertThatThrownBy(() -> Member.of(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("member id is null");
@@ -19,6 +20,7 @@ class MemberTest {
     }
 
     @Test
+    @SuppressWarnings("NullAway") // passes null on purpose: the refusal of it is what this test checks
     void theAddressIsRequiredAndMayBeEmpty() {
         assertThatThrownBy(() -> new Member("pod-1", null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("address of member 'pod-1' is null");

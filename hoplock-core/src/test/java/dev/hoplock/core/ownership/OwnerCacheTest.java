@@ -106,6 +106,7 @@ class OwnerCacheTest {
     }
 
     @Test
+    @SuppressWarnings("NullAway") // passes null on purpose: the refusal of it is what this test checks
     void badArgumentsAreRefusedWithTheReason() {
         SwitchableMembership membership = new SwitchableMembership(SELF, view(1, 2));
         assertThatThrownBy(() -> new OwnerCache(membership, 0)).isInstanceOf(IllegalArgumentException.class)

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -66,8 +67,16 @@ class OwnershipGroupTest {
         checked.run(duration);
     }
 
+    private OwnershipGroup group(String id) {
+        return requireNonNull(groups.get(id), () -> "no member " + id);
+    }
+
+    private Cuttable link(String id) {
+        return requireNonNull(links.get(id), () -> "no link of " + id);
+    }
+
     private long owned(String id) {
-        return keys.stream().filter(groups.get(id)::isOwner).count();
+        return keys.stream().filter(group(id)::isOwner).count();
     }
 
     private long ownedByAnyone() {
@@ -84,7 +93,7 @@ class OwnershipGroupTest {
         assertThat(owned("a")).isPositive();
         assertThat(owned("b")).isPositive();
         assertThat(owned("c")).isPositive();
-        MembershipView view = groups.get("a").members();
+        MembershipView view = group("a").members();
         assertThat(view.members()).extracting(Member::id).containsExactly("a", "b", "c");
         assertThat(events.get("a")).filteredOn(e -> e instanceof OwnershipEvent.MembershipChanged changed
                 && changed.current().size() == 3).isNotEmpty();
@@ -92,8 +101,8 @@ class OwnershipGroupTest {
                 && settled.epoch() == view.version()).hasSize(1);
         for (String key : keys) {
             Member owner = Rendezvous.owner(key, view).orElseThrow();
-            assertThat(groups.get(owner.id()).isOwner(key)).isTrue();
-            assertThat(groups.get("a").owner(key)).contains(owner);
+            assertThat(group(owner.id()).isOwner(key)).isTrue();
+            assertThat(group("a").owner(key)).contains(owner);
         }
     }
 
@@ -105,12 +114,12 @@ class OwnershipGroupTest {
         member("c");
         // A new group's registry is young for one TTL (rule M3): the hand-over below starts from a settled group.
         run(Duration.ofSeconds(70));
-        groups.get("b").closeAsync();
+        group("b").closeAsync();
         // Within one renew interval and a poll: every remaining member reads the new epoch and acknowledges it.
         run(Duration.ofSeconds(12));
         groups.remove("b");
         assertThat(ownedByAnyone()).isEqualTo(keys.size());
-        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c");
+        assertThat(group("a").members().members()).extracting(Member::id).containsExactly("a", "c");
     }
 
     @Test
@@ -121,15 +130,15 @@ class OwnershipGroupTest {
         run(Duration.ofSeconds(40));
         long ownedByB = owned("b");
         assertThat(ownedByB).isPositive();
-        links.get("b").cut = true;
+        link("b").cut = true;
         run(Duration.ofSeconds(30));
         assertThat(owned("b")).as("b self-fenced").isZero();
         run(Duration.ofSeconds(70));
-        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c");
+        assertThat(group("a").members().members()).extracting(Member::id).containsExactly("a", "c");
         assertThat(ownedByAnyone()).isEqualTo(keys.size());
-        links.get("b").cut = false;
+        link("b").cut = false;
         run(Duration.ofSeconds(60));
-        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "b", "c");
+        assertThat(group("a").members().members()).extracting(Member::id).containsExactly("a", "b", "c");
         assertThat(owned("b")).isPositive();
         assertThat(ownedByAnyone()).isEqualTo(keys.size());
     }
@@ -141,15 +150,15 @@ class OwnershipGroupTest {
         run(Duration.ofSeconds(40));
         Map<String, Long> before = new HashMap<>();
         for (String key : keys) {
-            before.put(key, groups.get("a").token(key).orElse(groups.get("b").token(key).orElse(-1)));
+            before.put(key, group("a").token(key).orElse(group("b").token(key).orElse(-1)));
         }
         member("c");
         run(Duration.ofSeconds(40));
-        MembershipView view = groups.get("a").members();
+        MembershipView view = group("a").members();
         assertThat(view.size()).isEqualTo(3);
         for (String key : keys) {
             String owner = Rendezvous.owner(key, view).orElseThrow().id();
-            long token = groups.get(owner).token(key).orElseThrow();
+            long token = group(owner).token(key).orElseThrow();
             if (owner.equals("c")) {
                 assertThat(token).isGreaterThan(before.get(key));
             } else {
@@ -157,9 +166,10 @@ class OwnershipGroupTest {
             }
         }
         Fence fence = new MemoryFence();
-        String moved = keys.stream().filter(k -> groups.get("c").isOwner(k)).findFirst().orElseThrow();
-        fence.check(moved, groups.get("c").token(moved).orElseThrow());
-        assertThatThrownBy(() -> fence.check(moved, before.get(moved))).isInstanceOf(StaleTokenException.class);
+        String moved = keys.stream().filter(k -> group("c").isOwner(k)).findFirst().orElseThrow();
+        fence.check(moved, group("c").token(moved).orElseThrow());
+        assertThatThrownBy(() -> fence.check(moved, requireNonNull(before.get(moved), "token before c joined")))
+                .isInstanceOf(StaleTokenException.class);
     }
 
     /** Rule ids: M5. */
@@ -172,16 +182,16 @@ class OwnershipGroupTest {
             MembershipView two = MembershipView.of(9, List.of(Member.of("a"), Member.of("b")));
             return Rendezvous.owner(k, two).orElseThrow().id().equals("b");
         }).findFirst().orElseThrow();
-        OwnershipClaim claim = groups.get("a").claim(key, false).orElseThrow();
+        OwnershipClaim claim = group("a").claim(key, false).orElseThrow();
         assertThat(claim.isValid()).isTrue();
         member("b");
         // Within one renew interval and a poll, a reads the new epoch.
         run(Duration.ofSeconds(12));
         assertThat(claim.isValid()).isFalse();
-        assertThat(groups.get("b").isOwner(key)).as("b waits while a's claim is open").isFalse();
+        assertThat(group("b").isOwner(key)).as("b waits while a's claim is open").isFalse();
         claim.close();
         run(Duration.ofSeconds(5));
-        assertThat(groups.get("b").isOwner(key)).isTrue();
+        assertThat(group("b").isOwner(key)).isTrue();
     }
 
     @Test

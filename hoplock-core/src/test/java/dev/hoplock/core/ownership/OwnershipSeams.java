@@ -1,6 +1,7 @@
 package dev.hoplock.core.ownership;
 
 import dev.hoplock.core.election.Elector;
+import org.jspecify.annotations.Nullable;
 
 import java.util.function.Consumer;
 
@@ -37,7 +38,7 @@ public final class OwnershipSeams {
      * The incarnation id of the registry version the group's current view was adopted from (the view
      * {@link #tokenIfActing} answers under), or null when it has none.
      */
-    public static String viewIncarnation(OwnershipGroup group) {
+    public static @Nullable String viewIncarnation(OwnershipGroup group) {
         EpochView view = group.currentView();
         return view == null ? null : view.registry.incarnation();
     }

@@ -6,10 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RegistryTest {
+
+    private static Registry.Entry entryOf(Registry registry, String id) {
+        return requireNonNull(registry.entry(id), () -> "no entry of " + id);
+    }
 
     private static Registry.Entry entry(String id, long ack) {
         return new Registry.Entry(id, "", id + "#1", 1, ack, 30_000);
@@ -27,17 +32,17 @@ class RegistryTest {
                 new Registry.Entry("-", "", "x", 1, 6, 10_000)));
         Registry decoded = Registry.decode(registry.encode());
         assertThat(decoded).isEqualTo(registry);
-        assertThat(decoded.entry("-").address()).isEmpty();
-        assertThat(decoded.entry("pod 1/ü~-").owner()).isEqualTo("host:1:ab");
+        assertThat(entryOf(decoded, "-").address()).isEmpty();
+        assertThat(entryOf(decoded, "pod 1/ü~-").owner()).isEqualTo("host:1:ab");
     }
 
     @Test
     void joinAndRemovalRaiseTheEpochAcknowledgementDoesNot() {
         Registry first = Registry.first(1, entry("a", 0), "0123456789abcdef");
-        assertThat(first.entry("a").ack()).isEqualTo(1);
+        assertThat(entryOf(first, "a").ack()).isEqualTo(1);
         Registry joined = first.join(entry("b", 0));
         assertThat(joined.epoch()).isEqualTo(2);
-        assertThat(joined.entry("b").ack()).isEqualTo(2);
+        assertThat(entryOf(joined, "b").ack()).isEqualTo(2);
         assertThat(joined.acknowledgedByAllBut("b")).isFalse();
         Registry acked = joined.ack("a");
         assertThat(acked.epoch()).isEqualTo(2);
@@ -71,7 +76,7 @@ class RegistryTest {
                 .getBytes(StandardCharsets.UTF_8));
         assertThat(old.incarnation()).isEmpty();
         assertThat(old.young()).isFalse();
-        assertThat(old.entry("a").owner()).isEqualTo("a#1");
+        assertThat(entryOf(old, "a").owner()).isEqualTo("a#1");
         assertThat(new String(old.ack("a").encode(), StandardCharsets.UTF_8)).doesNotContain("incarnation");
         assertThatThrownBy(() -> Registry.decode("hoplock-registry 1\nepoch 1\nseq 1\nincarnation x old\n"
                 .getBytes(StandardCharsets.UTF_8))).hasMessageContaining("incarnation line");

@@ -89,6 +89,7 @@ class RendezvousTest {
     }
 
     @Test
+    @SuppressWarnings("NullAway") // passes null on purpose: the refusal of it is what this test checks
     void aKeyWithAnUnpairedSurrogateIsRefusedWithTheReason() {
         assertThatThrownBy(() -> Rendezvous.owner("tenant-\uD800", FIVE))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -8,6 +8,7 @@ import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.time.VirtualTime;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,19 +65,19 @@ class TornRegistryReadTest {
         member("a");
         member("c");
         run(Duration.ofSeconds(40));
-        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c");
+        assertThat(group("a").members().members()).extracting(Member::id).containsExactly("a", "c");
 
         // The version the next GET's metadata comes from; d's join then replaces the body under it.
-        links.get("a").tearNextChangedRead(store.current(MemberKeys.registryKey(GROUP)));
+        link("a").tearNextChangedRead(store.current(MemberKeys.registryKey(GROUP)));
         member("d");
         run(Duration.ofSeconds(40));
 
-        assertThat(links.get("a").torn).as("reads of a served torn").isEqualTo(1);
+        assertThat(link("a").torn).as("reads of a served torn").isEqualTo(1);
         assertThat(viewsTheStoreNeverHeld()).as("views adopted that the store never held at their epoch").isEmpty();
         assertThat(events.get("a")).as("the torn read is reported as a problem of the store's answer")
                 .anySatisfy(event -> assertThat(event).isInstanceOfSatisfying(OwnershipEvent.Problem.class,
                         problem -> assertThat(problem.message()).contains("torn")));
-        assertThat(groups.get("a").members().members()).extracting(Member::id).containsExactly("a", "c", "d");
+        assertThat(group("a").members().members()).extracting(Member::id).containsExactly("a", "c", "d");
     }
 
     /**
@@ -91,14 +93,14 @@ class TornRegistryReadTest {
         member("a");
         member("c");
         run(Duration.ofSeconds(40));
-        links.get("a").tearNextChangedRead(store.current(MemberKeys.registryKey(GROUP)));
+        link("a").tearNextChangedRead(store.current(MemberKeys.registryKey(GROUP)));
         member("d");
         try {
             run(Duration.ofSeconds(40));
         } catch (AssertionError twoOwners) {
             assertThat(twoOwners).hasMessageContaining("acted on by a and d");
         }
-        assertThat(links.get("a").torn).isEqualTo(1);
+        assertThat(link("a").torn).isEqualTo(1);
         assertThat(viewsTheStoreNeverHeld()).anySatisfy(view -> assertThat(view).startsWith("a adopted epoch")
                 .endsWith("[a, c]"));
     }
@@ -120,6 +122,14 @@ class TornRegistryReadTest {
     }
 
     private boolean planted;
+
+    private OwnershipGroup group(String id) {
+        return requireNonNull(groups.get(id), () -> "no member " + id);
+    }
+
+    private TearingLink link(String id) {
+        return requireNonNull(links.get(id), () -> "no link of " + id);
+    }
 
     private void member(String id) {
         TearingLink link = new TearingLink(AsyncBackend.on(store, Runnable::run));
@@ -195,7 +205,7 @@ class TornRegistryReadTest {
      */
     private static final class TearingLink implements AsyncBackend {
         private final AsyncBackend inner;
-        private StoredObject stale;
+        private @Nullable StoredObject stale;
         int torn;
 
         TearingLink(AsyncBackend inner) {

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -121,8 +122,24 @@ class ViewRulesTest {
         return Registry.decode(store.read(REGISTRY, Duration.ofSeconds(1)).orElseThrow().content());
     }
 
+    private OwnershipGroup process(String name) {
+        return requireNonNull(processes.get(name), () -> "no process " + name);
+    }
+
+    private Link link(String name) {
+        return requireNonNull(links.get(name), () -> "no link of " + name);
+    }
+
+    private List<OwnershipEvent> eventsOf(String name) {
+        return requireNonNull(events.get(name), () -> "no events of " + name);
+    }
+
+    private Registry.Entry registryEntry(String id) {
+        return requireNonNull(registry().entry(id), () -> "no entry of " + id);
+    }
+
     private long owned(String process) {
-        return keys.stream().filter(processes.get(process)::isOwner).count();
+        return keys.stream().filter(process(process)::isOwner).count();
     }
 
     // ------------------------------------------------------------------ M3: a created registry waits its grace
@@ -139,16 +156,16 @@ class ViewRulesTest {
         run(Duration.ofSeconds(40));
         assertThat(owned("a") + owned("b")).isEqualTo(keys.size());
         // a and b cannot read the registry: they act under their old views until those lapse (M2).
-        links.get("a").registryCut = true;
-        links.get("b").registryCut = true;
+        link("a").registryCut = true;
+        link("b").registryCut = true;
         deleteFromOutside(REGISTRY);
         start("c");
         run(Duration.ofSeconds(2));
         assertThat(registry().entries()).extracting(Registry.Entry::id).containsExactly("c");
         run(Duration.ofSeconds(20));
         assertThat(owned("c")).as("c acts on nothing before a TTL has passed since it created the registry").isZero();
-        links.get("a").registryCut = false;
-        links.get("b").registryCut = false;
+        link("a").registryCut = false;
+        link("b").registryCut = false;
         run(Duration.ofSeconds(60));
         assertThat(keys.stream().filter(k -> processes.values().stream().anyMatch(g -> g.isOwner(k))).count())
                 .as("every key is owned again").isEqualTo(keys.size());
@@ -164,8 +181,8 @@ class ViewRulesTest {
         start("a");
         start("b");
         run(Duration.ofSeconds(40));
-        links.get("a").registryCut = true;
-        links.get("b").registryCut = true;
+        link("a").registryCut = true;
+        link("b").registryCut = true;
         deleteFromOutside(REGISTRY);
         start("c");
         run(Duration.ofSeconds(1));
@@ -173,8 +190,8 @@ class ViewRulesTest {
         run(Duration.ofSeconds(5));
         assertThat(registry().entries()).extracting(Registry.Entry::id).containsExactly("c", "d");
         run(Duration.ofSeconds(25));
-        links.get("a").registryCut = false;
-        links.get("b").registryCut = false;
+        link("a").registryCut = false;
+        link("b").registryCut = false;
         run(Duration.ofSeconds(90));
         assertThat(keys.stream().filter(k -> processes.values().stream().anyMatch(g -> g.isOwner(k))).count())
                 .as("every key is owned again").isEqualTo(keys.size());
@@ -192,9 +209,9 @@ class ViewRulesTest {
         start("a");
         start("b");
         run(Duration.ofSeconds(40));
-        long epoch = processes.get("b").epoch().orElseThrow();
+        long epoch = process("b").epoch().orElseThrow();
         assertThat(epoch).isEqualTo(2);
-        links.get("b").registryCut = true;
+        link("b").registryCut = true;
         deleteFromOutside(REGISTRY);
         start("c");
         run(Duration.ofSeconds(60));
@@ -202,10 +219,10 @@ class ViewRulesTest {
         assertThat(recreated.epoch()).as("re-created up to b's epoch number").isEqualTo(epoch);
         assertThat(recreated.entries()).extracting(Registry.Entry::id).containsExactly("a", "c");
         assertThat(owned("b")).as("b's old view has lapsed (M2)").isZero();
-        int before = events.get("b").size();
-        links.get("b").registryCut = false;
+        int before = eventsOf("b").size();
+        link("b").registryCut = false;
         run(Duration.ofSeconds(90));
-        assertThat(events.get("b").subList(before, events.get("b").size()))
+        assertThat(eventsOf("b").subList(before, eventsOf("b").size()))
                 .as("b reports the re-created registry")
                 .anyMatch(e -> e instanceof OwnershipEvent.MembershipChanged changed && changed.epoch() == epoch
                         && changed.current().members().stream().noneMatch(m -> m.id().equals("b")))
@@ -226,13 +243,13 @@ class ViewRulesTest {
         start("b-1", "b");
         run(Duration.ofSeconds(40));
         assertThat(owned("b-1")).isPositive();
-        assertThat(registry().entry("b").owner()).isEqualTo("b-1");
-        assertThat(registry().entry("b").generation()).isEqualTo(1);
+        assertThat(registryEntry("b").owner()).isEqualTo("b-1");
+        assertThat(registryEntry("b").generation()).isEqualTo(1);
         run(Duration.ofSeconds(1));
         deleteFromOutside(MemberKeys.memberKey("billing", "b"));
         start("b-2", "b");
         time.advance(Duration.ofMillis(1));
-        assertThat(processes.get("b-2").gate().describe()).as("b-2 leads its lease at the same generation")
+        assertThat(process("b-2").gate().describe()).as("b-2 leads its lease at the same generation")
                 .contains("lease=gen 1");
         run(Duration.ofSeconds(90));
         assertThat(keys.stream().filter(k -> processes.values().stream().anyMatch(g -> g.isOwner(k))).count())
@@ -267,16 +284,16 @@ class ViewRulesTest {
         List<String> kept = keysWonBy("a", joiners);
         assertThat(kept).isNotEmpty();
         Map<String, Long> tokens = new HashMap<>();
-        kept.forEach(k -> tokens.put(k, processes.get("a").token(k).orElseThrow()));
+        kept.forEach(k -> tokens.put(k, process("a").token(k).orElseThrow()));
         for (String joiner : joiners) {
             start(joiner);
             runUnobserved(Duration.ofSeconds(15));
         }
         run(Duration.ofSeconds(40));
-        assertThat(processes.get("a").epoch().orElseThrow()).as("seven changes later").isEqualTo(8);
+        assertThat(process("a").epoch().orElseThrow()).as("seven changes later").isEqualTo(8);
         for (String key : kept) {
-            assertThat(processes.get("a").token(key)).as("token of %s, which never moved", key)
-                    .hasValue(tokens.get(key));
+            assertThat(process("a").token(key)).as("token of %s, which never moved", key)
+                    .hasValue(requireNonNull(tokens.get(key), "token before the changes"));
         }
     }
 
@@ -287,18 +304,18 @@ class ViewRulesTest {
         run(Duration.ofSeconds(40));
         List<String> joiners = List.of("b", "c", "d", "e", "f");
         List<String> kept = keysWonBy("a", joiners);
-        long token = processes.get("a").token(kept.get(0)).orElseThrow();
+        long token = process("a").token(kept.get(0)).orElseThrow();
         int round = 0;
         for (String joiner : joiners) {
             start(joiner);
             runUnobserved(Duration.ofSeconds(15));
             for (int i = 0; i <= OwnerCache.DEFAULT_CAPACITY; i++) {
-                processes.get("a").isOwner("other-" + round + "-" + i);
+                process("a").isOwner("other-" + round + "-" + i);
             }
             round++;
         }
         run(Duration.ofSeconds(40));
-        assertThat(processes.get("a").token(kept.get(0))).as("token of %s, which never moved", kept.get(0))
+        assertThat(process("a").token(kept.get(0))).as("token of %s, which never moved", kept.get(0))
                 .hasValue(token);
     }
 

@@ -16,6 +16,7 @@ import dev.hoplock.core.record.MalformedLeaseRecordException;
 import dev.hoplock.core.time.Scheduler;
 import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.core.time.VirtualTime;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -715,7 +716,7 @@ final class MembershipSimulation extends SimWorld {
     }
 
     /** The life of the registry incarnation {@code id} by the store's history ({@link #lives}), or -1 if unknown. */
-    private int lifeOf(String id) {
+    private int lifeOf(@Nullable String id) {
         Integer life = id == null ? null : lives.get(id);
         return life == null ? -1 : life;
     }

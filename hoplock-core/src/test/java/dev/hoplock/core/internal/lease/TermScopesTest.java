@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -22,6 +23,11 @@ class TermScopesTest {
     private final Term term = new Term(time, new Lease("k", "me", 1, time.wallNow().plusSeconds(30)),
             time.nanoTime() + Duration.ofSeconds(27).toNanos(), time.wallNow().plusSeconds(27).toEpochMilli());
 
+    /** A scope of the term, which has not ended. */
+    private Scope opened(boolean interruptOnLoss) {
+        return requireNonNull(term.open(interruptOnLoss), "the term has ended");
+    }
+
     @AfterEach
     void clearInterrupt() {
         Thread.interrupted();
@@ -29,9 +35,9 @@ class TermScopesTest {
 
     @Test
     void theEndTellsEveryOpenScopeAndInterruptsOnlyThoseThatAsked() {
-        Scope asked = term.open(true);
-        Scope quiet = term.open(false);
-        Scope closed = term.open(true);
+        Scope asked = opened(true);
+        Scope quiet = opened(false);
+        Scope closed = opened(true);
         closed.close();
         assertThat(term.openScopes()).isEqualTo(2);
 
@@ -59,16 +65,16 @@ class TermScopesTest {
 
     @Test
     void closingTwiceAndClosingInAnyOrderKeepsTheListRight() {
-        Scope first = term.open(false);
-        Scope second = term.open(false);
-        Scope third = term.open(false);
+        Scope first = opened(false);
+        Scope second = opened(false);
+        Scope third = opened(false);
         second.close();
         second.close();
         assertThat(term.openScopes()).isEqualTo(2);
         first.close();
         third.close();
         assertThat(term.openScopes()).isZero();
-        Scope again = term.open(true);
+        Scope again = opened(true);
         term.end();
         assertThat(again.wasLost()).isTrue();
         assertThat(first.wasLost() || second.wasLost() || third.wasLost()).isFalse();
