@@ -5,6 +5,7 @@
 module dev.hoplock.redis {
     requires transitive dev.hoplock.core;
     requires transitive lettuce.core;
+    requires reactor.core;
     requires org.slf4j;
 
     exports dev.hoplock.redis;

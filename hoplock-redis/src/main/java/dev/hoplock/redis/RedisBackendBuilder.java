@@ -272,11 +272,20 @@ public final class RedisBackendBuilder {
         return uri;
     }
 
-    /** The credentials {@code uri} carries when they are known without a call (a URI's own or static ones), or null. */
+    /**
+     * The credentials {@code uri} carries, or null when it has none. The URIs here are parsed or built by this builder,
+     * so their provider is Lettuce's own over fixed values: immediate on Lettuce 6, a {@code Mono.just} on Lettuce 7
+     * (whose {@code RedisURI} has no password getter any more); the wait is bounded all the same.
+     */
     private static @Nullable RedisCredentials credentials(RedisURI uri) {
         RedisCredentialsProvider provider = uri.getCredentialsProvider();
-        return provider instanceof RedisCredentialsProvider.ImmediateRedisCredentialsProvider immediate
-                ? immediate.resolveCredentialsNow() : null;
+        if (provider == null) {
+            return null;
+        }
+        if (provider instanceof RedisCredentialsProvider.ImmediateRedisCredentialsProvider immediate) {
+            return immediate.resolveCredentialsNow();
+        }
+        return provider.resolveCredentials().block(Duration.ofSeconds(1));
     }
 
     private RedisLink link(RedisTarget target) {
