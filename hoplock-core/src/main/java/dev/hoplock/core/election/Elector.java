@@ -207,6 +207,15 @@ public final class Elector implements AutoCloseable {
         return current == null ? null : current.open(interruptOnLoss);
     }
 
+    /**
+     * Where this elector's verification of the store stands (E0); {@link StoreVerification#VERIFIED} and
+     * {@link StoreVerification#REFUSED} are final. No lock, no backend call: users that must not send a request to the
+     * store before it passed (the per-key ownership group) read it on their own threads.
+     */
+    public StoreVerification storeVerification() {
+        return loop.verification.state();
+    }
+
     /** A snapshot for health checks. */
     public ElectorStatus status() {
         return lifecycle.status();

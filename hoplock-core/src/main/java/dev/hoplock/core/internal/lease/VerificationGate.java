@@ -57,7 +57,8 @@ public final class VerificationGate {
 
     private final boolean releaseByDelete;
     private final Verdicts verdicts;
-    private StoreVerification state = StoreVerification.VERIFYING;
+    /** Written under the user's lock, read by {@link #state()} without it (so volatile). */
+    private volatile StoreVerification state = StoreVerification.VERIFYING;
     private @Nullable StoreCapabilities capabilities;
     private @Nullable String reason;
     private @Nullable BackendException refusal;
@@ -77,6 +78,7 @@ public final class VerificationGate {
         return state == StoreVerification.VERIFYING;
     }
 
+    /** Where the verification stands; the one method that may be called without the user's lock. */
     public StoreVerification state() {
         return state;
     }
