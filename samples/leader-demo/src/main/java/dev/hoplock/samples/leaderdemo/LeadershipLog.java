@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.boot.web.server.WebServer;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -27,8 +28,8 @@ public class LeadershipLog {
     @EventListener
     public void ready(ApplicationReadyEvent event) {
         ApplicationContext context = event.getApplicationContext();
-        String port = context instanceof WebServerApplicationContext web
-                ? String.valueOf(web.getWebServer().getPort()) : "(no web server)";
+        WebServer server = context instanceof WebServerApplicationContext web ? web.getWebServer() : null;
+        String port = server != null ? String.valueOf(server.getPort()) : "(no web server)";
         log.info("instance {} is up: http://localhost:{}/actuator/health , /actuator/hoplock , "
                 + "/actuator/metrics/hoplock.leader", elections.getDefault().owner(), port);
     }
