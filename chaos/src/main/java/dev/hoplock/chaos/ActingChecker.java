@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -128,7 +129,8 @@ final class ActingChecker {
                 failures.add("OVERLAP on " + resource + ": a token below " + token.getKey() + " acted "
                         + ms(maxBeforeOfLower - token.getValue()) + " ms after token " + token.getKey() + " did");
             }
-            maxBeforeOfLower = Math.max(maxBeforeOfLower, latestBefore.get(token.getKey()));
+            maxBeforeOfLower = Math.max(maxBeforeOfLower, Objects.requireNonNull(latestBefore.get(token.getKey()),
+                    "every token with an after time has a before time"));
         }
         return overlaps;
     }

@@ -23,9 +23,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One node of the chaos run, in its own JVM, over {@link S3Backend} (S3Mock, directly or through the
@@ -77,7 +79,7 @@ public final class ChaosNode {
 
         static Settings parse(Map<String, String> a) {
             Primitive primitive = Primitive.parse(a.getOrDefault("primitive", "elector"));
-            String owner = a.get("owner");
+            String owner = Objects.requireNonNull(a.get("owner"), "owner= is required");
             return new Settings(primitive, owner, a.getOrDefault("memberId", owner),
                     Duration.ofMillis(Long.parseLong(a.get("ttlMs"))), Duration.ofMillis(Long.parseLong(a.get("pollMs"))),
                     TimeUnit.MILLISECONDS.toNanos(Long.parseLong(a.getOrDefault("workGapMs", "50"))),
@@ -136,12 +138,13 @@ public final class ChaosNode {
             if (!arguments.containsKey("jdbcUrl")) {
                 return new Fencing(Integer.parseInt(arguments.get("logPort")));
             }
-            String refusalLog = arguments.get("refusalLog");
+            String refusalLog = Objects.requireNonNull(arguments.get("refusalLog"), "refusalLog= comes with jdbcUrl=");
             if (primitive != Primitive.ELECTOR) {
                 refusalLog = refusalLog.replace(".refusals.csv", "." + resource.replace('/', '_') + ".refusals.csv");
             }
-            return new FencedTableSink(arguments.get("jdbcUrl"), arguments.get("jdbcUser"), arguments.get("fenceTable"),
-                    arguments.get("writeTable"), Path.of(refusalLog), Boolean.parseBoolean(arguments.get("fenced")));
+            return new FencedTableSink(arguments.get("jdbcUrl"), Objects.requireNonNull(arguments.get("jdbcUser"), "jdbcUser= comes with jdbcUrl="),
+                    Objects.requireNonNull(arguments.get("fenceTable"), "fenceTable= comes with jdbcUrl="),
+                    Objects.requireNonNull(arguments.get("writeTable"), "writeTable= comes with jdbcUrl="), Path.of(refusalLog), Boolean.parseBoolean(arguments.get("fenced")));
         }
     }
 
@@ -153,7 +156,7 @@ public final class ChaosNode {
     /** The elector's work: while leading, the {@link WorkLoop} on {@link Primitive#ELECTOR_RESOURCE}. */
     private static void lead(S3Backend backend, Settings s) throws Exception {
         String owner = s.owner();
-        Elector elector = Elector.builder(backend, s.arguments().get("key")).owner(owner).ttl(s.ttl())
+        Elector elector = Elector.builder(backend, Objects.requireNonNull(s.arguments().get("key"), "key= is required")).owner(owner).ttl(s.ttl())
                 .pollInterval(s.poll()).build();
         elector.addListener(event -> print(describe(owner, event)));
         elector.start();
@@ -183,7 +186,7 @@ public final class ChaosNode {
             try {
                 return S3Backend.builder()
                         .endpoint(a.get("endpoint")).pathStyle(true).region("us-east-1").credentials("chaos", "chaos")
-                        .bucket(a.get("bucket"))
+                        .bucket(Objects.requireNonNull(a.get("bucket"), "bucket= is required"))
                         .requestTimeout(ttl.dividedBy(3))
                         .build();
             } catch (BackendException e) {
@@ -228,9 +231,9 @@ public final class ChaosNode {
     /** A connection to the fencing log; reconnects once per append if the connection broke. */
     private static final class Fencing implements Downstream {
         private final int port;
-        private Socket socket;
-        private BufferedReader in;
-        private PrintWriter out;
+        private @Nullable Socket socket;
+        private @Nullable BufferedReader in;
+        private @Nullable PrintWriter out;
 
         Fencing(int port) {
             this.port = port;
@@ -248,8 +251,8 @@ public final class ChaosNode {
                         in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
                         out = new PrintWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8), true);
                     }
-                    out.println("APPEND " + owner + " " + token + " " + before + " " + after + " " + resource);
-                    String reply = in.readLine();
+                    Objects.requireNonNull(out, "connected above").println("APPEND " + owner + " " + token + " " + before + " " + after + " " + resource);
+                    String reply = Objects.requireNonNull(in, "connected above").readLine();
                     if (reply == null) {
                         throw new IOException("fencing log closed the connection");
                     }

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The report of a chaos run, {@code report.txt} in the run's directory and on standard output: the settings, the
@@ -29,12 +30,12 @@ final class ChaosReport {
     private final RunRecord record;
     private final Cluster cluster;
     private final TcpProxy proxy;
-    private final FencedTable table;
+    private final @Nullable FencedTable table;
     private final WriteHistory history;
 
     /** {@code table} is the run's database sink, null when the sink is the fencing log; {@code history} the sink's. */
     ChaosReport(ChaosSettings settings, NodeProcess.Events events, RunRecord record, Cluster cluster, TcpProxy proxy,
-            FencedTable table, WriteHistory history) {
+            @Nullable FencedTable table, WriteHistory history) {
         this.a = settings.arguments();
         this.ttl = settings.ttl();
         this.poll = settings.poll();

@@ -2,7 +2,9 @@ package dev.hoplock.chaos;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The chaos run: S3Mock, a {@link FencingLog}, a {@link TcpProxy} and three (or more) {@link ChaosNode} JVMs, of which
@@ -72,8 +74,8 @@ public final class ChaosRun {
             s3.stop(false);
             return ChaosReport.notStarted(settings, e);
         }
-        FencingLog log = null;
-        FencedTable table = null;
+        @Nullable FencingLog log = null;
+        @Nullable FencedTable table = null;
         WriteHistory history;
         String sink = settings.arg("sink", "log");
         if (sink.equals("log")) {
@@ -84,7 +86,7 @@ public final class ChaosRun {
             history = table;
         }
         TcpProxy proxy = new TcpProxy(s3.port(), Integer.parseInt(settings.arg("proxyConnectMs", "10000")));
-        record.say((log != null ? "fencing log on 127.0.0.1:" + log.port() : "fenced writes to " + table.describe())
+        record.say((log != null ? "fencing log on 127.0.0.1:" + log.port() : "fenced writes to " + Objects.requireNonNull(table, "no log, so a table").describe())
                 + ", proxy 127.0.0.1:" + proxy.port() + " -> " + s3.port());
         Cluster cluster = new Cluster(settings, events, record, s3, proxy, log, table);
         int count = Integer.parseInt(settings.arg("nodes", "3"));

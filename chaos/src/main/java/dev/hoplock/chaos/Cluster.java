@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link ChaosNode} JVMs of a run, one per slot ({@code n1}, {@code n2}, ...): starts a slot's node, each time with
@@ -33,14 +34,14 @@ final class Cluster {
     private final RunRecord record;
     private final S3MockProcess s3;
     private final TcpProxy proxy;
-    private final FencingLog log;
-    private final FencedTable table;
+    private final @Nullable FencingLog log;
+    private final @Nullable FencedTable table;
     private final Map<String, NodeProcess> nodes = new LinkedHashMap<>();
     private final Map<String, Integer> incarnations = new HashMap<>();
 
     /** {@code log} or {@code table} is the run's sink, the other null. */
     Cluster(ChaosSettings settings, NodeProcess.Events events, RunRecord record, S3MockProcess s3, TcpProxy proxy,
-            FencingLog log, FencedTable table) {
+            @Nullable FencingLog log, @Nullable FencedTable table) {
         this.a = settings.arguments();
         this.ttl = settings.ttl();
         this.poll = settings.poll();
@@ -134,7 +135,7 @@ final class Cluster {
      * The living node that acts on something (the elector: whose latest ACQUIRED is not followed by a LOST), the one
      * with the highest token if several; null if none.
      */
-    NodeProcess currentLeader() {
+    @Nullable NodeProcess currentLeader() {
         NodeProcess best = null;
         long bestGeneration = -1;
         for (Map.Entry<NodeProcess, Map<String, Long>> holding : holdings().entrySet()) {
@@ -161,7 +162,7 @@ final class Cluster {
      * The first ACQUIRED after {@code since} by another owner than {@code notOwner}, of one of {@code resources} (null:
      * any owner, any resource); null if none came within {@code timeout} nanoseconds.
      */
-    Event awaitLeader(String notOwner, Set<String> resources, long since, long timeout)
+    @Nullable Event awaitLeader(@Nullable String notOwner, @Nullable Set<String> resources, long since, long timeout)
             throws InterruptedException {
         return events.await(e -> e.type().equals("ACQUIRED") && e.nanos() > since
                 && (notOwner == null || !e.owner().equals(notOwner))

@@ -14,6 +14,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node's side of the fenced database run: each append is one transaction on PostgreSQL or MariaDB that first runs
@@ -38,7 +40,7 @@ final class FencedTableSink implements ChaosNode.Downstream {
     private final String writeTable;
     private final PrintWriter refusals;
     private final boolean fenced;
-    private Connection connection;
+    private @Nullable Connection connection;
 
     FencedTableSink(String url, String user, String fenceTable, String writeTable, Path refusalLog, boolean fenced)
             throws IOException {
@@ -97,7 +99,7 @@ final class FencedTableSink implements ChaosNode.Downstream {
 
     private void rollback() {
         try {
-            connection.rollback();
+            Objects.requireNonNull(connection, "rolled back only from append, connected").rollback();
         } catch (SQLException e) {
             close();
         }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ChaosNode} JVM started by the orchestrator: its stdout lines become {@link Event}s in the shared
@@ -37,7 +38,7 @@ final class NodeProcess {
         }
 
         /** Waits (at most {@code timeoutNanos}) for the first event matching {@code test}; null if none came. */
-        synchronized Event await(java.util.function.Predicate<Event> test, long timeoutNanos) throws InterruptedException {
+        synchronized @Nullable Event await(java.util.function.Predicate<Event> test, long timeoutNanos) throws InterruptedException {
             long deadline = System.nanoTime() + timeoutNanos;
             int seen = 0;
             while (true) {
@@ -106,7 +107,7 @@ final class NodeProcess {
         }
     }
 
-    private static String text(String line, String name) {
+    private static @Nullable String text(String line, String name) {
         int at = line.indexOf(" " + name + "=");
         if (at < 0) {
             return null;

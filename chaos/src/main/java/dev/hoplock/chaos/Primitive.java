@@ -3,6 +3,7 @@ package dev.hoplock.chaos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The coordination primitive a chaos run exercises ({@code primitive=} on {@code chaos/run.sh}), and how its acting
@@ -74,7 +75,7 @@ enum Primitive {
     }
 
     /** How many lock names or keys a run uses unless {@code resources=} says otherwise (the elector: always 1). */
-    int resourceCount(String argument) {
+    int resourceCount(@Nullable String argument) {
         if (this == ELECTOR) {
             return 1;
         }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a chaos run records for its report, in the order it happened: the scenario log (printed as it is written), how
@@ -18,7 +19,7 @@ final class RunRecord {
     private final List<String> failures = new ArrayList<>();
     private final Map<String, List<Long>> timings = new LinkedHashMap<>();
     private final Map<String, Integer> faults = new TreeMap<>();
-    private String incomplete;
+    private @Nullable String incomplete;
 
     /** Prints one line of the scenario log and keeps it for the report. */
     void say(String line) {
@@ -47,7 +48,7 @@ final class RunRecord {
     }
 
     /** Why the run stopped early; null if it did not. */
-    String incomplete() {
+    @Nullable String incomplete() {
         return incomplete;
     }
 

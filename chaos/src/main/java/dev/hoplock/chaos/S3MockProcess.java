@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * S3Mock 5.2.0 as a separate process on 127.0.0.1, configured as {@code shared/notes/s3-test-server.md} prescribes
@@ -35,7 +36,7 @@ final class S3MockProcess {
     private final Path root;
     private final Path logFile;
     private final int port;
-    private Process process;
+    private @Nullable Process process;
 
     S3MockProcess(Path jar, Path root, Path logFile) throws IOException {
         this.jar = jar;

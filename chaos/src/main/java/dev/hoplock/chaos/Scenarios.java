@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The faults of a chaos run, in order (listed on {@link ChaosRun}): kill -9 of the leader, SIGSTOP of the leader, S3
@@ -30,12 +31,12 @@ final class Scenarios {
     private final Cluster cluster;
     private final S3MockProcess s3;
     private final TcpProxy proxy;
-    private final FencingLog log;
+    private final @Nullable FencingLog log;
     private final WriteHistory history;
 
     /** {@code log} is the run's fencing log, null when the sink is a database table; {@code history} the sink's. */
     Scenarios(ChaosSettings settings, NodeProcess.Events events, RunRecord record, Cluster cluster, S3MockProcess s3,
-            TcpProxy proxy, FencingLog log, WriteHistory history) {
+            TcpProxy proxy, @Nullable FencingLog log, WriteHistory history) {
         this.a = settings.arguments();
         this.ttl = settings.ttl();
         this.poll = settings.poll();

@@ -14,6 +14,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A fault-injecting TCP proxy between one node and the S3 server, both on 127.0.0.1. The mode applies to every
@@ -225,6 +226,6 @@ final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private record Chunk(byte[] bytes, long dueNanos) {
+    private record Chunk(byte @Nullable [] bytes, long dueNanos) {
     }
 }
