@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One {@link ElectorChild} JVM as {@link FailoverBench} sees it: its process, the file its stderr goes to, and a
@@ -25,7 +27,7 @@ final class ElectorProcess {
             return type.equals(wanted);
         }
 
-        static Event parse(String line) {
+        static @Nullable Event parse(String line) {
             if (!line.startsWith("ev=")) {
                 return null;
             }
@@ -36,17 +38,18 @@ final class ElectorProcess {
                     fields.put(token.substring(0, eq), token.substring(eq + 1));
                 }
             }
-            return new Event(fields.get("ev"), fields.get("owner"), Long.parseLong(fields.get("nano")), fields);
+            return new Event(Objects.requireNonNull(fields.get("ev"), "the line starts with ev="),
+                    Objects.requireNonNull(fields.get("owner"), "every event names its owner"), Long.parseLong(fields.get("nano")), fields);
         }
     }
 
     final String owner;
     final Process process;
     final Path stderr;
-    private Thread reader;
+    private @Nullable Thread reader;
     volatile boolean observed;
-    volatile Long closedNano;
-    volatile String holderAfterClose;
+    volatile @Nullable Long closedNano;
+    volatile @Nullable String holderAfterClose;
 
     private ElectorProcess(String owner, Process process, Path stderr) {
         this.owner = owner;
@@ -62,14 +65,15 @@ final class ElectorProcess {
 
     /** Starts the daemon thread that delivers the child's events to {@code sink}, in the order it printed them. */
     void startReading(BlockingQueue<Event> sink) {
-        reader = new Thread(() -> read(sink), "read-" + owner);
-        reader.setDaemon(true);
-        reader.start();
+        Thread thread = new Thread(() -> read(sink), "read-" + owner);
+        reader = thread;
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /** Waits at most {@code millis} for the reader to have delivered the last line of a child that exited. */
     void awaitRead(long millis) throws InterruptedException {
-        reader.join(millis);
+        Objects.requireNonNull(reader, "startReading comes first").join(millis);
     }
 
     private void read(BlockingQueue<Event> sink) {

@@ -15,12 +15,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Failover after a crash and graceful handover, with every elector in its own JVM ({@link ElectorChild}) over the test
@@ -62,7 +64,7 @@ public final class FailoverBench {
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final Map<String, ElectorProcess> children = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Long> lastWriteNano = new HashMap<>();
-    private String leader;
+    private @Nullable String leader;
     private int spawned;
     private int unexpectedLosses;
     private int releaseNotEffective;
@@ -155,7 +157,7 @@ public final class FailoverBench {
             gracefulRows.add(List.of(rep, row.get("stop_to_acquired_ms"), row.get("stop_to_released_ms"),
                     row.get("released_to_acquired_ms"), row.get("release_took_effect"), row.get("old_leader"),
                     row.get("new_leader")));
-            if (!(Boolean) row.get("release_took_effect")) {
+            if (!(Boolean) Objects.requireNonNull(row.get("release_took_effect"), "gracefulOnce sets it")) {
                 releaseNotEffective++;
             }
             System.out.printf("graceful %2d/%d: stop -> acquired %.0f ms (stop -> released %.0f ms, released -> acquired"
@@ -198,7 +200,7 @@ public final class FailoverBench {
 
     private Map<String, Object> crashOnce() throws Exception {
         String old = leaderJustRenewed();
-        ElectorProcess victim = children.get(old);
+        ElectorProcess victim = Objects.requireNonNull(children.get(old), "the leader is a running child");
         Thread.sleep(random.nextInt((int) renewMs));
         drain();
         long killNano = System.nanoTime();
@@ -209,7 +211,7 @@ public final class FailoverBench {
         victim.process.waitFor(10, TimeUnit.SECONDS);
         victim.awaitRead(5_000);
         drain(); // lines the victim wrote before it died
-        long lastWrite = lastWriteNano.get(old);
+        long lastWrite = Objects.requireNonNull(lastWriteNano.get(old), "the leader has written");
         if (lastWrite > killNano) {
             throw new IllegalStateException("renewal after the kill?");
         }
@@ -226,7 +228,7 @@ public final class FailoverBench {
 
     private Map<String, Object> gracefulOnce() throws Exception {
         String old = leaderJustRenewed();
-        ElectorProcess victim = children.get(old);
+        ElectorProcess victim = Objects.requireNonNull(children.get(old), "the leader is a running child");
         Thread.sleep(random.nextInt((int) renewMs));
         drain();
         long stopNano = System.nanoTime();
@@ -289,7 +291,7 @@ public final class FailoverBench {
     }
 
     private void awaitObserved(String owner) throws InterruptedException {
-        ElectorProcess child = children.get(owner);
+        ElectorProcess child = Objects.requireNonNull(children.get(owner), "spawned, so a child");
         if (child.observed) {
             return;
         }

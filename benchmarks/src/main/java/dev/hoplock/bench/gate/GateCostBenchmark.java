@@ -1,5 +1,6 @@
 package dev.hoplock.bench.gate;
 
+import dev.hoplock.bench.common.Initializer;
 import dev.hoplock.core.election.Elector;
 import dev.hoplock.spring.leader.HoplockElections;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -59,6 +60,7 @@ public class GateCostBenchmark {
     private String input = "job";
 
     @Setup(Level.Trial)
+    @Initializer
     public void start() throws InterruptedException {
         leaderContext = context("leader");
         leader = leaderContext.getBean(HoplockElections.class).getDefault();

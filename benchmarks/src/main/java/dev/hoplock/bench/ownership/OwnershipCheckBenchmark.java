@@ -1,5 +1,6 @@
 package dev.hoplock.bench.ownership;
 
+import dev.hoplock.bench.common.Initializer;
 import dev.hoplock.core.ownership.Member;
 import dev.hoplock.core.ownership.MembershipView;
 import dev.hoplock.core.backend.AsyncBackend;
@@ -68,6 +69,7 @@ public class OwnershipCheckBenchmark {
     private String[] keyNames;
 
     @Setup(Level.Trial)
+    @Initializer
     public void prepare() {
         memberList = new ArrayList<>();
         for (int i = 0; i < members; i++) {
@@ -132,6 +134,7 @@ public class OwnershipCheckBenchmark {
         private final List<OwnershipGroup> all = new ArrayList<>();
 
         @Setup(Level.Trial)
+        @Initializer
         public void join(OwnershipCheckBenchmark benchmark) {
             VirtualTime time = new VirtualTime(Instant.parse("2026-12-01T00:00:00Z"));
             AsyncBackend store = AsyncBackend.on(new InMemoryBackend(), Runnable::run);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;

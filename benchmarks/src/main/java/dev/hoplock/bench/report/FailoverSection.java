@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;
@@ -28,7 +29,7 @@ final class FailoverSection extends Section {
         this.docs = docs;
     }
 
-    void write(Properties failover) throws IOException {
+    void write(@Nullable Properties failover) throws IOException {
         line("## 1. Failover after a crash, and graceful handover");
         line("");
         command("failover");

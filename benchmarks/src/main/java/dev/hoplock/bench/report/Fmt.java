@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the report shows numbers and summary values: fixed decimals in {@link Locale#ROOT} with thousands separators
@@ -16,7 +17,7 @@ final class Fmt {
     private Fmt() {
     }
 
-    static double orZero(Double value) {
+    static double orZero(@Nullable Double value) {
         return value == null ? 0 : value;
     }
 
@@ -25,7 +26,7 @@ final class Fmt {
                 : "**missed by " + f1(measured - bound) + unit + "**";
     }
 
-    static String kinds(Properties p) {
+    static String kinds(@Nullable Properties p) {
         if (p == null) {
             return "-";
         }
@@ -38,7 +39,7 @@ final class Fmt {
         return String.join(", ", parts);
     }
 
-    static String slices(Properties p) {
+    static String slices(@Nullable Properties p) {
         if (p == null) {
             return "-";
         }
@@ -46,7 +47,7 @@ final class Fmt {
                 + " to " + f3(d(p, "requests_per_execution_slice_max")) + ")";
     }
 
-    static String spread(Properties p, String key) {
+    static String spread(@Nullable Properties p, String key) {
         if (p == null || p.getProperty(key + "_p50") == null || "NaN".equals(p.getProperty(key + "_p50"))) {
             return "-";
         }
@@ -59,7 +60,7 @@ final class Fmt {
                 + ")";
     }
 
-    static String v(Properties p, String key, int decimals) {
+    static String v(@Nullable Properties p, String key, int decimals) {
         if (p == null || p.getProperty(key) == null) {
             return "-";
         }
@@ -67,14 +68,14 @@ final class Fmt {
         return String.format(Locale.ROOT, "%,." + decimals + "f", value);
     }
 
-    static String ratio(Properties numerator, Properties denominator, String key) {
+    static String ratio(@Nullable Properties numerator, @Nullable Properties denominator, String key) {
         if (numerator == null || denominator == null) {
             return "-";
         }
         return fx(d(numerator, key) / d(denominator, key));
     }
 
-    static String m(Properties p, String key) {
+    static String m(@Nullable Properties p, String key) {
         return p == null ? "-" : p.getProperty(key, "-");
     }
 

@@ -3,6 +3,7 @@ package dev.hoplock.bench.report;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;
@@ -24,7 +25,7 @@ final class GateSection extends Section {
         super(page, results);
     }
 
-    void write(Map<String, double[]> jmh, Properties hoplock, Properties shedlock) {
+    void write(Map<String, double[]> jmh, @Nullable Properties hoplock, @Nullable Properties shedlock) {
         line("## 2. Gate cost of `@LeaderOnly` (JMH), against the framework's floor");
         line("");
         command("jmh");
@@ -58,8 +59,9 @@ final class GateSection extends Section {
             }
             boolean call = name.equals("noopAdvised") || name.startsWith("gated");
             String added = call ? f1(r[0] - plain[0]) + " +/- " + f1(Math.hypot(r[1], plain[1])) + " ns" : "-";
+            Double bytes = allocated(jmh, name);
             line("| " + name + " | " + f2(r[0]) + " | +/- " + f2(r[1]) + " | " + added + " | "
-                    + (allocated(jmh, name) == null ? "-" : f0(allocated(jmh, name)) + " B") + " |");
+                    + (bytes == null ? "-" : f0(bytes) + " B") + " |");
         }
         line("");
         double floor = noop[0] - plain[0];
@@ -131,7 +133,7 @@ final class GateSection extends Section {
         return highest == 0 || highest > 2;
     }
 
-    private static Double allocated(Map<String, double[]> jmh, String name) {
+    private static @Nullable Double allocated(Map<String, double[]> jmh, String name) {
         double[] alloc = jmh.get(name + ":gc.alloc.rate.norm");
         return alloc == null ? null : alloc[0];
     }

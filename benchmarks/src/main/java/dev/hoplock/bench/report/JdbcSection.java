@@ -1,6 +1,7 @@
 package dev.hoplock.bench.report;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.m;
 import static dev.hoplock.bench.report.Fmt.v;
@@ -17,7 +18,7 @@ final class JdbcSection extends Section {
         super(page, results);
     }
 
-    void write(Properties hoplock, Properties shedlock) {
+    void write(@Nullable Properties hoplock, @Nullable Properties shedlock) {
         line("## 5. One store, one database, two designs: hoplock's JDBC store and ShedLock's JDBC provider");
         line("");
         command("jdbc-hoplock", "hoplock-jdbc: ");

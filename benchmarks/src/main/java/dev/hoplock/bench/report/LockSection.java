@@ -1,6 +1,7 @@
 package dev.hoplock.bench.report;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.kinds;
 import static dev.hoplock.bench.report.Fmt.m;
@@ -19,7 +20,7 @@ final class LockSection extends Section {
         super(page, results);
     }
 
-    void write(Properties lock, Properties leaderOnly, Properties shedlock) {
+    void write(@Nullable Properties lock, @Nullable Properties leaderOnly, @Nullable Properties shedlock) {
         line("## 9. Named locks: `@WithLock` next to `@LeaderOnly` and ShedLock, store requests per execution");
         line("");
         command("jdbc-hoplock-lock", "@WithLock: ");
@@ -71,7 +72,8 @@ final class LockSection extends Section {
         line("");
     }
 
-    private void lockRow(String label, Properties lock, Properties leaderOnly, Properties shedlock, String key,
+    private void lockRow(String label, @Nullable Properties lock, @Nullable Properties leaderOnly,
+            @Nullable Properties shedlock, String key,
             int decimals) {
         line("| " + label + " | " + v(lock, key, decimals) + " | " + v(leaderOnly, key, decimals) + " | "
                 + v(shedlock, key, decimals) + " |");

@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;
@@ -35,7 +37,7 @@ final class RequestTables {
     }
 
     /** The rows of a requests table that count executions and requests, with the ShedLock / hoplock ratios. */
-    void countRows(Properties hoplock, Properties shedlock) {
+    void countRows(@Nullable Properties hoplock, @Nullable Properties shedlock) {
         Properties any = hoplock != null ? hoplock : shedlock;
         rowR("executions in the window (periods: " + m(any, "periods") + ")", hoplock, shedlock, "executions", 0);
         rowR("executions closer than 50 ms to the previous one (a double run, or a late tick of one instance followed by its next on time: compare the executions with the periods)", hoplock, shedlock,
@@ -53,7 +55,8 @@ final class RequestTables {
                 + " |");
     }
 
-    private void rowR(String label, Properties hoplock, Properties shedlock, String key, int decimals) {
+    private void rowR(String label, @Nullable Properties hoplock, @Nullable Properties shedlock, String key,
+            int decimals) {
         line("| " + label + " | " + v(hoplock, key, decimals) + " | " + v(shedlock, key, decimals) + " | |");
     }
 
@@ -62,7 +65,7 @@ final class RequestTables {
      * is smaller than the spread of the control job's own run time (its interquartile range), it is below what this
      * harness can resolve: shown as "< resolution", and the ratio as a lower bound.
      */
-    static String[] scheduledLatency(Properties hoplock, Properties shedlock) {
+    static String[] scheduledLatency(Properties hoplock, @Nullable Properties shedlock) {
         double added = d(hoplock, "added_latency_per_execution_us");
         double resolution = d(hoplock, "control_overhead_us_p75") - d(hoplock, "control_overhead_us_p25");
         double shed = shedlock == null ? Double.NaN : d(shedlock, "added_latency_per_execution_us");
@@ -75,7 +78,7 @@ final class RequestTables {
     }
 
     /** "i1 leader 360, i2 follower 1,800, ..." from a requests CSV. */
-    String perInstance(String file, Properties summary) {
+    String perInstance(String file, @Nullable Properties summary) {
         Path path = results.resolve(file);
         if (summary == null || !Files.exists(path)) {
             return "-";
@@ -83,7 +86,8 @@ final class RequestTables {
         double window = d(summary, "window_s");
         List<String> parts = new ArrayList<>();
         for (Map<String, String> row : Results.readCsv(path)) {
-            String role = row.get("role").equals("lock per run") ? "" : " " + row.get("role");
+            String role = Objects.requireNonNull(row.get("role"), "every row has a role").equals("lock per run") ? ""
+                    : " " + row.get("role");
             parts.add(row.get("instance") + role + " " + f0(Double.parseDouble(row.get("requests")) / window * 3600));
         }
         return String.join(", ", parts);

@@ -1,6 +1,7 @@
 package dev.hoplock.bench.report;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.m;
 import static dev.hoplock.bench.report.Fmt.spread;
@@ -19,7 +20,7 @@ final class RequestsSection extends Section {
         super(page, results);
     }
 
-    void write(Properties hoplock, Properties shedlock) {
+    void write(@Nullable Properties hoplock, @Nullable Properties shedlock) {
         line("## 3. Store requests per gated execution and per hour; added latency per execution");
         line("");
         command("requests-hoplock", "hoplock: ");

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the raw results of the latest run for the report, from one directory: the {@code .properties} summaries, CSV
@@ -21,8 +23,8 @@ final class ResultFiles {
 
     ResultFiles(Path results) {
         this.results = results;
-        this.machine = load("machine.properties");
-        this.stages = load("stages.properties");
+        this.machine = Objects.requireNonNull(load("machine.properties"), "empty when missing, never null");
+        this.stages = Objects.requireNonNull(load("stages.properties"), "empty when missing, never null");
     }
 
     /** The machine of the latest run of {@code run.sh} ({@code machine.properties}); empty when missing. */
@@ -56,7 +58,7 @@ final class ResultFiles {
             return scores;
         }
         for (Map<String, String> row : Results.readCsv(file)) {
-            String benchmark = row.get("Benchmark");
+            String benchmark = Objects.requireNonNull(row.get("Benchmark"), "JMH's CSV names the benchmark");
             String name = benchmark.substring(benchmark.lastIndexOf('.', benchmark.contains(":")
                     ? benchmark.indexOf(':') : benchmark.length()) + 1).replace("\u00b7", "");
             double score = Double.parseDouble(row.get("Score"));
@@ -77,7 +79,7 @@ final class ResultFiles {
      * A {@code .properties} summary, or {@code null} when the file is missing (its stage was not measured); the
      * machine and the stages files are empty instead of {@code null}.
      */
-    Properties load(String name) {
+    @Nullable Properties load(String name) {
         Path file = results.resolve(name);
         return Files.exists(file) ? Results.readSummary(file) : (name.equals("machine.properties")
                 || name.equals("stages.properties") ? new Properties() : null);

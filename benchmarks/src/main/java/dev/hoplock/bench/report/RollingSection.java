@@ -1,6 +1,7 @@
 package dev.hoplock.bench.report;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;
@@ -17,7 +18,7 @@ final class RollingSection extends Section {
         super(page, results);
     }
 
-    void write(Properties rolling) {
+    void write(@Nullable Properties rolling) {
         line("## 7. Rolling restart: handover gaps of three Spring Boot instances");
         line("");
         command("rolling");

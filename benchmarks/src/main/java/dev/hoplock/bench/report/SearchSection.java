@@ -1,6 +1,7 @@
 package dev.hoplock.bench.report;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;
@@ -21,7 +22,8 @@ final class SearchSection extends Section {
         super(page, results);
     }
 
-    void write(Properties es, Properties s3, Properties failoverEs, Properties failoverS3) {
+    void write(@Nullable Properties es, @Nullable Properties s3, @Nullable Properties failoverEs,
+            @Nullable Properties failoverS3) {
         line("## 6. hoplock's Elasticsearch / OpenSearch store");
         line("");
         command("es-hoplock", "");

@@ -1,6 +1,7 @@
 package dev.hoplock.bench.report;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f2;
@@ -18,7 +19,7 @@ final class StartupSection extends Section {
         super(page, results);
     }
 
-    void write(Properties startup) {
+    void write(@Nullable Properties startup) {
         line("## 4. Start-up time added by the starter");
         line("");
         command("startup");

@@ -4,7 +4,9 @@ import dev.hoplock.bench.common.Results;
 import dev.hoplock.bench.common.Stats;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 import static dev.hoplock.bench.report.Fmt.d;
 import static dev.hoplock.bench.report.Fmt.f0;
@@ -26,9 +28,10 @@ final class SummarySection extends Section {
         super(page, results);
     }
 
-    void write(Properties failover, Map<String, double[]> jmh, Properties hoplock, Properties shedlock,
-            Properties startup, Properties hoplockJdbc, Properties shedlockJdbc, Properties hoplockEs,
-            Properties failoverEs, Properties rolling) {
+    void write(@Nullable Properties failover, Map<String, double[]> jmh, @Nullable Properties hoplock,
+            @Nullable Properties shedlock, @Nullable Properties startup, @Nullable Properties hoplockJdbc,
+            @Nullable Properties shedlockJdbc, @Nullable Properties hoplockEs, @Nullable Properties failoverEs,
+            @Nullable Properties rolling) {
         line("## Summary");
         line("");
         line("| figure | hoplock | ShedLock 7.10.1 (JDBC, PostgreSQL) | ratio | bound |");
@@ -89,7 +92,8 @@ final class SummarySection extends Section {
         Properties lockJdbc = results.load("jdbc-requests-hoplock-jdbc-lock.properties");
         if (lockJdbc != null && shedlockJdbc != null) {
             line("| store requests per execution, a lock per run on one PostgreSQL: `@WithLock` / ShedLock's"
-                    + " `@SchedulerLock` (3 instances, see 9; `@LeaderOnly`: " + f3(d(hoplockJdbc,
+                    + " `@SchedulerLock` (3 instances, see 9; `@LeaderOnly`: " + f3(d(Objects.requireNonNull(hoplockJdbc,
+                    "measured in the same stage as the lock per run"),
                     "requests_per_execution")) + ") | " + f2(d(lockJdbc, "requests_per_execution")) + " | "
                     + f2(d(shedlockJdbc, "requests_per_execution")) + " | " + fx(d(shedlockJdbc,
                     "requests_per_execution") / d(lockJdbc, "requests_per_execution")) + " | - |");

@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -152,7 +153,8 @@ public final class RequestsBench {
             List<String> leadersAfter = leaders(variant, contexts, names);
             Map<String, Map<String, Long>> counted = new LinkedHashMap<>();
             for (String name : names) {
-                counted.put(name, RequestCounter.difference(counter(name).snapshot(), before.get(name)));
+                counted.put(name, RequestCounter.difference(counter(name).snapshot(),
+                        Objects.requireNonNull(before.get(name), "counted before the window")));
             }
             report(prefix, variant, names, counted, startupRequests, window, leadersBefore, leadersAfter, ttl, start,
                     start + Math.round(window * 1e9));
@@ -208,7 +210,7 @@ public final class RequestsBench {
                 }
                 runRows.add(List.of(name, kind, run[1], (run[2] - windowStart) / 1_000_000));
             }
-            Map<String, Long> requests = counted.get(name);
+            Map<String, Long> requests = Objects.requireNonNull(counted.get(name), "counted for every name");
             long instanceTotal = total(variant, requests);
             totalRequests += instanceTotal;
             totalExecutions += executed;

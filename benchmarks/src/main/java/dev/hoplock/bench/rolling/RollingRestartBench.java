@@ -17,11 +17,13 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rolling restarts of three whole Spring Boot applications ({@link RollingChild}, one JVM each, default
@@ -120,7 +122,7 @@ public final class RollingRestartBench {
                 live.add(replacement);
                 await(() -> replacement.ready != null && (replacement.observed || replacement.leads()),
                         "%s ready", replacement);
-                double readyMs = ms(replacement.spawnedAt, replacement.ready);
+                double readyMs = ms(replacement.spawnedAt, Objects.requireNonNull(replacement.ready, "awaited above"));
                 startToReady.add(readyMs);
                 rows.add(List.of(stop, round, oldest.owner, wasLeader, gap == null ? "" : gap,
                         sinceStop == null ? "" : sinceStop, newLeader, replacement.owner, readyMs));
@@ -255,7 +257,7 @@ public final class RollingRestartBench {
         final Process process;
         final Instant spawnedAt;
         final Thread reader;
-        volatile Instant ready;
+        volatile @Nullable Instant ready;
         volatile boolean observed;
         final List<Instant> acquired = new CopyOnWriteArrayList<>();
         final java.util.concurrent.atomic.AtomicReference<Instant> lastLost =

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -50,7 +51,7 @@ public final class StartupBench {
 
         // One run of each first, not counted: fills the OS page cache with the jars.
         for (String variant : classpaths.keySet()) {
-            run(classpaths.get(variant), leases, work, variant + "-warmup");
+            run(Objects.requireNonNull(classpaths.get(variant), "every variant has a class path"), leases, work, variant + "-warmup");
         }
         List<List<?>> rows = new ArrayList<>();
         Map<String, List<Double>> runMs = new HashMap<>();
@@ -63,7 +64,7 @@ public final class StartupBench {
                 java.util.Collections.reverse(order); // alternate which variant goes first
             }
             for (String variant : order) {
-                Map<String, String> result = run(classpaths.get(variant), leases, work, variant + "-" + rep);
+                Map<String, String> result = run(Objects.requireNonNull(classpaths.get(variant), "every variant has a class path"), leases, work, variant + "-" + rep);
                 double run = Double.parseDouble(result.get("run_ms"));
                 double uptime = Double.parseDouble(result.get("uptime_ms"));
                 double wall = Double.parseDouble(result.get("wall_ms"));
@@ -82,24 +83,24 @@ public final class StartupBench {
         summary.put("reps", reps);
         for (String variant : classpaths.keySet()) {
             String key = variant.replace('-', '_');
-            put(summary, key + "_run", Stats.of(runMs.get(variant)));
-            put(summary, key + "_uptime", Stats.of(uptimeMs.get(variant)));
-            put(summary, key + "_wall", Stats.of(wallMs.get(variant)));
+            put(summary, key + "_run", Stats.of(Objects.requireNonNull(runMs.get(variant), "measured every variant")));
+            put(summary, key + "_uptime", Stats.of(Objects.requireNonNull(uptimeMs.get(variant), "measured every variant")));
+            put(summary, key + "_wall", Stats.of(Objects.requireNonNull(wallMs.get(variant), "measured every variant")));
             summary.put(key + "_beans", beans.get(variant));
             summary.put(key + "_jars", classpaths.get(variant).split(java.io.File.pathSeparator).length - 1);
         }
         for (String measure : List.of("run", "uptime", "wall")) {
             Map<String, List<Double>> source = measure.equals("run") ? runMs : measure.equals("uptime") ? uptimeMs
                     : wallMs;
-            double with = Stats.of(source.get("with-starter")).median();
-            double without = Stats.of(source.get("without-starter")).median();
+            double with = Stats.of(Objects.requireNonNull(source.get("with-starter"), "measured")).median();
+            double without = Stats.of(Objects.requireNonNull(source.get("without-starter"), "measured")).median();
             summary.put("added_" + measure + "_ms", with - without);
             summary.put("added_" + measure + "_ratio", with / without);
         }
         Results.writeSummary("startup.properties", summary);
         System.out.printf("starter adds %.0f ms to SpringApplication.run (median %.0f -> %.0f ms)%n",
-                summary.get("added_run_ms"), Stats.of(runMs.get("without-starter")).median(),
-                Stats.of(runMs.get("with-starter")).median());
+                summary.get("added_run_ms"), Stats.of(Objects.requireNonNull(runMs.get("without-starter"), "measured")).median(),
+                Stats.of(Objects.requireNonNull(runMs.get("with-starter"), "measured")).median());
     }
 
     private static void put(Map<String, Object> summary, String name, Stats stats) {
