@@ -9,6 +9,7 @@ import org.springframework.web.client.RestClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,10 +72,12 @@ class StoreOutageHealthTests {
     private static ResponseEntity<String> awaitHealthSaying(RestClient http, String text) {
         AtomicReference<ResponseEntity<String>> last = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(15)).until(() -> {
-            last.set(get(http, "/actuator/health"));
-            return last.get().getBody() != null && last.get().getBody().contains(text);
+            ResponseEntity<String> answer = get(http, "/actuator/health");
+            last.set(answer);
+            String body = answer.getBody();
+            return body != null && body.contains(text);
         });
-        return last.get();
+        return Objects.requireNonNull(last.get(), "awaited until an answer said it");
     }
 
     private static ResponseEntity<String> get(RestClient http, String path) {

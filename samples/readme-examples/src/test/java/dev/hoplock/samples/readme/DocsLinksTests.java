@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Objects;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,7 +41,7 @@ class DocsLinksTests {
                 checked++;
                 int hash = target.indexOf('#');
                 String path = hash < 0 ? target : target.substring(0, hash);
-                Path resolved = path.isEmpty() ? absolute : absolute.getParent().resolve(path).normalize();
+                Path resolved = path.isEmpty() ? absolute : Objects.requireNonNull(absolute.getParent(), "a file has a folder").resolve(path).normalize();
                 if (!Files.exists(resolved)) {
                     broken.add(file + ": " + target + " (no such file)");
                 } else if (hash >= 0 && resolved.toString().endsWith(".md")

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import java.util.Objects;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -20,6 +22,7 @@ class NoStoreConfiguredTests {
                 .properties("spring.config.name=no-such-file", "spring.main.banner-mode=off").run().close());
         FailureAnalysis analysis = new HoplockFailureAnalyzer(null).analyze(failure);
         assertThat(analysis).as("hoplock explains %s", failure).isNotNull();
+        Objects.requireNonNull(analysis);
         assertThat(analysis.getDescription()).contains("hoplock has no store", "hoplock.backend is not set");
         assertThat(analysis.getAction()).contains("hoplock.backend=memory in src/test/resources/application.properties",
                 "hoplock.enabled=false");
