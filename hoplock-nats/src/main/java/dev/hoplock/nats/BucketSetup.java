@@ -32,7 +32,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * restarts), with no TTL ({@code max_age}: an expired record kept for its generation would vanish and fencing tokens
  * restart at 1), not discarding old messages when full, with the history and replicas asked for; its next revision is
  * at least {@link Revisions#FLOOR}; this user may read and write keys, and the stream honours the expected revision of
- * a create, a swap and a delete (the conditional-write probe on the probe key, see {@link #probe}). The probe key
+ * a create, a swap and a delete (the conditional-write probe on the probe key, see {@code probe}). The probe key
  * contains {@code /}, which no lease key maps to ({@link KvKeys#probeKey()}).
  *
  * <p>The creation, so that no two lives of a bucket share revisions ({@link Revisions}): the stream is created with
