@@ -31,9 +31,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * sources, not sealed), on file storage (memory storage loses every lease, and restarts the revisions, when the server
  * restarts), with no TTL ({@code max_age}: an expired record kept for its generation would vanish and fencing tokens
  * restart at 1), not discarding old messages when full, with the history and replicas asked for; its next revision is
- * at least {@link Revisions#FLOOR}; this user may read a key (a read of a probe key) and publish to the keys (a write
- * to the probe key conditional on a revision it cannot have, which the stream must refuse: nothing is stored). The
- * probe key contains {@code /}, which no lease key maps to ({@link KvKeys#probeKey()}).
+ * at least {@link Revisions#FLOOR}; this user may read and write keys, and the stream honours the expected revision of
+ * a create, a swap and a delete (the conditional-write probe on the probe key, see {@code probe}). The probe key
+ * contains {@code /}, which no lease key maps to ({@link KvKeys#probeKey()}).
  *
  * <p>The creation, so that no two lives of a bucket share revisions ({@link Revisions}): the stream is created with
  * the bucket's configuration (as the NATS client makes it for {@code KeyValueManagement.create}) but a subject of its
@@ -93,11 +93,7 @@ final class BucketSetup {
                     + " between " + Revisions.FIRST_MIN + " and " + Revisions.FIRST_MAX + "> -f; or let hoplock create"
                     + " a new bucket (createBucket(true), hoplock.nats.create-bucket=true)");
         }
-        requests.last(keys.probeSubject(), "the start-up read of the probe key '" + keys.probeKey() + "' in " + store,
-                CallBudget.of(stepTimeout));
-        KvRequests.Published probe = requests.publish(keys.probeSubject(), probeBytes(), 1, false,
-                "the start-up probe write to '" + keys.probeKey() + "' in " + store + " (conditional on a revision"
-                        + " it cannot have, so nothing is stored)", CallBudget.of(stepTimeout));
+        ProbeVerdict probe = probe(store, stepTimeout);
         warnAboutDurability();
         warnAboutReplicatedReads(info.getConfiguration().getReplicas());
         String racyServer = racyClusteredCheck(info);
@@ -108,25 +104,103 @@ final class BucketSetup {
                     .set(Capability.CONDITIONAL_SWAP, Support.NOT_SUPPORTED, racyServer)
                     .set(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED, racyServer).build();
         }
-        if (probe instanceof KvRequests.Stored stored) {
-            String seen = "a publish to " + keys.probeSubject() + " with Nats-Expected-Last-Subject-Sequence: 1 was"
-                    + " stored at revision " + stored.revision() + " instead of refused";
-            log.error("hoplock: {} does not honour conditional writes: {}", store, seen);
-            return StoreCapabilities.builder(store).handleForm("revision")
-                    .set(Capability.CONDITIONAL_CREATE, Support.NOT_SUPPORTED, seen)
-                    .set(Capability.CONDITIONAL_SWAP, Support.NOT_SUPPORTED, seen)
-                    .set(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED, seen).build();
+        if (probe.failure() != null) {
+            log.error("hoplock: {} does not honour conditional writes: {}", store, probe.failure());
         }
-        return StoreCapabilities.builder(store).handleForm("revision")
-                .set(Capability.CONDITIONAL_SWAP, Support.VERIFIED, "a publish conditional on a revision the probe key"
-                        + " does not have was refused (wrong last sequence)")
-                .set(Capability.CONDITIONAL_CREATE, Support.ASSUMED, "the same Nats-Expected-Last-Subject-Sequence"
-                        + " header, expecting 0")
-                .set(Capability.CONDITIONAL_DELETE, Support.ASSUMED, "a delete marker with the same header").build();
+        return probe.capabilities(store);
     }
 
-    private byte[] probeBytes() {
-        return "hoplock start-up probe; never stored".getBytes(StandardCharsets.UTF_8);
+    /**
+     * What the probe saw: the support of each conditional request, and the first failure ({@code null} when every
+     * check held).
+     */
+    private record ProbeVerdict(Support create, Support swap, Support delete, @Nullable String failure) {
+
+        StoreCapabilities capabilities(String store) {
+            String seen = failure == null ? "" : failure;
+            return StoreCapabilities.builder(store).handleForm("revision")
+                    .set(Capability.CONDITIONAL_CREATE, create, create == Support.VERIFIED ? "a create (expected"
+                            + " revision 0) of the existing probe key was refused" : create == Support.NOT_SUPPORTED
+                            ? seen : "")
+                    .set(Capability.CONDITIONAL_SWAP, swap, swap == Support.VERIFIED ? "a write with the current"
+                            + " revision was stored and one with a stale revision refused" : swap
+                            == Support.NOT_SUPPORTED ? seen : "")
+                    .set(Capability.CONDITIONAL_DELETE, delete, delete == Support.VERIFIED ? "a delete with a stale"
+                            + " revision was refused" : delete == Support.NOT_SUPPORTED ? seen : "")
+                    .build();
+        }
+    }
+
+    /**
+     * The conditional-write probe, on the probe key ({@link KvKeys#probeKey()}, which no lease key maps to), as the
+     * other stores run it on a side key: (1) a write conditional on the key's current latest revision (0 or a delete
+     * marker's: a create; a value's: a swap) must be stored, at revision r; (2) a create (expected revision 0) of the
+     * now existing key must be refused; (3) a write expecting r - 1, which cannot be the key's latest revision any more,
+     * must be refused; (4) a delete marker expecting r - 1 must be refused. A server, bucket or proxy that ignores
+     * {@code Nats-Expected-Last-Subject-Sequence} stores (2) to (4), and is reported {@link Support#NOT_SUPPORTED} with
+     * what it stored, so that {@link NatsBackendBuilder#build()} and every elector refuse it. Then (5) the key is
+     * deleted conditionally on its revision (a delete marker), leaving one marker per check in the key's history.
+     * Concurrent checks of other processes on the same key only make steps (2) to (4) more certain to be refused; step
+     * (1) is tried again, a few times, when another check wrote in between.
+     */
+    private ProbeVerdict probe(String store, Duration stepTimeout) throws BackendException {
+        String subject = keys.probeSubject();
+        String key = "the probe key '" + keys.probeKey() + "' in " + store;
+        long written = -1;
+        for (int attempt = 0; attempt < 5 && written < 0; attempt++) {
+            KvRequests.LastVersion last = requests.last(subject, "the start-up read of " + key,
+                    CallBudget.of(stepTimeout));
+            long current = last == null ? 0 : last.revision();
+            KvRequests.Published first = requests.publish(subject, probeBytes("conditional write"), current, false,
+                    "the start-up probe's write to " + key + " (conditional on its current revision " + current + ")",
+                    CallBudget.of(stepTimeout));
+            if (first instanceof KvRequests.Stored stored) {
+                written = stored.revision();
+            }
+        }
+        if (written < 0) {
+            throw new BackendException(Kind.TRANSIENT, "the start-up check of " + store + " could not write "
+                    + key + " conditionally on its current revision in five tries (other processes checking at the"
+                    + " same time?); retry in a moment");
+        }
+        String fix = " The server, or a proxy between hoplock and it, ignores the expected-revision header"
+                + " Nats-Expected-Last-Subject-Sequence, so two processes could both take one lease. Connect hoplock"
+                + " directly to nats-server 2.9.21 or later (not through a proxy or gateway that drops or rewrites"
+                + " message headers), or use another store";
+        KvRequests.Published create = requests.publish(subject, probeBytes("second create"), 0, false,
+                "the start-up probe's create of " + key + " (expected revision 0, which it must refuse)",
+                CallBudget.of(stepTimeout));
+        if (create instanceof KvRequests.Stored stored) {
+            return new ProbeVerdict(Support.NOT_SUPPORTED, Support.UNKNOWN, Support.UNKNOWN, "a publish to " + subject
+                    + " with Nats-Expected-Last-Subject-Sequence: 0 (create) was stored at revision "
+                    + stored.revision() + " although the key already held revision " + written + "." + fix);
+        }
+        long stale = written - 1;
+        KvRequests.Published swap = requests.publish(subject, probeBytes("stale swap"), stale, false,
+                "the start-up probe's write to " + key + " with the stale revision " + stale + " (which it must"
+                        + " refuse)", CallBudget.of(stepTimeout));
+        if (swap instanceof KvRequests.Stored stored) {
+            return new ProbeVerdict(Support.VERIFIED, Support.NOT_SUPPORTED, Support.UNKNOWN, "a publish to " + subject
+                    + " with Nats-Expected-Last-Subject-Sequence: " + stale + " (a stale revision: the key held "
+                    + written + ") was stored at revision " + stored.revision() + "." + fix);
+        }
+        KvRequests.Published delete = requests.publish(subject, new byte[0], stale, true,
+                "the start-up probe's delete of " + key + " with the stale revision " + stale + " (which it must"
+                        + " refuse)", CallBudget.of(stepTimeout));
+        if (delete instanceof KvRequests.Stored stored) {
+            return new ProbeVerdict(Support.VERIFIED, Support.VERIFIED, Support.NOT_SUPPORTED, "a delete marker"
+                    + " published to " + subject + " with Nats-Expected-Last-Subject-Sequence: " + stale + " (a stale"
+                    + " revision: the key held " + written + ") was stored at revision " + stored.revision() + "."
+                    + fix);
+        }
+        // Leave the key deleted; refused only when another check wrote in between, which is no failure of ours.
+        requests.publish(subject, new byte[0], written, true, "the start-up probe's delete of " + key
+                + " with its current revision " + written, CallBudget.of(stepTimeout));
+        return new ProbeVerdict(Support.VERIFIED, Support.VERIFIED, Support.VERIFIED, null);
+    }
+
+    private static byte[] probeBytes(String step) {
+        return ("hoplock start-up probe: " + step).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The stream's info, or null when it does not exist. */

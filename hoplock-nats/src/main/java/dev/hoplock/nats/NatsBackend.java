@@ -176,13 +176,16 @@ public final class NatsBackend implements Backend, AutoCloseable {
     /**
      * Checks the bucket once (and creates it first when the builder was told to): that it exists as a KV bucket on file
      * storage without a TTL, with the history and replicas asked for, that its revisions start at or above
-     * {@link Revisions#FLOOR}, that this user may read and write its keys, and that a write conditional on a revision
-     * that is not the key's is refused. Returns the remembered report afterwards; a failed check is tried again on the
+     * {@link Revisions#FLOOR}, that this user may read and write its keys, and that the stream honours the expected
+     * revision of a create, a swap and a delete (a probe on a key no lease maps to). Returns the remembered report afterwards; a failed check is tried again on the
      * next call.
      *
-     * @return conditional swap {@link StoreCapabilities.Support#VERIFIED} (the probe's write was refused as it must
-     *         be), create and delete {@link StoreCapabilities.Support#ASSUMED} (the same header); swap
-     *         {@link StoreCapabilities.Support#NOT_SUPPORTED} if the server stored the probe's write
+     * @return create, swap and delete {@link StoreCapabilities.Support#VERIFIED} when the conditional-write probe on
+     *         the probe key saw a create of the existing key, a swap and a delete with a stale revision refused (and a
+     *         write with the current revision stored); the first of them that was stored instead
+     *         {@link StoreCapabilities.Support#NOT_SUPPORTED}, naming what was stored, the cause and the fix (the
+     *         builder and every elector then refuse the store), those after it
+     *         {@link StoreCapabilities.Support#UNKNOWN}
      * @throws BackendException naming the cause and the fix when the bucket is missing or unfit, JetStream is off, or a
      *                          permission is missing
      */

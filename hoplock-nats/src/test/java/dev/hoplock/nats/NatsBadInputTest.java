@@ -55,6 +55,8 @@ class NatsBadInputTest {
                 + "  { user: readonly, password: \"readonly-Pass-3\", permissions: { publish: { allow: ["
                 + "\"$JS.API.STREAM.INFO.KV_perm\", \"$JS.API.STREAM.MSG.GET.KV_perm\"] }, subscribe: { allow: ["
                 + "\"_INBOX.>\"] } } }\n"
+                + "  { user: noapi, password: \"noapi-Pass-8\", permissions: { publish: { allow: ["
+                + "\"$KV.perm.>\"] }, subscribe: { allow: [\"_INBOX.>\", \"$KV.perm.>\"] } } }\n"
                 + "  { user: noinbox, password: \"noinbox-Pass-4\", permissions: { publish: { allow: [\">\"] },"
                 + " subscribe: { deny: [\"_INBOX.>\"] } } }\n"
                 + " ]\n}\n");
@@ -153,6 +155,33 @@ class NatsBadInputTest {
                 .bucket("not-there").createBucket(true).requestTimeout(Duration.ofSeconds(3)));
         assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.ACCESS_DENIED);
         assertThat(e.getMessage()).contains("may not publish to $JS.API.STREAM.INFO.KV_not-there");
+    }
+
+    /**
+     * A user that may use the bucket's subjects but not the JetStream API ($JS.API.>): refused at build naming the
+     * subject to allow, and an elector over it (check left to the elector) reports the same and never leads.
+     */
+    @Test
+    void aUserWithoutTheJetStreamApiIsToldWhichPermissionAndNeverLeads() throws Exception {
+        NatsBackendBuilder builder = NatsBackend.builder().servers(auth.url()).userInfo("noapi", "noapi-Pass-8")
+                .bucket(PERMS_BUCKET).keyPrefix("app").requestTimeout(Duration.ofSeconds(3));
+        BackendException e = refusal(builder);
+        assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.ACCESS_DENIED);
+        assertThat(e.getMessage()).contains("may not publish to $JS.API.STREAM.INFO.KV_perm", "Permissions Violation")
+                .doesNotContain("noapi-Pass-8");
+
+        try (NatsBackend backend = builder.verify(false).build();
+             Elector elector = Elector.builder(backend, "noapi/leader").owner("noapi-1").ttl(Duration.ofSeconds(2))
+                     .build()) {
+            List<ElectionEvent> events = new CopyOnWriteArrayList<>();
+            elector.addListener(events::add);
+            elector.start();
+            await("the elector reports the missing permission").atMost(Duration.ofSeconds(15))
+                    .until(() -> events.stream().anyMatch(event -> event instanceof ElectionEvent.Problem problem
+                            && problem.message().contains("$JS.API.STREAM.INFO.KV_perm")));
+            assertThat(elector.isLeader()).isFalse();
+            assertThat(events).noneMatch(event -> event instanceof ElectionEvent.Acquired);
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -60,6 +61,15 @@ final class ClusterLink implements RedisLink {
             }
         }
         return nodes;
+    }
+
+    /** Over the cluster connection's own node connection (read intent, as for a replica), which it keeps and closes. */
+    @Override
+    public OtherNode open(String host, int port, CallBudget budget) throws Exception {
+        StatefulRedisClusterConnection<byte[], byte[]> cluster = connection(budget);
+        StatefulRedisConnection<byte[], byte[]> node = cluster.getConnectionAsync(host, port, ConnectionIntent.READ)
+                .get(budget.millisLeft(), TimeUnit.MILLISECONDS);
+        return new OtherNode(new Node(RedisTarget.hostPort(host, port), node.async()), () -> { });
     }
 
     @Override

@@ -125,6 +125,8 @@ public final class RedisBackendBuilder {
      * How many replicas every write must reach before it counts (default 0: none). With n &gt; 0, each successful
      * write is followed by {@code WAIT n} within the call's budget, a write that reached fewer is an unknown outcome,
      * and reads are confirmed the same way (see {@link RedisBackend}). 0 to {@value #MAX_WAIT_FOR_REPLICAS}.
+     * {@link Durability#KEPT} needs n to be the number of replicas connected to each primary (a failover may promote
+     * any of them; docs/stores/redis.md), and more than are connected is refused by the check.
      */
     public RedisBackendBuilder waitForReplicas(int waitForReplicas) {
         this.waitForReplicas = waitForReplicas;

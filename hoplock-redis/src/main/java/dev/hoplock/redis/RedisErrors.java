@@ -56,6 +56,12 @@ final class RedisErrors {
         if (code.equals("WRONGPASS") || code.equals("NOAUTH") || code.equals("NOPERM") || mentionsAuth(e)) {
             return accessDenied(code, e, "connect");
         }
+        String text = chain(e);
+        if (text.contains("DB index is out of range")) {
+            return new BackendException(Kind.MISCONFIGURED, "cannot use " + store + ": the server has no such"
+                    + " database (" + text + "). Name a database the server has in the URI (/0 to /15 with Redis's"
+                    + " default 'databases 16'), or raise 'databases' in redis.conf; nothing was sent", failure);
+        }
         if (e instanceof TimeoutException || e instanceof RedisCommandTimeoutException) {
             return new BackendException(Kind.UNREACHABLE, "cannot connect to " + store + ": no connection within "
                     + budget.budget().toMillis() + " ms; check the host and port, that the server runs and that no"

@@ -18,6 +18,13 @@ interface RedisLink extends AutoCloseable {
     /** Every primary (one, or each master of a cluster), for the start-up check. */
     List<Node> primaries(CallBudget budget) throws Exception;
 
+    /**
+     * A connection to another node of the deployment (a replica that a primary lists in {@code INFO replication}),
+     * with the link's credentials and TLS, for the start-up check to read the node's own persistence. Closing the
+     * answer closes what was opened for it.
+     */
+    OtherNode open(String host, int port, CallBudget budget) throws Exception;
+
     /** Asks the client to refresh what it knows of the topology (a cluster's slots); a no-op for one server. */
     default void refreshTopology() {
     }
@@ -28,5 +35,13 @@ interface RedisLink extends AutoCloseable {
 
     /** A primary: a name for messages ({@code host:port}) and its commands. */
     record Node(String name, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+    }
+
+    /** A node opened by {@link #open}: its commands, and what closes the connection (nothing if the link keeps it). */
+    record OtherNode(Node node, Runnable closer) implements AutoCloseable {
+        @Override
+        public void close() {
+            closer.run();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.hoplock.redis;
 
 import io.lettuce.core.RedisURI;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -51,7 +52,11 @@ record RedisTarget(Mode mode, List<RedisURI> uris) {
     }
 
     private static String hostPort(RedisURI uri) {
-        String host = uri.getHost();
-        return (host != null && host.contains(":") ? "[" + host + "]" : host) + ":" + uri.getPort();
+        return hostPort(uri.getHost(), uri.getPort());
+    }
+
+    /** {@code host:port}, an IPv6 host in brackets. */
+    static String hostPort(@Nullable String host, int port) {
+        return (host != null && host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 }

@@ -45,6 +45,22 @@ final class StandaloneLink implements RedisLink {
         return List.of(new Node(name, connection(budget).async()));
     }
 
+    @Override
+    public OtherNode open(String host, int port, CallBudget budget) throws Exception {
+        RedisURI other = RedisURI.Builder.redis(host, port).withSsl(uri).withAuthentication(uri)
+                .withTimeout(uri.getTimeout()).build();
+        CompletableFuture<StatefulRedisConnection<byte[], byte[]>> attempt =
+                client.connectAsync(ByteArrayCodec.INSTANCE, other).toCompletableFuture();
+        StatefulRedisConnection<byte[], byte[]> opened;
+        try {
+            opened = attempt.get(budget.millisLeft(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            attempt.thenAccept(StatefulRedisConnection::closeAsync); // if it opens later
+            throw e;
+        }
+        return new OtherNode(new Node(RedisTarget.hostPort(host, port), opened.async()), opened::closeAsync);
+    }
+
     /**
      * The open connection, or the attempt to open one. An attempt outlives the call that started it: a call whose
      * budget ends (or whose thread is interrupted) stops waiting, and the next call waits for the same attempt, so that

@@ -73,7 +73,11 @@ final class StartupCheck {
         }
         List<ServerFacts> facts = new ArrayList<>();
         for (RedisLink.Node node : nodes) {
-            facts.add(facts(node, CallBudget.of(backend.requestTimeout())));
+            ServerFacts primary = facts(node, CallBudget.of(backend.requestTimeout()));
+            if (!primary.isReplica()) {
+                primary = primary.withReplicas(replicas(primary));
+            }
+            facts.add(primary);
         }
         for (ServerFacts primary : facts) {
             if (primary.isReplica()) {
@@ -145,6 +149,43 @@ final class StartupCheck {
             name = name + " (the primary, port " + port + ")";
         }
         return new ServerFacts(name, info, appendfsync, minReplicas, infoRefused, configRefused);
+    }
+
+    /**
+     * What each replica the primary lists says about its own persistence, over a short connection of its own with the
+     * same credentials; a replica that cannot be asked is {@link ServerFacts#unreadable} with the reason (never the
+     * client's message, which could name the user).
+     */
+    private List<ServerFacts> replicas(ServerFacts primary) throws BackendException {
+        List<ServerFacts> read = new ArrayList<>();
+        for (ServerFacts.ReplicaAddress address : primary.replicaAddresses()) {
+            CallBudget budget = CallBudget.of(backend.requestTimeout());
+            RedisLink.OtherNode opened;
+            try {
+                opened = backend.link().open(address.host(), address.port(), budget);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BackendException(Kind.TRANSIENT, "interrupted while connecting to the replica " + address
+                        + " of " + backend.errors().store(), e);
+            } catch (Exception e) {
+                BackendException translated = backend.errors().connecting(e, budget);
+                read.add(ServerFacts.unreadable(address.toString(), switch (translated.kind()) {
+                    case ACCESS_DENIED -> "it refused hoplock's user name and password";
+                    case UNREACHABLE -> "cannot connect to it from here";
+                    default -> "no connection within the request timeout";
+                }));
+                continue;
+            }
+            try (opened) {
+                ServerFacts replica = facts(opened.node(), budget);
+                read.add(replica.infoRefused() != null ? ServerFacts.unreadable(replica.node(), "INFO: "
+                        + replica.infoRefused()) : replica);
+            } catch (BackendException e) {
+                read.add(ServerFacts.unreadable(address.toString(), e.kind() == Kind.ACCESS_DENIED
+                        ? "the user lacks the permission" : "it did not answer INFO and CONFIG GET"));
+            }
+        }
+        return read;
     }
 
     private @Nullable String config(RedisClusterAsyncCommands<byte[], byte[]> commands, String name,

@@ -83,6 +83,27 @@ class RedisBadInputTest {
                 + " port", "nothing was sent");
     }
 
+    /** Redis has no bucket to create; the one thing that must exist is the database the URI names. */
+    @Test
+    void aDatabaseThatDoesNotExistIsMisconfiguredNamingTheFix() {
+        BackendException e = catchThrowableOfType(BackendException.class,
+                () -> TestRedis.builder(server, 99).build());
+
+        assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.MISCONFIGURED);
+        assertThat(e.getMessage()).contains(server.uri(99), "has no such database", "DB index is out of range",
+                "raise 'databases' in redis.conf", "nothing was sent");
+    }
+
+    /** A prefix needs no creation: a new one works at once, and its first read finds no lease. */
+    @Test
+    void aPrefixWithNoKeysYetIsUsableAtOnce() throws Exception {
+        try (RedisBackend backend = TestRedis.builder(server, 0).prefix(TestRedis.uniquePrefix("new")).build()) {
+            assertThat(backend.read("k", Duration.ofSeconds(5))).isEmpty();
+            assertThat(backend.write("k", Handle.NONE, "x".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5)))
+                    .isInstanceOf(WriteResult.Written.class);
+        }
+    }
+
     @Test
     void aReplicaAsTheTargetIsRefusedNamingItsPrimaryAndTheFix() throws Exception {
         try (RedisServer replica = RedisServer.start()) {
@@ -110,10 +131,12 @@ class RedisBadInputTest {
         }
     }
 
-    @Test
-    void anAclWithoutTheScriptsIsAccessDeniedNamingTheAclToGrant() throws Exception {
+    /** Without EVAL and EVALSHA, without the scripting category, or with EVAL only (the backend sends EVALSHA). */
+    @ParameterizedTest
+    @ValueSource(strings = {"+info +config|get +wait", "+@all -@scripting", "+@all -evalsha"})
+    void anAclWithoutTheScriptsIsAccessDeniedNamingTheAclToGrant(String commands) throws Exception {
         String prefix = TestRedis.uniquePrefix("acl");
-        String user = aclUser("~" + prefix + "*", "+info", "+config|get", "+wait");
+        String user = aclUser(("~" + prefix + "* " + commands).split(" "));
 
         BackendException e = catchThrowableOfType(BackendException.class,
                 () -> TestRedis.builder(server, 0).username(user).password(PASSWORD).prefix(prefix).build());

@@ -85,7 +85,8 @@ class RedisDurabilityTest {
             BackendException refused = catchThrowableOfType(BackendException.class,
                     () -> TestRedis.builder(primary, 0).minimumDurability(Durability.KEPT).build());
             assertThat(refused.getMessage()).contains("lost on failover", "1 replica connected", "no WAIT",
-                    "waitForReplicas(1)", "min-replicas-to-write 1");
+                    "waitForReplicas(1)", "whichever replica a failover promotes",
+                    "replica 127.0.0.1:" + replica.port() + " appendonly yes, appendfsync always");
 
             try (RedisBackend waiting = TestRedis.builder(primary, 0).waitForReplicas(1)
                     .minimumDurability(Durability.KEPT).build()) {
@@ -105,6 +106,59 @@ class RedisDurabilityTest {
             assertThat(tooMany.kind()).isEqualTo(Kind.MISCONFIGURED);
             assertThat(tooMany.getMessage()).contains("waits for 2 replicas", "has 1 connected",
                     "unknown outcome");
+        }
+    }
+
+    /**
+     * Two replicas, one of which does not sync: {@code WAIT 1} is not enough (a failover may promote the replica that
+     * did not acknowledge), nor is {@code WAIT 2} while a replica that a failover could promote loses writes at its own
+     * restart. Only {@code WAIT} for both, both synced, is {@code KEPT}.
+     */
+    @Test
+    void keptNeedsWaitForEveryConnectedReplicaAndEveryReplicaSynced() throws Exception {
+        try (RedisServer primary = RedisServer.start(SYNCED); RedisServer synced = RedisServer.start(SYNCED);
+                RedisServer lazy = RedisServer.start()) {
+            synced.replicate(primary);
+            lazy.replicate(primary);
+            try (RedisBackend waitOne = TestRedis.builder(primary, 0).waitForReplicas(1).build()) {
+                StoreCapabilities capabilities = waitOne.verify();
+                assertThat(capabilities.durability()).as(capabilities.durabilityDetail())
+                        .isEqualTo(Durability.LOST_ON_FAILOVER);
+                assertThat(capabilities.durabilityDetail()).contains("2 replicas connected", "WAIT covers 1 of them",
+                        "replica 127.0.0.1:" + lazy.port() + " appendonly no");
+            }
+            BackendException refused = catchThrowableOfType(BackendException.class, () -> TestRedis.builder(primary, 0)
+                    .waitForReplicas(2).minimumDurability(Durability.KEPT).build());
+            assertThat(refused.kind()).isEqualTo(Kind.MISCONFIGURED);
+            assertThat(refused.getMessage()).contains("lost on failover", "replica 127.0.0.1:" + lazy.port()
+                    + " appendonly no", "on every replica too").doesNotContain("waitForReplicas(2)");
+
+            lazy.command("CONFIG", "SET", "appendonly", "yes");
+            lazy.command("CONFIG", "SET", "appendfsync", "always");
+            try (RedisBackend waitBoth = TestRedis.builder(primary, 0).waitForReplicas(2)
+                    .minimumDurability(Durability.KEPT).build()) {
+                StoreCapabilities capabilities = waitBoth.verify();
+                assertThat(capabilities.durability()).isEqualTo(Durability.KEPT);
+                assertThat(capabilities.durabilityDetail()).contains("replica 127.0.0.1:" + synced.port()
+                        + " appendonly yes, appendfsync always", "replica 127.0.0.1:" + lazy.port()
+                        + " appendonly yes, appendfsync always", "WAIT for 2 replicas after each write");
+            }
+        }
+    }
+
+    /** A replica hoplock cannot log in to (its own password) cannot be shown to keep writes: nothing is promised. */
+    @Test
+    void aReplicaWhosePersistenceCannotBeReadPromisesNothing() throws Exception {
+        try (RedisServer primary = RedisServer.start(SYNCED);
+                RedisServer locked = RedisServer.startWithPassword("replica-only-" + java.util.UUID.randomUUID(),
+                        SYNCED)) {
+            locked.replicate(primary);
+            try (RedisBackend backend = TestRedis.builder(primary, 0).waitForReplicas(1).build()) {
+                StoreCapabilities capabilities = backend.verify();
+                assertThat(capabilities.durability()).isEqualTo(Durability.LOST_ON_FAILOVER);
+                assertThat(capabilities.durabilityDetail()).contains("replica 127.0.0.1:" + locked.port()
+                        + " persistence unknown");
+            }
         }
     }
 

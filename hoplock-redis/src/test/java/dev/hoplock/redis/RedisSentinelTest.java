@@ -1,6 +1,8 @@
 package dev.hoplock.redis;
 
+import dev.hoplock.core.backend.Durability;
 import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.redis.server.SentinelSetup;
@@ -29,6 +31,11 @@ class RedisSentinelTest {
                         .requestTimeout(Duration.ofSeconds(3)).build()) {
             assertThat(backend.describe()).startsWith("redis-sentinel://127.0.0.1:").endsWith("/0#mymaster prefix"
                     + " hoplock:");
+            // Through the Sentinels too, the check reads the replica's own persistence.
+            StoreCapabilities capabilities = backend.verify();
+            assertThat(capabilities.durability()).as(capabilities.durabilityDetail()).isEqualTo(Durability.KEPT);
+            assertThat(capabilities.durabilityDetail()).contains("1 replica connected", "replica 127.0.0.1:"
+                    + setup.replica().port() + " appendonly yes, appendfsync always");
             int before = setup.primaryPort();
             Handle written = ((WriteResult.Written) backend.write("leader", Handle.NONE, bytes("before"),
                     Duration.ofSeconds(3))).handle();
