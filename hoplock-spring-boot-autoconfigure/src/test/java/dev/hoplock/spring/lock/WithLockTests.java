@@ -223,8 +223,13 @@ class WithLockTests {
                     "Unfit.minimumAboveMaximum()", "lockAtLeastFor (2m) is above lockAtMostFor (1m)",
                     "Unfit.zero()", "lockAtMostFor (0s) must be above zero",
                     "Unfit.primitive()", "which has no value for a skipped call",
-                    "Unfit.reactive()", "a deferred reactive type");
-            assertThat(message).doesNotContain("Unfit.primitiveThrows()");
+                    "Unfit.reactive()", "a deferred reactive type",
+                    "Unfit.missingParameter(String): the name template 'report-#{#region}' refers to #region, which"
+                            + " is not a parameter of the method (its parameters: [kind])",
+                    "Unfit.pastTheLastParameter(String): the name template 'report-#{#p1}' refers to #p1, but the"
+                            + " method has 1 parameter(s)",
+                    "Refer in the name template only to the method's parameters");
+            assertThat(message).doesNotContain("Unfit.primitiveThrows()", "Unfit.knownParameters");
         });
     }
 
@@ -297,6 +302,19 @@ class WithLockTests {
         @WithLock(name = "r", lockAtMostFor = "1m")
         public Mono<String> reactive() {
             return Mono.just("r");
+        }
+
+        /** Seen by a new user: SpEL made #region null, so every call ran under the lock "report-". */
+        @WithLock(name = "report-#{#region}", lockAtMostFor = "1m")
+        public void missingParameter(String kind) {
+        }
+
+        @WithLock(name = "report-#{#p1}", lockAtMostFor = "1m")
+        public void pastTheLastParameter(String kind) {
+        }
+
+        @WithLock(name = "report-#{#kind}-#{#p1}-#{#root.method.name}", lockAtMostFor = "1m")
+        public void knownParameters(String kind, int day) {
         }
     }
 }
