@@ -8,6 +8,7 @@ import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
+import dev.hoplock.spring.leader.MeteredBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -170,6 +171,32 @@ class WithLockTests {
 
     // ------------------------------------------------------------------ metrics and endpoint
 
+    /**
+     * Issue 23, first-day fixes 3 and 4: every meter of a @WithLock method reads 0 from the start (the lost counter was
+     * missing until the first loss), and the store requests of the named locks are counted in
+     * hoplock.backend.requests (only the default election's were), tagged primitive=lock, name=locks.
+     */
+    @Test
+    void everyMeterReadsZeroFromTheStartAndTheLocksStoreRequestsAreCounted() {
+        runner.withPropertyValues("hoplock.backend=memory").run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get(LockCallMeters.LOST).tag("method", "Jobs.report").counter().count()).isZero();
+            assertThat(registry.get(LockCallMeters.ACQUIRED).tag("method", "Jobs.hourly").counter().count()).isZero();
+            assertThat(registry.get(LockCallMeters.REFUSED).tag("method", "Jobs.report").tag("reason", "unavailable")
+                    .counter().count()).isZero();
+            assertThat(registry.get(LockCallMeters.HELD).tag("method", "Jobs.report").timer().count()).isZero();
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "lock").tag("name", "locks")
+                    .tag("operation", "write").tag("outcome", "written").timer().count()).isZero();
+
+            assertThat(call(context.getBean(Jobs.class))).isEqualTo("ran");
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "lock").tag("name", "locks")
+                    .tag("operation", "write").tag("outcome", "written").timer().count())
+                    .as("the acquisition and the release of the run").isGreaterThanOrEqualTo(2);
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "election").tag("name", "default")
+                    .timers()).isNotEmpty();
+        });
+    }
+
     @Test
     void metricsCountAcquiredRefusedAndHeldTimeAndTheEndpointListsHeldLocks() {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.locks.owner=node-1").run(context -> {
@@ -204,7 +231,7 @@ class WithLockTests {
             assertThat(registry.get(LockCallMeters.REFUSED).tag("method", "Jobs.report").tag("reason", "held_here")
                     .counter().count()).isEqualTo(1);
             assertThat(registry.get(LockCallMeters.HELD).tag("method", "Jobs.report").timer().count()).isEqualTo(1);
-            assertThat(registry.find(LockCallMeters.LOST).counter()).isNull();
+            assertThat(registry.get(LockCallMeters.LOST).tag("method", "Jobs.report").counter().count()).isZero();
             assertThat(registry.get(LockCallMeters.HELD_NOW).gauge().value()).isZero();
         });
     }
