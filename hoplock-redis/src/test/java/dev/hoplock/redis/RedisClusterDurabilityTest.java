@@ -4,7 +4,6 @@ import dev.hoplock.core.backend.Durability;
 import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.redis.server.ClusterSetup;
 import dev.hoplock.redis.server.RedisServer;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,11 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The durability rules on a Redis Cluster of three masters with one replica each, all syncing every write: the check
  * reads every master and, over the cluster connection, every replica; without {@code WAIT} a cluster failover can lose
- * a write, with {@code WAIT} for the one replica of each master it is kept. In the {@code redis-failover} profile
- * ({@code mvn -B -ntp verify -pl hoplock-redis -am -Predis-failover -Dtest=RedisClusterDurabilityTest
- * -Dsurefire.failIfNoSpecifiedTests=false}).
+ * a write, with {@code WAIT} for the one replica of each master it is kept. In every build.
  */
-@Tag("redis-failover")
 class RedisClusterDurabilityTest {
 
     @Test

@@ -20,7 +20,6 @@ import static org.awaitility.Awaitility.await;
  * {@code SENTINEL FAILOVER} (the old primary drops its clients; the next call asks the Sentinels again), and with
  * {@code WAIT 1} a version acknowledged before the failover is on the new primary after it.
  */
-@org.junit.jupiter.api.Tag("redis-failover")
 class RedisSentinelTest {
 
     @Test

@@ -26,7 +26,11 @@ public class BackendException extends Exception {
         ACCESS_DENIED(false),
         /** The container (bucket, directory) does not exist. Retrying does not help. */
         MISSING_CONTAINER(false),
-        /** The store does not honour conditional writes, so it cannot guarantee a single leader. */
+        /**
+         * The store does not honour conditional writes, so it cannot guarantee a single leader; also the kind of every
+         * {@link StoreNotCapableException} (a store lacking what its consumer needs, such as current reads for per-key
+         * ownership). Final: only a change of store or deployment helps.
+         */
         CONDITIONAL_WRITES_NOT_SUPPORTED(false),
         /** Anything else that needs a change of configuration. */
         MISCONFIGURED(false);

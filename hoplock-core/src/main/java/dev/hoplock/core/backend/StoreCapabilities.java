@@ -27,9 +27,12 @@ import java.util.Objects;
  * @param durability what the store promises about acknowledged writes ({@link Durability}), or null when the store
  *                   does not report it (it keeps them by its own contract)
  * @param durabilityDetail what the durability was read from (the server's settings), "" when not reported
+ * @param reads      whether a read sees every write acknowledged before it was sent ({@link Reads}); {@link Reads#CURRENT}
+ *                   unless the store reports otherwise
+ * @param readsDetail why reads may lag (the deployment that makes them so, and the fix), "" for current reads
  */
 public record StoreCapabilities(String store, Map<Capability, Support> support, Map<Capability, String> details,
-        String handleForm, @Nullable Durability durability, String durabilityDetail) {
+        String handleForm, @Nullable Durability durability, String durabilityDetail, Reads reads, String readsDetail) {
 
     /** The handle form of a backend that sends handles exactly as the store gave them. */
     public static final String HANDLES_AS_RECEIVED = "as received";
@@ -53,6 +56,23 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         public String description() {
             return description;
         }
+    }
+
+    /**
+     * Whether a read sees every write acknowledged before the read was sent. The {@link Backend} contract promises it
+     * (linearisable reads), and every store reports {@link #CURRENT} unless its deployment breaks it: a replicated NATS
+     * JetStream bucket answers reads from its stream leader, and a leader cut off from its peers may answer from behind
+     * until it learns it was deposed.
+     *
+     * <p>Who needs it: the elector and named locks do not, since every decision they take from a read is a conditional
+     * write that a stale view cannot commit. Per-key ownership does ({@link #requireCurrentReads(String)}): members act
+     * on the membership they read, and its proof (rules M1 to M9) assumes reads are current.
+     */
+    public enum Reads {
+        /** A read sees every write acknowledged before it was sent (the {@link Backend} contract). */
+        CURRENT,
+        /** A read may miss writes acknowledged before it was sent, for a while (see the report's detail). */
+        MAY_LAG
     }
 
     /** Whether a store has a capability. */
@@ -84,6 +104,8 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         Objects.requireNonNull(details, "details");
         Objects.requireNonNull(handleForm, "handleForm");
         Objects.requireNonNull(durabilityDetail, "durabilityDetail");
+        Objects.requireNonNull(reads, "reads");
+        Objects.requireNonNull(readsDetail, "readsDetail");
         EnumMap<Capability, Support> supportCopy = new EnumMap<>(Capability.class);
         EnumMap<Capability, String> detailsCopy = new EnumMap<>(Capability.class);
         for (Capability capability : Capability.values()) {
@@ -95,10 +117,13 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         details = Map.copyOf(detailsCopy);
     }
 
-    /** A report without a durability: the store keeps acknowledged writes by its own contract. */
+    /**
+     * A report without a durability and with current reads: the store keeps acknowledged writes, and shows them to
+     * every later read, by its own contract.
+     */
     public StoreCapabilities(String store, Map<Capability, Support> support, Map<Capability, String> details,
             String handleForm) {
-        this(store, support, details, handleForm, null, "");
+        this(store, support, details, handleForm, null, "", Reads.CURRENT, "");
     }
 
     /**
@@ -169,12 +194,33 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
                 + capability.description() + (seen.isEmpty() ? "" : ": " + seen) + ". " + why + ".");
     }
 
+    /**
+     * Refuses the store for a consumer that acts on what it reads (per-key ownership) when its reads may lag
+     * ({@link Reads#MAY_LAG}).
+     *
+     * @param why why the consumer needs current reads, one sentence, for the message
+     * @throws StoreNotCapableException naming the store, why its reads may lag, why the consumer needs them, and the
+     *                                  fix (in the report's detail); its {@link StoreNotCapableException#missing()}
+     *                                  is null
+     */
+    public void requireCurrentReads(String why) throws StoreNotCapableException {
+        Objects.requireNonNull(why, "why");
+        if (reads == Reads.CURRENT) {
+            return;
+        }
+        throw new StoreNotCapableException(null, this, "hoplock cannot use " + store + " here: its reads may miss"
+                + " acknowledged writes" + (readsDetail.isEmpty() ? "" : " (" + readsDetail + ")") + ". " + why
+                + ".");
+    }
+
     /** A one-line summary for logs and status, for example "create VERIFIED, swap VERIFIED, delete NOT_SUPPORTED". */
     public String summary() {
         return "create " + support(Capability.CONDITIONAL_CREATE) + ", swap " + support(Capability.CONDITIONAL_SWAP)
                 + ", delete " + support(Capability.CONDITIONAL_DELETE) + ", handles " + handleForm
                 + (durability == null ? "" : ", acknowledged writes " + durability.phrase()
-                + (durabilityDetail.isEmpty() ? "" : " (" + durabilityDetail + ")"));
+                + (durabilityDetail.isEmpty() ? "" : " (" + durabilityDetail + ")"))
+                + (reads == Reads.CURRENT ? "" : ", reads may lag"
+                + (readsDetail.isEmpty() ? "" : " (" + readsDetail + ")"));
     }
 
     /** Builds a {@link StoreCapabilities}; not thread-safe. */
@@ -185,6 +231,8 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
         private String handleForm = HANDLES_AS_RECEIVED;
         private @Nullable Durability durability;
         private String durabilityDetail = "";
+        private Reads reads = Reads.CURRENT;
+        private String readsDetail = "";
 
         private Builder(String store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -214,8 +262,19 @@ public record StoreCapabilities(String store, Map<Capability, Support> support, 
             return this;
         }
 
+        /**
+         * Sets whether reads see every acknowledged write, with why they may not and the fix ("" for current reads);
+         * {@link Reads#CURRENT} until set.
+         */
+        public Builder reads(Reads reads, String detail) {
+            this.reads = Objects.requireNonNull(reads, "reads");
+            this.readsDetail = Objects.requireNonNull(detail, "detail");
+            return this;
+        }
+
         public StoreCapabilities build() {
-            return new StoreCapabilities(store, support, details, handleForm, durability, durabilityDetail);
+            return new StoreCapabilities(store, support, details, handleForm, durability, durabilityDetail, reads,
+                    readsDetail);
         }
     }
 }

@@ -1,10 +1,13 @@
 package dev.hoplock.core.backend;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Objects;
 
 /**
  * A consumer needs a capability its store lacks ({@link StoreCapabilities#require}): for example release by DELETE
- * on a store that ignores {@code If-Match} on DELETE.
+ * on a store that ignores {@code If-Match} on DELETE, or per-key ownership on a store whose reads may lag
+ * ({@link StoreCapabilities#requireCurrentReads(String)}).
  *
  * <p>Guarantees: of kind {@link Kind#CONDITIONAL_WRITES_NOT_SUPPORTED} (not retryable: only a change of store or of
  * configuration helps); the message names the store, the missing capability, what the probe saw, why the consumer
@@ -14,17 +17,21 @@ public final class StoreNotCapableException extends BackendException {
 
     private static final long serialVersionUID = 1L;
 
-    private final StoreCapabilities.Capability missing;
+    private final StoreCapabilities.@Nullable Capability missing;
     private final transient StoreCapabilities capabilities;
 
-    StoreNotCapableException(StoreCapabilities.Capability missing, StoreCapabilities capabilities, String message) {
+    StoreNotCapableException(StoreCapabilities.@Nullable Capability missing, StoreCapabilities capabilities,
+            String message) {
         super(Kind.CONDITIONAL_WRITES_NOT_SUPPORTED, message);
-        this.missing = Objects.requireNonNull(missing, "missing");
+        this.missing = missing;
         this.capabilities = Objects.requireNonNull(capabilities, "capabilities");
     }
 
-    /** The capability the consumer needs and the store lacks. */
-    public StoreCapabilities.Capability missing() {
+    /**
+     * The conditional request the consumer needs and the store lacks, or null when what it lacks is current reads
+     * ({@link StoreCapabilities#reads()}).
+     */
+    public StoreCapabilities.@Nullable Capability missing() {
         return missing;
     }
 

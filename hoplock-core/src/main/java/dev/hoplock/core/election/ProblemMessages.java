@@ -77,9 +77,11 @@ final class ProblemMessages {
                 + " Elector.Builder.scheduler (shut down too early? a bounded queue?) or leave it unset";
     }
 
-    /** {@link ElectionEvent.ProblemKind#CONDITIONAL_WRITES_NOT_SUPPORTED}: rule 0 refused the store. */
+    /**
+     * {@link ElectionEvent.ProblemKind#CONDITIONAL_WRITES_NOT_SUPPORTED}: rule 0 refused the store; the reason says
+     * what the store lacks and why its user needs it.
+     */
     static String storeRefused(String key, @Nullable String reason) {
-        return "the elector of '" + key + "' never campaigns on its store, which could let two leaders coexist: "
-                + reason;
+        return "the elector of '" + key + "' never campaigns on its store: " + reason;
     }
 }

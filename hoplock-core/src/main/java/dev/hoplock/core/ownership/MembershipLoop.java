@@ -159,7 +159,11 @@ final class MembershipLoop {
         if (leaving != null && leaving.isDone()) {
             return;
         }
-        if (elector.storeVerification() != StoreVerification.VERIFIED) {
+        StoreVerification verification = elector.storeVerification();
+        if (verification != StoreVerification.VERIFIED) {
+            if (verification == StoreVerification.REFUSED) {
+                problem(OwnershipProblems.storeRefused(MemberKeys.memberKey(config.group(), config.memberId())));
+            }
             // E0 for the group: no registry request (and so no registry write: ending a young incarnation's grace,
             // removing a member) before this member's liveness elector verified the store, which is final once
             // reached. A store refused for good is never written to; one not yet answered is looked at again after a

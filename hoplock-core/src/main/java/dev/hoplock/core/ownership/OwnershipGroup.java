@@ -46,9 +46,11 @@ import java.util.function.Consumer;
  *
  * <h2>Safety argument</h2>
  * Assumptions are the elector's: a linearisable store with conditional writes, monotonic clocks whose rates differ by
- * less than the safety margin absorbs, and the registry changed only by hoplock members. An instance <em>acts</em> as
- * the owner of key {@code k} when {@link #isOwner}/{@link #token} answer yes or a {@link OwnershipClaim} on {@code k} is
- * valid. The rules:
+ * less than the safety margin absorbs, and the registry changed only by hoplock members. A store whose verification
+ * reports reads that may lag ({@link dev.hoplock.core.backend.StoreCapabilities.Reads#MAY_LAG}: a replicated NATS
+ * bucket) is refused by the liveness elector's E0 gate before any registry request ({@code CurrentReadsRequired}).
+ * An instance <em>acts</em> as the owner of key {@code k} when {@link #isOwner}/{@link #token} answer yes or a
+ * {@link OwnershipClaim} on {@code k} is valid. The rules:
  * <ol>
  *   <li><b>M1, acting needs the registered term.</b> An instance acts only while its liveness elector leads, and only
  *       under a registry entry that carries this process (its owner id) and the generation of the term it leads in now
@@ -155,12 +157,12 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
 
     /** A builder for a group over a blocking backend. */
     public static Builder builder(Backend backend, String group) {
-        return new Builder(EngineRuntime.over(backend), group);
+        return new Builder(EngineRuntime.over(CurrentReadsRequired.of(backend)), group);
     }
 
     /** A builder for a group over a non-blocking backend (simulations). */
     public static Builder builder(AsyncBackend backend, String group) {
-        return new Builder(EngineRuntime.over(backend), group);
+        return new Builder(EngineRuntime.over(CurrentReadsRequired.of(backend)), group);
     }
 
     // ------------------------------------------------------------------ lifecycle

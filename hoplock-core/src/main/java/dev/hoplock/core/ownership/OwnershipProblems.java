@@ -70,6 +70,11 @@ final class OwnershipProblems {
                 + " processes with one member id?): it acts on gained keys only after a whole TTL";
     }
 
+    static String storeRefused(String memberKey) {
+        return "the store was refused for this member (its reason and fix are in the error logged for the member"
+                + " lease '" + memberKey + "'): it sends no registry request and owns nothing";
+    }
+
     static String loopFailed(Throwable failure) {
         return "the membership loop failed: " + failure;
     }

@@ -55,6 +55,28 @@ class StoreCapabilitiesTest {
     }
 
     @Test
+    void readsThatMayLagRefuseOnlyAConsumerThatNeedsCurrentReadsWithTheStoresReasonAndFix() throws Exception {
+        StoreCapabilities lagging = StoreCapabilities.builder("nats://hoplock (3 replicas)")
+                .reads(StoreCapabilities.Reads.MAY_LAG, "a deposed stream leader may answer from behind; use a"
+                        + " one-replica bucket").build();
+        lagging.requireFor(false);
+        lagging.requireFor(true);
+        StoreNotCapableException e = catchThrowableOfType(StoreNotCapableException.class,
+                () -> lagging.requireCurrentReads("Ownership acts on what it reads"));
+        assertThat(e).isNotNull();
+        assertThat(e.missing()).as("no conditional request is missing").isNull();
+        assertThat(e.capabilities()).isSameAs(lagging);
+        assertThat(e.isRetryable()).isFalse();
+        assertThat(e.getMessage()).contains("hoplock cannot use nats://hoplock (3 replicas) here",
+                "reads may miss acknowledged writes", "use a one-replica bucket", "Ownership acts on what it reads");
+        assertThat(lagging.summary()).contains("reads may lag (a deposed stream leader");
+        StoreCapabilities current = new InMemoryBackend().verify();
+        assertThat(current.reads()).isEqualTo(StoreCapabilities.Reads.CURRENT);
+        current.requireCurrentReads("needed");
+        assertThat(current.summary()).doesNotContain("reads");
+    }
+
+    @Test
     void releaseByDeleteIsRefusedOnAStoreWithoutConditionalDeleteWithTheReasonAndTheFix() {
         StoreCapabilities rgw = withoutConditionalDelete();
 

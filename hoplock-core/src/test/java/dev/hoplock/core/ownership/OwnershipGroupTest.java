@@ -228,12 +228,56 @@ class OwnershipGroupTest {
         assertThat(refusedLink.writes).as("a refused member that leaves writes nothing either").isZero();
     }
 
+    /**
+     * E0 for a group, current reads: a member whose store reports reads that may lag (a replicated NATS bucket) is
+     * refused before any request of its own: no registry request and no write at all, its reason (with the store's
+     * fix) told once as a problem, while the same store serves an elector, which does not need current reads.
+     * Without {@code CurrentReadsRequired} the member joins and owns keys over such a store.
+     */
+    @Test
+    void e0_aMemberOnAStoreWhoseReadsMayLagNeverTouchesTheRegistry() {
+        member("a");
+        Cuttable laggingLink = new Cuttable(AsyncBackend.on(store, Runnable::run));
+        laggingLink.verifyAnswer = StoreCapabilities.builder("nats://bucket R3")
+                .reads(StoreCapabilities.Reads.MAY_LAG, "3 replicas: a deposed stream leader may answer from behind;"
+                        + " use a one-replica bucket").build();
+        links.put("x", laggingLink);
+        OwnershipGroup x = OwnershipGroup.builder(laggingLink, "billing").memberId("x").address("x:8080")
+                .owner("x-process").ttl(TTL).timeSource(time).scheduler(time).eventExecutor(Runnable::run).build();
+        List<OwnershipEvent> told = new ArrayList<>();
+        x.addListener(told::add);
+        groups.put("x", x);
+        x.start();
+        run(TTL.multipliedBy(3));
+        assertThat(laggingLink.registryRequests).as("registry requests of the refused member").isZero();
+        assertThat(laggingLink.writes).as("writes of the refused member").isZero();
+        assertThat(owned("a")).isEqualTo(keys.size());
+        assertThat(keys).noneMatch(x::isOwner);
+        assertThat(told).filteredOn(OwnershipEvent.Problem.class::isInstance).hasSize(1).first()
+                .extracting(e -> ((OwnershipEvent.Problem) e).message()).asString()
+                .contains("billing/members/x", "refused");
+        assertThatThrownBy(x::members).isInstanceOf(MembershipUnavailableException.class)
+                .hasMessageContaining("refused");
+        x.close();
+        assertThat(laggingLink.writes).as("a refused member that leaves writes nothing either").isZero();
+
+        dev.hoplock.core.election.Elector elector = dev.hoplock.core.election.Elector
+                .builder(laggingLink, "billing/leader").owner("x-process").ttl(TTL).timeSource(time).scheduler(time)
+                .eventExecutor(Runnable::run).build();
+        elector.start();
+        run(TTL);
+        assertThat(elector.isLeader()).as("an elector needs no current reads").isTrue();
+        elector.close();
+    }
+
     /** A link that can be cut: every request fails fast while cut. */
     static final class Cuttable implements AsyncBackend {
         private final AsyncBackend inner;
         volatile boolean cut;
         /** When set, {@link #verify()} fails with it (a store's own "no"). */
         volatile @Nullable BackendException verifyFailure;
+        /** When set (and no failure is), {@link #verify()} answers it. */
+        volatile @Nullable StoreCapabilities verifyAnswer;
         /** Requests for the group's registry key, and every write or delete, sent through this link. */
         volatile int registryRequests;
         volatile int writes;
@@ -249,7 +293,9 @@ class OwnershipGroupTest {
         @Override
         public CompletionStage<StoreCapabilities> verify() {
             BackendException failure = verifyFailure;
-            return failure != null ? CompletableFuture.failedFuture(failure) : inner.verify();
+            StoreCapabilities answer = verifyAnswer;
+            return failure != null ? CompletableFuture.failedFuture(failure)
+                    : answer != null ? CompletableFuture.completedFuture(answer) : inner.verify();
         }
 
         @Override

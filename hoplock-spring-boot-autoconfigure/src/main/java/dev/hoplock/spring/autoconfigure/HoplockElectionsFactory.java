@@ -51,10 +51,8 @@ final class HoplockElectionsFactory {
     }
 
     private Elector build(ElectionDefinition definition, Backend backend) {
-        Backend decorated = backend;
-        for (BackendDecorator decorator : decorators) {
-            decorated = decorator.decorate(definition.name(), decorated);
-        }
+        Backend decorated = BackendDecorator.applyAll(decorators, BackendDecorator.Primitive.ELECTION,
+                definition.name(), backend);
         // Outermost, so that a claim refused while withdrawn is never sent, timed or counted as a store request.
         decorated = candidacy.guard(decorated);
         try {

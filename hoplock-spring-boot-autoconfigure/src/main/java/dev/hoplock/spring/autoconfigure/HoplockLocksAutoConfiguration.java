@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
@@ -40,8 +41,9 @@ public final class HoplockLocksAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(Locks.class)
     @ConditionalOnBean(Backend.class)
-    NamedLocks hoplockLocks(Backend backend, LockProperties settings) {
-        NamedLocks.Builder builder = NamedLocks.builder(backend);
+    NamedLocks hoplockLocks(Backend backend, LockProperties settings, ObjectProvider<BackendDecorator> decorators) {
+        NamedLocks.Builder builder = NamedLocks.builder(BackendDecorator.applyAll(decorators.orderedStream().toList(),
+                BackendDecorator.Primitive.LOCK, "locks", backend));
         String property = "hoplock.locks";
         try {
             if (settings.getOwner() != null) {

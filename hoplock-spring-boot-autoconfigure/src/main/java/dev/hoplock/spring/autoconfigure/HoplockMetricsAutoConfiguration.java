@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.leader.HoplockMeterBinder;
 import dev.hoplock.spring.lock.LockCallMeters;
@@ -7,8 +8,12 @@ import dev.hoplock.spring.leader.MeteredBackend;
 import dev.hoplock.spring.leader.SkippedCallCounter;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.leader.LeaderOnlyAttributeSource;
+import dev.hoplock.spring.lock.WithLockAttributeSource;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,7 +23,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Micrometer meters for every election ({@link HoplockMeterBinder}), the {@code hoplock.leader-only.skipped} counter
  * ({@link SkippedCallCounter}), the {@code @WithLock} meters ({@link LockCallMeters}) and the {@code hoplock.backend.requests} timer ({@link MeteredBackend}, applied as a
- * {@link BackendDecorator}). Active when Micrometer is on the classpath and the application has a
+ * {@link BackendDecorator} to the store of every election, of the named locks and of the ownership group), each
+ * per-method meter registered at start with 0 ({@code MetersAtStart}). Active when Micrometer is on the classpath and the application has a
  * {@link MeterRegistry}.
  */
 @AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLocksAutoConfiguration.class}, afterName = {
@@ -52,8 +58,27 @@ public final class HoplockMetricsAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(name = "hoplockMetersAtStart")
+    static SmartInitializingSingleton hoplockMetersAtStart(ObjectProvider<LockCallMeters> lockMeters,
+            ObjectProvider<WithLockAttributeSource> lockGates, ObjectProvider<SkippedCallCounter> skipped,
+            ObjectProvider<LeaderOnlyAttributeSource> leaderGates, ObjectProvider<HoplockElections> elections,
+            ObjectProvider<HoplockOwnership> ownership) {
+        return new MetersAtStart(lockMeters, lockGates, skipped, leaderGates, elections, ownership);
+    }
+
+    @Bean
     @ConditionalOnMissingBean(name = "hoplockMeteredBackendDecorator")
     BackendDecorator hoplockMeteredBackendDecorator(ObjectProvider<MeterRegistry> registry) {
-        return (election, backend) -> new MeteredBackend(backend, registry.getObject(), election);
+        return new BackendDecorator() {
+            @Override
+            public Backend decorate(String election, Backend backend) {
+                return decorate(Primitive.ELECTION, election, backend);
+            }
+
+            @Override
+            public Backend decorate(Primitive primitive, String name, Backend backend) {
+                return new MeteredBackend(backend, registry.getObject(), primitive, name);
+            }
+        };
     }
 }

@@ -1,5 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
+import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.ownership.OwnershipGroup;
@@ -44,8 +46,11 @@ public final class HoplockOwnershipAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    HoplockOwnership hoplockOwnership(OwnershipProperties settings, Backend backend) {
-        return new HoplockOwnership(group(settings, backend));
+    HoplockOwnership hoplockOwnership(OwnershipProperties settings, Backend backend,
+            ObjectProvider<BackendDecorator> decorators) {
+        String name = settings.getGroup() == null ? "" : settings.getGroup().strip();
+        return new HoplockOwnership(group(settings, BackendDecorator.applyAll(decorators.orderedStream().toList(),
+                BackendDecorator.Primitive.OWNERSHIP, name, backend)));
     }
 
     @Bean

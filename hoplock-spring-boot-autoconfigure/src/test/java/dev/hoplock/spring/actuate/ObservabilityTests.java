@@ -74,10 +74,13 @@ class ObservabilityTests {
             assertThat(registry.get(HoplockMeterBinder.LEASE_REMAINING).gauge().value()).isPositive().isLessThan(3.0);
             await().atMost(Duration.ofSeconds(5)).until(() ->
                     registry.get(HoplockMeterBinder.ACQUISITIONS).counter().count() == 1);
-            assertThat(registry.get(MeteredBackend.METER).tag("operation", "write").tag("outcome", "written")
-                    .timer().count()).isPositive();
-            assertThat(registry.get(MeteredBackend.METER).tag("operation", "read").tag("election", "default")
-                    .timer().count()).isPositive();
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "election").tag("operation", "write")
+                    .tag("outcome", "written").timer().count()).isPositive();
+            assertThat(registry.get(MeteredBackend.METER).tag("operation", "read").tag("primitive", "election")
+                    .tag("name", "default").timers()).as("reads, whatever their outcome")
+                    .anySatisfy(reads -> assertThat(reads.count()).isPositive());
+            assertThat(registry.get(MeteredBackend.METER).tag("operation", "delete").tag("outcome", "error")
+                    .timer().count()).as("registered at start, 0 until it happens").isZero();
 
             assertThat(elector.stepDown()).isTrue();
             assertThat(registry.get(HoplockMeterBinder.LEADER).gauge().value()).isZero();

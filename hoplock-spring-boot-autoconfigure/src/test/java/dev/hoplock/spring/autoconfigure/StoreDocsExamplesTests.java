@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.env.PropertiesPropertySourceLoader;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key must be a known property (in any relaxed form, as {@link KnownProperties} matches them), the whole binds to
  * hoplock's properties classes, and {@code hoplock.backend} names the page's store. Every full property name the
  * section's text mentions under the store's prefix ({@code hoplock.redis.something}) must exist too, or be the prefix of some.
- * The {@code ```yaml} and {@code ```properties} blocks of README.md and docs/spring-boot.md are held to the same: each
- * {@code hoplock.*} key a known property, the whole bound.
+ * Every {@code ```yaml} and {@code ```properties} block of every page is held to the same: each {@code hoplock.*} key a
+ * known property, the whole bound, and no trailing comment inside a {@code .properties} value.
  */
 class StoreDocsExamplesTests {
 
@@ -83,16 +85,24 @@ class StoreDocsExamplesTests {
         }
     }
 
+    /**
+     * Every {@code ```yaml} and {@code ```properties} block of every page (README.md, CONTRIBUTING.md, docs/, the
+     * samples' READMEs) loads as Boot loads {@code application.yml} or {@code application.properties}, each
+     * {@code hoplock.*} key is a known property, the whole binds, and no {@code .properties} value carries a trailing
+     * {@code # comment}: {@code .properties} has no end-of-line comments, so the comment would be part of the value
+     * (seen by a new user in the JDBC section: the start failed with the comment inside the value).
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"README.md", "docs/spring-boot.md"})
-    void everyHoplockPropertyOfTheGuidesExistsAndBinds(String file) throws IOException {
+    @MethodSource("pagesWithConfiguration")
+    void everyConfigurationBlockOfEveryPageLoadsAndBinds(String file) throws IOException {
         String page = Files.readString(Path.of("..").resolve(file));
         Matcher block = CONFIG.matcher(page);
         int blocks = 0;
         while (block.find()) {
             blocks++;
-            PropertySourceLoader loader = block.group(1).equals("yaml") ? new YamlPropertySourceLoader()
-                    : new PropertiesPropertySourceLoader();
+            boolean properties = block.group(1).equals("properties");
+            PropertySourceLoader loader = properties ? new PropertiesPropertySourceLoader()
+                    : new YamlPropertySourceLoader();
             List<PropertySource<?>> sources = loader.load(file,
                     new ByteArrayResource(block.group(2).getBytes(StandardCharsets.UTF_8)));
             MockEnvironment environment = new MockEnvironment();
@@ -103,11 +113,36 @@ class StoreDocsExamplesTests {
                         assertThat(known.matchElements(elements(key))).as("%s in %s is a hoplock property", key, file)
                                 .isPresent();
                     }
+                    if (properties) {
+                        assertThat(String.valueOf(source.getProperty(key))).as("the value of %s in a .properties"
+                                + " block of %s (a trailing # comment would be part of the value: put comments on"
+                                + " their own line)", key, file).doesNotContainPattern("\\s#");
+                    }
                 }
             }
             PropertyBindingTests.bind(environment);
         }
         assertThat(blocks).as("%s has configuration examples", file).isPositive();
+    }
+
+    /** The pages with at least one {@code ```yaml} or {@code ```properties} block; README.md and the guide must be. */
+    static List<String> pagesWithConfiguration() throws IOException {
+        Path root = Path.of("..");
+        List<String> pages = new ArrayList<>();
+        List<Path> candidates = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("CONTRIBUTING.md")));
+        for (String dir : List.of("docs", "samples")) {
+            try (Stream<Path> walk = Files.walk(root.resolve(dir))) {
+                walk.filter(p -> p.toString().endsWith(".md") && !p.toString().contains("/target/"))
+                        .sorted().forEach(candidates::add);
+            }
+        }
+        for (Path candidate : candidates) {
+            if (Files.exists(candidate) && CONFIG.matcher(Files.readString(candidate)).find()) {
+                pages.add(root.relativize(candidate).toString().replace('\\', '/'));
+            }
+        }
+        assertThat(pages).contains("README.md", "docs/spring-boot.md", "docs/stores/jdbc.md");
+        return pages;
     }
 
     private static List<String> elements(String key) {

@@ -6,6 +6,7 @@ import dev.hoplock.core.ownership.Rendezvous;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.actuate.OwnershipDescriptor;
 import dev.hoplock.spring.it.KeyedJobApplication.Run;
+import dev.hoplock.spring.leader.MeteredBackend;
 import dev.hoplock.spring.ownership.OwnershipMeterBinder;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -92,6 +93,10 @@ class OwnershipApplicationsTests {
         assertThat(health.getStatus()).isEqualTo(Status.UP);
         assertThat(health.getDetails()).containsEntry("self", "member-b").containsEntry("state", "member");
         assertThat(gauge(a, OwnershipMeterBinder.MEMBERS)).isEqualTo(3.0);
+        // The group's store requests (membership lease and registry) are counted with the elections' (issue 23).
+        assertThat(a.getBean(MeterRegistry.class).get(MeteredBackend.METER).tag("primitive", "ownership")
+                .tag("name", "billing").tag("operation", "write").tag("outcome", "written").timer().count())
+                .isPositive();
 
         // Closing c: its keys, and only those, move to a and b.
         // Events reach the bean on the group's event thread, after the view the awaits above saw: the change to three

@@ -8,6 +8,7 @@ import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockEndpointAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockMetricsAutoConfiguration;
+import dev.hoplock.spring.leader.MeteredBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -170,6 +171,32 @@ class WithLockTests {
 
     // ------------------------------------------------------------------ metrics and endpoint
 
+    /**
+     * Issue 23, first-day fixes 3 and 4: every meter of a @WithLock method reads 0 from the start (the lost counter was
+     * missing until the first loss), and the store requests of the named locks are counted in
+     * hoplock.backend.requests (only the default election's were), tagged primitive=lock, name=locks.
+     */
+    @Test
+    void everyMeterReadsZeroFromTheStartAndTheLocksStoreRequestsAreCounted() {
+        runner.withPropertyValues("hoplock.backend=memory").run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get(LockCallMeters.LOST).tag("method", "Jobs.report").counter().count()).isZero();
+            assertThat(registry.get(LockCallMeters.ACQUIRED).tag("method", "Jobs.hourly").counter().count()).isZero();
+            assertThat(registry.get(LockCallMeters.REFUSED).tag("method", "Jobs.report").tag("reason", "unavailable")
+                    .counter().count()).isZero();
+            assertThat(registry.get(LockCallMeters.HELD).tag("method", "Jobs.report").timer().count()).isZero();
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "lock").tag("name", "locks")
+                    .tag("operation", "write").tag("outcome", "written").timer().count()).isZero();
+
+            assertThat(call(context.getBean(Jobs.class))).isEqualTo("ran");
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "lock").tag("name", "locks")
+                    .tag("operation", "write").tag("outcome", "written").timer().count())
+                    .as("the acquisition and the release of the run").isGreaterThanOrEqualTo(2);
+            assertThat(registry.get(MeteredBackend.METER).tag("primitive", "election").tag("name", "default")
+                    .timers()).isNotEmpty();
+        });
+    }
+
     @Test
     void metricsCountAcquiredRefusedAndHeldTimeAndTheEndpointListsHeldLocks() {
         runner.withPropertyValues("hoplock.backend=memory", "hoplock.locks.owner=node-1").run(context -> {
@@ -204,7 +231,7 @@ class WithLockTests {
             assertThat(registry.get(LockCallMeters.REFUSED).tag("method", "Jobs.report").tag("reason", "held_here")
                     .counter().count()).isEqualTo(1);
             assertThat(registry.get(LockCallMeters.HELD).tag("method", "Jobs.report").timer().count()).isEqualTo(1);
-            assertThat(registry.find(LockCallMeters.LOST).counter()).isNull();
+            assertThat(registry.get(LockCallMeters.LOST).tag("method", "Jobs.report").counter().count()).isZero();
             assertThat(registry.get(LockCallMeters.HELD_NOW).gauge().value()).isZero();
         });
     }
@@ -223,8 +250,13 @@ class WithLockTests {
                     "Unfit.minimumAboveMaximum()", "lockAtLeastFor (2m) is above lockAtMostFor (1m)",
                     "Unfit.zero()", "lockAtMostFor (0s) must be above zero",
                     "Unfit.primitive()", "which has no value for a skipped call",
-                    "Unfit.reactive()", "a deferred reactive type");
-            assertThat(message).doesNotContain("Unfit.primitiveThrows()");
+                    "Unfit.reactive()", "a deferred reactive type",
+                    "Unfit.missingParameter(String): the name template 'report-#{#region}' refers to #region, which"
+                            + " is not a parameter of the method (its parameters: [kind])",
+                    "Unfit.pastTheLastParameter(String): the name template 'report-#{#p1}' refers to #p1, but the"
+                            + " method has 1 parameter(s)",
+                    "Refer in the name template only to the method's parameters");
+            assertThat(message).doesNotContain("Unfit.primitiveThrows()", "Unfit.knownParameters");
         });
     }
 
@@ -297,6 +329,19 @@ class WithLockTests {
         @WithLock(name = "r", lockAtMostFor = "1m")
         public Mono<String> reactive() {
             return Mono.just("r");
+        }
+
+        /** Seen by a new user: SpEL made #region null, so every call ran under the lock "report-". */
+        @WithLock(name = "report-#{#region}", lockAtMostFor = "1m")
+        public void missingParameter(String kind) {
+        }
+
+        @WithLock(name = "report-#{#p1}", lockAtMostFor = "1m")
+        public void pastTheLastParameter(String kind) {
+        }
+
+        @WithLock(name = "report-#{#kind}-#{#p1}-#{#root.method.name}", lockAtMostFor = "1m")
+        public void knownParameters(String kind, int day) {
         }
     }
 }

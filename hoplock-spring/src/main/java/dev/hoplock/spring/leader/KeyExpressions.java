@@ -1,5 +1,6 @@
 package dev.hoplock.spring.leader;
 
+import dev.hoplock.spring.internal.gate.MethodVariables;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -13,20 +14,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The key expressions of {@code @LeaderOnly(key = ...)}: parsed once per expression, evaluated over a call's arguments
- * ({@code #name} by parameter name, {@code #p0}/{@code #a0} by position), and checked at start-up.
+ * ({@code #name} by parameter name, {@code #p0}/{@code #a0} by position), and checked at start-up
+ * ({@link MethodVariables}, shared with {@code @WithLock}'s name templates).
  */
 final class KeyExpressions {
-
-    private static final Pattern VARIABLE = Pattern.compile("#([A-Za-z_$][A-Za-z0-9_$]*)");
-    private static final Pattern POSITIONAL = Pattern.compile("[pa]\\d+");
-    private static final Set<String> BUILT_IN = Set.of("root", "this");
 
     private final SpelExpressionParser parser = new SpelExpressionParser();
     private final ParameterNameDiscoverer names = new DefaultParameterNameDiscoverer();
@@ -51,30 +46,8 @@ final class KeyExpressions {
             problems.add(origin + " has a key expression '" + expression + "' that does not parse: " + e.getMessage());
             return problems;
         }
-        String[] parameters = names.getParameterNames(method);
-        Matcher matcher = VARIABLE.matcher(expression);
-        while (matcher.find()) {
-            String variable = matcher.group(1);
-            if (BUILT_IN.contains(variable)) {
-                continue;
-            }
-            if (POSITIONAL.matcher(variable).matches()) {
-                int index = Integer.parseInt(variable.substring(1));
-                if (index >= method.getParameterCount()) {
-                    problems.add(origin + " has a key expression '" + expression + "' that refers to #" + variable
-                            + ", but the method has " + method.getParameterCount() + " parameter(s)");
-                }
-                continue;
-            }
-            if (parameters == null) {
-                problems.add(origin + " has a key expression '" + expression + "' that refers to #" + variable
-                        + ", but the parameter names of the method are not known (compile with -parameters, or"
-                        + " write #p0, #p1, ...)");
-            } else if (!Arrays.asList(parameters).contains(variable)) {
-                problems.add(origin + " has a key expression '" + expression + "' that refers to #" + variable
-                        + ", which is not a parameter of the method (its parameters: " + Arrays.toString(parameters)
-                        + ")");
-            }
+        for (String unknown : MethodVariables.problems(expression, method)) {
+            problems.add(origin + " has a key expression '" + expression + "' that " + unknown);
         }
         return problems;
     }

@@ -14,79 +14,110 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link Backend} that times every request of its delegate as {@value #METER}, tagged {@code election},
- * {@code operation} ({@code read}, {@code write}, {@code delete}) and {@code outcome}.
+ * A {@link Backend} that times every request of its delegate as {@value #METER}, tagged {@code primitive}
+ * ({@code election}, {@code lock}, {@code ownership}), {@code name} (the election's name, {@code locks}, the ownership
+ * group's name), {@code operation} ({@code read}, {@code write}, {@code delete}) and {@code outcome}.
  *
  * <p>Outcomes: {@code found} / {@code absent} (read), {@code written} (write), {@code deleted} (delete),
  * {@code precondition_failed} and {@code not_found} (refused writes and deletes), and {@code error} (no answer: the
- * delegate threw). Guarantees: every call and its result or exception pass through unchanged; the timer never
- * changes an outcome. Composable: it wraps any backend, including another decorator.
+ * delegate threw). Every timer of its tags is registered when the backend is made, so each reads 0 until its first
+ * request. Guarantees: every call and its result or exception pass through unchanged; the timer never changes an
+ * outcome. Composable: it wraps any backend, including another decorator.
  */
 public final class MeteredBackend extends DelegatingBackend {
 
     /** The timer's name. */
     public static final String METER = "hoplock.backend.requests";
 
+    private final Timer readFound;
+    private final Timer readAbsent;
+    private final Timer readError;
+    private final Timer written;
+    private final Timer writePreconditionFailed;
+    private final Timer writeNotFound;
+    private final Timer writeError;
+    private final Timer deleted;
+    private final Timer deletePreconditionFailed;
+    private final Timer deleteNotFound;
+    private final Timer deleteError;
     private final MeterRegistry registry;
-    private final String election;
 
+    /** Times the requests of the election {@code election}. */
     public MeteredBackend(Backend delegate, MeterRegistry registry, String election) {
+        this(delegate, registry, BackendDecorator.Primitive.ELECTION, election);
+    }
+
+    /** Times the requests of {@code primitive} called {@code name}. */
+    public MeteredBackend(Backend delegate, MeterRegistry registry, BackendDecorator.Primitive primitive,
+            String name) {
         super(delegate);
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.election = Objects.requireNonNull(election, "election");
+        Objects.requireNonNull(primitive, "primitive");
+        Objects.requireNonNull(name, "name");
+        readFound = timer(registry, primitive, name, "read", "found");
+        readAbsent = timer(registry, primitive, name, "read", "absent");
+        readError = timer(registry, primitive, name, "read", "error");
+        written = timer(registry, primitive, name, "write", "written");
+        writePreconditionFailed = timer(registry, primitive, name, "write", "precondition_failed");
+        writeNotFound = timer(registry, primitive, name, "write", "not_found");
+        writeError = timer(registry, primitive, name, "write", "error");
+        deleted = timer(registry, primitive, name, "delete", "deleted");
+        deletePreconditionFailed = timer(registry, primitive, name, "delete", "precondition_failed");
+        deleteNotFound = timer(registry, primitive, name, "delete", "not_found");
+        deleteError = timer(registry, primitive, name, "delete", "error");
     }
 
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
         Timer.Sample sample = Timer.start(registry);
-        String outcome = "error";
+        Timer outcome = readError;
         try {
             Optional<StoredObject> result = delegate.read(key, timeout);
-            outcome = result.isPresent() ? "found" : "absent";
+            outcome = result.isPresent() ? readFound : readAbsent;
             return result;
         } finally {
-            sample.stop(timer("read", outcome));
+            sample.stop(outcome);
         }
     }
 
     @Override
     public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
         Timer.Sample sample = Timer.start(registry);
-        String outcome = "error";
+        Timer outcome = writeError;
         try {
             WriteResult result = delegate.write(key, expected, content, timeout);
-            outcome = result instanceof WriteResult.Refused refused ? refusal(refused.reason()) : "written";
+            outcome = result instanceof WriteResult.Refused refused
+                    ? refused.reason() == WriteResult.Refusal.NOT_FOUND ? writeNotFound : writePreconditionFailed
+                    : written;
             return result;
         } finally {
-            sample.stop(timer("write", outcome));
+            sample.stop(outcome);
         }
     }
 
     @Override
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
         Timer.Sample sample = Timer.start(registry);
-        String outcome = "error";
+        Timer outcome = deleteError;
         try {
             DeleteResult result = delegate.delete(key, expected, timeout);
             outcome = switch (result) {
-                case DELETED -> "deleted";
-                case PRECONDITION_FAILED -> "precondition_failed";
-                case NOT_FOUND -> "not_found";
+                case DELETED -> deleted;
+                case PRECONDITION_FAILED -> deletePreconditionFailed;
+                case NOT_FOUND -> deleteNotFound;
             };
             return result;
         } finally {
-            sample.stop(timer("delete", outcome));
+            sample.stop(outcome);
         }
     }
 
-    private static String refusal(WriteResult.Refusal reason) {
-        return reason == WriteResult.Refusal.NOT_FOUND ? "not_found" : "precondition_failed";
-    }
-
-    private Timer timer(String operation, String outcome) {
+    private static Timer timer(MeterRegistry registry, BackendDecorator.Primitive primitive, String name,
+            String operation, String outcome) {
         return Timer.builder(METER)
-                .description("Requests of hoplock electors to the lease store")
-                .tag("election", election)
+                .description("Requests of hoplock's elections, named locks and ownership group to the lease store")
+                .tag("primitive", primitive.tag())
+                .tag("name", name)
                 .tag("operation", operation)
                 .tag("outcome", outcome)
                 .register(registry);

@@ -23,6 +23,15 @@ public final class SkippedCallCounter implements LeaderOnlyListener {
         this.registry = registry;
     }
 
+    /**
+     * Registers the counter of {@code method} in {@code election} with 0 (for {@code @LeaderOnly} methods found at
+     * start), so that a method never skipped reads 0 instead of being missing. Idempotent.
+     */
+    public void registerAtStart(String election, Method method) {
+        counters.computeIfAbsent(method, m -> new ConcurrentHashMap<>())
+                .computeIfAbsent(election, e -> register(e, method));
+    }
+
     @Override
     public void notRun(String election, Method method) {
         // Plain lookups first: a capturing lambda would allocate on every skipped call.

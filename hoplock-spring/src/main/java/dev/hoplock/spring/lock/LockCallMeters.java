@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -26,6 +27,7 @@ import java.util.function.Function;
  *   <li>{@value #HELD_NOW} (gauge, untagged): locks this instance holds now, taken through the annotation or the
  *       {@link Locks} bean.</li>
  * </ul>
+ * The meters of the {@code @WithLock} methods found at start are registered then, with 0 ({@link #registerAtStart}).
  */
 public final class LockCallMeters implements WithLockListener {
 
@@ -53,30 +55,61 @@ public final class LockCallMeters implements WithLockListener {
         }
     }
 
+    /**
+     * Registers every meter of each method in {@code methods} with 0 (for {@code @WithLock} methods found at start),
+     * so that a counter that never fired reads 0 instead of being missing. Idempotent.
+     */
+    public void registerAtStart(Collection<Method> methods) {
+        for (Method method : methods) {
+            acquired(method);
+            lost(method);
+            held(method);
+            for (Refusal why : Refusal.values()) {
+                refused(method, why);
+            }
+        }
+    }
+
     @Override
     public void acquired(String lock, Method method) {
-        meter(acquired, method, m -> Counter.builder(ACQUIRED).description("@WithLock calls that took their lock")
-                .tag("method", tag(m)).register(registry)).increment();
+        acquired(method).increment();
     }
 
     @Override
     public void refused(String lock, Method method, Refusal why) {
-        Map<Method, Counter> ofReason = refused.computeIfAbsent(why, r -> new ConcurrentHashMap<>());
-        meter(ofReason, method, m -> Counter.builder(REFUSED)
-                .description("@WithLock calls not run because their lock could not be taken")
-                .tag("method", tag(m)).tag("reason", why.name().toLowerCase(java.util.Locale.ROOT))
-                .register(registry)).increment();
+        refused(method, why).increment();
     }
 
     @Override
     public void ended(String lock, Method method, Duration heldFor, boolean wasLost) {
-        meter(held, method, m -> Timer.builder(HELD).description("How long @WithLock calls held their lock")
-                .tag("method", tag(m)).register(registry)).record(heldFor);
+        held(method).record(heldFor);
         if (wasLost) {
-            meter(lost, method, m -> Counter.builder(LOST)
-                    .description("@WithLock calls whose lock ended before the call did")
-                    .tag("method", tag(m)).register(registry)).increment();
+            lost(method).increment();
         }
+    }
+
+    private Counter acquired(Method method) {
+        return meter(acquired, method, m -> Counter.builder(ACQUIRED).description("@WithLock calls that took their lock")
+                .tag("method", tag(m)).register(registry));
+    }
+
+    private Counter refused(Method method, Refusal why) {
+        Map<Method, Counter> ofReason = refused.computeIfAbsent(why, r -> new ConcurrentHashMap<>());
+        return meter(ofReason, method, m -> Counter.builder(REFUSED)
+                .description("@WithLock calls not run because their lock could not be taken")
+                .tag("method", tag(m)).tag("reason", why.name().toLowerCase(java.util.Locale.ROOT))
+                .register(registry));
+    }
+
+    private Timer held(Method method) {
+        return meter(held, method, m -> Timer.builder(HELD).description("How long @WithLock calls held their lock")
+                .tag("method", tag(m)).register(registry));
+    }
+
+    private Counter lost(Method method) {
+        return meter(lost, method, m -> Counter.builder(LOST)
+                .description("@WithLock calls whose lock ended before the call did")
+                .tag("method", tag(m)).register(registry));
     }
 
     private static <M> M meter(Map<Method, M> meters, Method method, Function<Method, M> create) {

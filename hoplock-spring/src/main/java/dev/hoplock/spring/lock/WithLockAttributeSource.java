@@ -2,6 +2,7 @@ package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.spring.internal.gate.GateAttributeSource;
+import dev.hoplock.spring.internal.gate.MethodVariables;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.StringValueResolver;
 
@@ -14,7 +15,8 @@ import java.util.Set;
 
 /**
  * Decides whether a method is {@code @WithLock} (on the method, or on a method it overrides or implements) and
- * resolves the annotation once: placeholders, the name template, the durations. An annotation that cannot work still
+ * resolves the annotation once: placeholders, the name template (whose variables must be parameters of the method:
+ * {@link MethodVariables}), the durations. An annotation that cannot work still
  * gives an attribute, with its {@link WithLockAttribute#problem() problem}, so that {@link WithLockMethodValidator}
  * fails the start naming it. Results are cached per method and target class ({@link GateAttributeSource}).
  * Thread-safe.
@@ -45,14 +47,19 @@ public final class WithLockAttributeSource extends GateAttributeSource<WithLockA
         if (annotation == null) {
             return null;
         }
-        return attribute(annotation, "@WithLock on " + describe(specific));
+        return attribute(annotation, specific, "@WithLock on " + describe(specific));
     }
 
-    private WithLockAttribute attribute(WithLock annotation, String origin) {
+    private WithLockAttribute attribute(WithLock annotation, Method method, String origin) {
         List<String> problems = new ArrayList<>();
         LockNameTemplate name = null;
         try {
             name = LockNameTemplate.parse(resolve(annotation.name()));
+            if (!name.isLiteral()) {
+                for (String unknown : MethodVariables.templateProblems(name.text(), method)) {
+                    problems.add("the name template '" + name.text() + "' " + unknown);
+                }
+            }
         } catch (IllegalArgumentException | IllegalStateException e) {
             problems.add(e.getMessage());
         }

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Fails the start, instead of the first call or never, when a {@code @WithLock} method cannot work as declared: an
- * invalid name template or literal name, a duration that does not parse or is out of range, a primitive return type
+ * invalid name template or literal name, a name template that refers to a variable the method does not have (SpEL
+ * would make it null, so every call would take one lock), a duration that does not parse or is out of range, a primitive return type
  * with SKIP, a deferred reactive return type or a Kotlin {@code suspend} function (the work would run after the
  * release), a private, static or (class-proxied) final method, or a bean that was not proxied with the
  * {@link WithLockAdvisor}. Runs after the auto-proxy creator, as each bean is initialized
@@ -18,6 +19,8 @@ public final class WithLockMethodValidator extends GatedMethodValidator<WithLock
 
     /** How to fix what {@link #problems} finds, in the order the action names them. */
     private static final List<Fix> FIXES = List.of(
+            Fix.of("refer in the name template only to the method's parameters, by name (#invoice, with the code"
+                    + " compiled with -parameters) or by position (#p0)", "name template"),
             Fix.of("write the name as a lock name (segments of [A-Za-z0-9._-] separated by /), with SpEL only inside"
                     + " #{...}, for example name = \"invoice-#{#invoice.id}\"", "lock name", "SpEL"),
             Fix.of("write lockAtMostFor above zero and at most 7 days, and lockAtLeastFor between zero and"

@@ -61,6 +61,19 @@ public abstract class GateAttributeSource<A> {
         return gate.orElse(null);
     }
 
+    /**
+     * Every gated method found so far with its attribute: after the start-up validation, which looks at each method of
+     * each bean, every gated method of the application (a method found on several target classes appears once, with
+     * one of its attributes). For registering per-method meters at start; a snapshot.
+     */
+    public final Map<Method, A> gatedMethods() {
+        Map<Method, A> found = new java.util.LinkedHashMap<>();
+        for (Map<Method, Optional<A>> ofClass : cache.values()) {
+            ofClass.forEach((method, gate) -> gate.ifPresent(attribute -> found.putIfAbsent(method, attribute)));
+        }
+        return found;
+    }
+
     /** Resolves the attribute of {@code method} on {@code targetClass}; null when it is not gated. Called once. */
     protected abstract @Nullable A compute(Method method, @Nullable Class<?> targetClass);
 
