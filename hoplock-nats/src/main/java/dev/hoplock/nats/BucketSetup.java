@@ -95,19 +95,25 @@ final class BucketSetup {
         }
         ProbeVerdict probe = probe(store, stepTimeout);
         warnAboutDurability();
-        warnAboutReplicatedReads(info.getConfiguration().getReplicas());
+        String laggingReads = laggingReads(info.getConfiguration().getReplicas());
         String racyServer = racyClusteredCheck(info);
         if (racyServer != null) {
             log.error("hoplock: {} cannot be used for leases: {}", store, racyServer);
-            return StoreCapabilities.builder(store).handleForm("revision")
+            return reads(StoreCapabilities.builder(store).handleForm("revision")
                     .set(Capability.CONDITIONAL_CREATE, Support.NOT_SUPPORTED, racyServer)
                     .set(Capability.CONDITIONAL_SWAP, Support.NOT_SUPPORTED, racyServer)
-                    .set(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED, racyServer).build();
+                    .set(Capability.CONDITIONAL_DELETE, Support.NOT_SUPPORTED, racyServer), laggingReads).build();
         }
         if (probe.failure() != null) {
             log.error("hoplock: {} does not honour conditional writes: {}", store, probe.failure());
         }
-        return probe.capabilities(store);
+        return reads(probe.capabilities(store), laggingReads).build();
+    }
+
+    private static StoreCapabilities.Builder reads(StoreCapabilities.Builder capabilities,
+            @Nullable String laggingReads) {
+        return laggingReads == null ? capabilities
+                : capabilities.reads(StoreCapabilities.Reads.MAY_LAG, laggingReads);
     }
 
     /**
@@ -116,7 +122,7 @@ final class BucketSetup {
      */
     private record ProbeVerdict(Support create, Support swap, Support delete, @Nullable String failure) {
 
-        StoreCapabilities capabilities(String store) {
+        StoreCapabilities.Builder capabilities(String store) {
             String seen = failure == null ? "" : failure;
             return StoreCapabilities.builder(store).handleForm("revision")
                     .set(Capability.CONDITIONAL_CREATE, create, create == Support.VERIFIED ? "a create (expected"
@@ -126,8 +132,7 @@ final class BucketSetup {
                             + " revision was stored and one with a stale revision refused" : swap
                             == Support.NOT_SUPPORTED ? seen : "")
                     .set(Capability.CONDITIONAL_DELETE, delete, delete == Support.VERIFIED ? "a delete with a stale"
-                            + " revision was refused" : delete == Support.NOT_SUPPORTED ? seen : "")
-                    .build();
+                            + " revision was refused" : delete == Support.NOT_SUPPORTED ? seen : "");
         }
     }
 
@@ -351,17 +356,22 @@ final class BucketSetup {
     }
 
     /**
-     * Logs once per check, for a bucket with more than one replica, that per-key ownership is not claimed on it: its
-     * reads come from the stream leader, which may answer from behind for a while after it was deposed
-     * (docs/stores/nats.md, "Reads in a cluster"). The elector and named locks do not depend on current reads.
+     * Why the reads of a bucket with more than one replica may lag ({@link StoreCapabilities.Reads#MAY_LAG}), with the
+     * fix, or null for one replica. Its reads come from the stream leader, which may answer from behind for a while
+     * after it was deposed (docs/stores/nats.md, "Reads in a cluster"); per-key ownership refuses such a store, the
+     * elector and named locks do not depend on current reads and run on it. Logged once per check.
      */
-    private void warnAboutReplicatedReads(int replicas) {
-        if (replicas > 1) {
-            log.warn("hoplock: the NATS KV bucket '{}' has {} replicas: its reads come from the stream leader, which"
-                    + " may answer from behind for a while after it was deposed. Leader election and named locks keep"
-                    + " their guarantees; per-key ownership (OwnershipGroup) is not claimed on it: use a one-replica"
-                    + " bucket or another store for ownership (docs/stores/nats.md)", keys.bucket(), replicas);
+    private @Nullable String laggingReads(int replicas) {
+        if (replicas <= 1) {
+            return null;
         }
+        log.warn("hoplock: the NATS KV bucket '{}' has {} replicas: its reads come from the stream leader, which may"
+                + " answer from behind for a while after it was deposed. Leader election and named locks keep their"
+                + " guarantees; per-key ownership (OwnershipGroup) refuses it: use a one-replica bucket or another"
+                + " store for ownership (docs/stores/nats.md)", keys.bucket(), replicas);
+        return "the KV bucket '" + keys.bucket() + "' has " + replicas + " replicas, whose stream leader may answer"
+                + " reads from behind for a while after it was deposed; use a one-replica bucket or another store"
+                + " for per-key ownership (docs/stores/nats.md, \"Reads in a cluster\")";
     }
 
     /** Logs once per check what the connected server's version can promise about durability (not visible to clients). */

@@ -5,6 +5,7 @@ import dev.hoplock.core.election.ElectionEvent;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.StoreCapabilities.Capability;
 import dev.hoplock.core.backend.StoreCapabilities.Support;
+import dev.hoplock.core.backend.StoreCapabilities;
 import dev.hoplock.core.backend.StoreNotCapableException;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.nats.server.NatsCluster;
@@ -25,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
@@ -96,32 +98,43 @@ class NatsClusterCasTest {
     }
 
     /**
-     * The start-up check says, for a replicated bucket, that per-key ownership is not claimed on it (reads answered by
-     * a stream leader that may have been deposed; docs/stores/nats.md). A one-replica bucket on the same cluster gets
-     * no such line.
+     * The start-up check reports a replicated bucket's reads as lagging ({@link StoreCapabilities.Reads#MAY_LAG}: reads
+     * answered by a stream leader that may have been deposed; docs/stores/nats.md), with the fix, so that per-key
+     * ownership refuses it (OwnershipGroupTest.e0_aMemberOnAStoreWhoseReadsMayLag...), and says so in its log. A
+     * one-replica bucket on the same cluster reads current.
      */
     @Test
-    void aReplicatedBucketIsReportedAsNotClaimedForOwnership() throws Exception {
-        assertThat(startUpLog(builder())).contains("the NATS KV bucket '" + BUCKET + "' has 3 replicas",
-                "per-key ownership (OwnershipGroup) is not claimed on it");
-        assertThat(startUpLog(builder().bucket("one-replica").replicas(1).createBucket(true)))
-                .contains("one-replica").doesNotContain("is not claimed");
+    void aReplicatedBucketReportsReadsThatMayLagSoThatOwnershipRefusesIt() throws Exception {
+        StringBuilder log = new StringBuilder();
+        StoreCapabilities replicated = verified(builder(), log);
+        assertThat(replicated.reads()).isEqualTo(StoreCapabilities.Reads.MAY_LAG);
+        assertThat(replicated.readsDetail()).contains("'" + BUCKET + "' has 3 replicas", "one-replica bucket");
+        assertThatThrownBy(() -> replicated.requireCurrentReads("ownership needs them"))
+                .isInstanceOf(StoreNotCapableException.class).hasMessageContaining("reads may miss acknowledged writes");
+        assertThat(log).contains("the NATS KV bucket '" + BUCKET + "' has 3 replicas",
+                "per-key ownership (OwnershipGroup) refuses it");
+        StringBuilder oneLog = new StringBuilder();
+        StoreCapabilities one = verified(builder().bucket("one-replica").replicas(1).createBucket(true), oneLog);
+        assertThat(one.reads()).isEqualTo(StoreCapabilities.Reads.CURRENT);
+        assertThat(oneLog).contains("one-replica").doesNotContain("refuses it");
     }
 
-    private static String startUpLog(NatsBackendBuilder builder) throws Exception {
+    /** The report of the start-up check (also when it refuses the store for leases), its log lines in {@code log}. */
+    private static StoreCapabilities verified(NatsBackendBuilder builder, StringBuilder log) throws Exception {
         java.io.PrintStream original = System.err;
-        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         try {
-            System.setErr(new java.io.PrintStream(log, true, StandardCharsets.UTF_8));
-            try (NatsBackend backend = builder.build()) {
-                backend.verify();
+            System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+            try (NatsBackend backend = builder.verify(false).build()) {
+                return backend.verify();
             } catch (StoreNotCapableException refusedOnThisVersion) {
-                // before 2.9.21 a clustered bucket is refused for leases too; the start-up lines come first
+                // before 2.9.21 a clustered bucket is refused for leases too; the report comes with the refusal
+                return refusedOnThisVersion.capabilities();
             }
         } finally {
             System.setErr(original);
+            log.append(err.toString(StandardCharsets.UTF_8));
         }
-        return log.toString(StandardCharsets.UTF_8);
     }
 
     @Test
