@@ -330,15 +330,21 @@ class DynamoDbBackendTest {
         }
     }
 
+    /** An item over DynamoDB's 400 KB is a configuration error, sent once: never an unknown outcome retried. */
     @Test
     void anItemLargerThanDynamoDbAllowsIsRefusedNamingTheLimit() throws Exception {
-        try (DynamoDbBackend backend = TestDynamo.backend(dynalite, table, "")) {
+        try (FaultProxy proxy = DynamoProxies.start(dynalite.endpoint());
+             DynamoDbBackend backend = TestDynamo.builder(proxy.endpoint(), table, "").verify(false).build()) {
             BackendException e = catchThrowableOfType(BackendException.class,
                     () -> backend.write("k", Handle.NONE, new byte[500 * 1024], TIMEOUT));
 
             assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+            assertThat(e.isRetryable()).isFalse();
             assertThat(e.getMessage()).contains("ValidationException", "larger than DynamoDB's 400 KB limit",
-                    "a lease record is at most 64 KiB");
+                    "a lease record is at most 64 KiB", "write smaller content").doesNotContain("outcome");
+            assertThat(proxy.requests()).extracting(DynamoProxies::call).as("sent once, not retried")
+                    .containsExactly("PutItem");
+            assertThat(backend.read("k", TIMEOUT)).as("nothing was written").isEmpty();
         }
     }
 

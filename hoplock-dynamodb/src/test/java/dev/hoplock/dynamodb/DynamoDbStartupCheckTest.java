@@ -32,10 +32,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * The start-up check against dynalite: a missing table (refused, or created when told), a table with the wrong key
- * schema, a global table, a store that ignores conditions, wrong credentials, a missing permission, an unreachable
- * endpoint; each refused at build with a message that names the cause and the fix. What dynalite cannot show (it
- * checks no signature, has no IAM and no global tables) comes from a proxy in front of it that answers as DynamoDB
- * does.
+ * schema (each wrong part named), a table that serves no requests, a global table, a store that ignores conditions,
+ * wrong credentials, a missing permission, an unreachable endpoint; each refused at build with a message that names
+ * the cause and the fix. What dynalite cannot show (it checks no signature, has no IAM, no table states but ACTIVE and
+ * no global tables) comes from a proxy in front of it that answers as DynamoDB does.
  */
 @ExtendWith(DynaliteExtension.class)
 class DynamoDbStartupCheckTest {
