@@ -114,6 +114,7 @@ final class TableCheck {
                     table.name(), description.tableStatusAsString());
         }
     }
+
     private Optional<TableDescription> describe() throws BackendException {
         CallBudget budget = CallBudget.of(stepTimeout);
         try {
