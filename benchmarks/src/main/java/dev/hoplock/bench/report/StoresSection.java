@@ -105,6 +105,11 @@ final class StoresSection extends Section {
                     + " SIGTERMs of the leader's JVM; 1-minute load average " + m(p, "failover_load_start") + " to "
                     + m(p, "failover_load_end") + ".");
             line("");
+            if (d(p, "reps") < 30) {
+                line("A short run (the default is 30 of each): with so few repetitions the p99 is the largest of them,"
+                        + " and the figures are for checking the harness, not for comparing stores.");
+                line("");
+            }
             line("| | p50 | p99 | min | max |");
             line("|---|---|---|---|---|");
             row(p, "SIGKILL to the next leader", "crash");
@@ -131,7 +136,9 @@ final class StoresSection extends Section {
                     + v(p, "requests", 0) + " in " + m(p, "requests_window_s") + " s, **" + v(p, "requests_per_hour", 0)
                     + " per hour**" + (kinds.isEmpty() ? "" : " (by kind: " + String.join(", ", kinds) + ")")
                     + "; 1-minute load average " + m(p, "requests_load_start") + " to " + m(p, "requests_load_end")
-                    + ". Counted: " + m(p, "requests_counted") + ".");
+                    + ". Counted: " + m(p, "requests_counted") + "."
+                    + (d(p, "requests_window_s") < 60 ? " A short window (the default is 60 s): a few renewals and"
+                    + " polls, extrapolated." : ""));
         }
         line("");
     }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -106,7 +105,7 @@ public final class StoreFigures {
         values.put("requests_per_hour", Long.toString(result.perHour()));
         values.put("requests_ttl_ms", Long.toString(ttl.toMillis()));
         values.put("requests_counted", counted);
-        byKind.forEach((kind, count) -> values.put("requests." + kind.toLowerCase(Locale.ROOT).replace(' ', '_'),
+        byKind.forEach((kind, count) -> values.put("requests." + kind.replace(' ', '_'),
                 Long.toString(count)));
         values.put("requests_load_start", loadStart);
         values.put("requests_load_end", loadAverage());
