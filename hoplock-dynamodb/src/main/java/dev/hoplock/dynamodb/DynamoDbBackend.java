@@ -172,16 +172,17 @@ public final class DynamoDbBackend implements Backend, AutoCloseable {
 
     /**
      * Runs the start-up check once and reports what the store honours; later calls return the remembered report
-     * without a request. The check: the table exists (or is created with {@link TableCreation#CREATE_IF_MISSING}), has
-     * exactly the partition key hoplock writes and is no global table ({@link TableCheck}); then the conditional-write
-     * probe on a side key shows that conditions are honoured (an emulator or proxy that ignores
-     * {@code ConditionExpression} fails it). With the check switched off on the builder, sends nothing and reports
-     * every capability {@link StoreCapabilities.Support#ASSUMED}.
+     * without a request. The check: the table exists (or is created with {@link TableCreation#CREATE_IF_MISSING}),
+     * serves requests (ACTIVE or UPDATING; CREATING is waited for), has exactly the partition key hoplock writes and is
+     * no global table ({@link TableCheck}); then the conditional-write probe on a side key shows that conditions are
+     * honoured (an emulator or proxy that ignores {@code ConditionExpression} fails it). With the check switched off on
+     * the builder, sends nothing and reports every capability {@link StoreCapabilities.Support#ASSUMED}.
      *
-     * @throws BackendException naming the table and the fix: MISSING_CONTAINER (no table, creation off),
-     *                          MISCONFIGURED (wrong key schema, a global table), ACCESS_DENIED, UNREACHABLE,
-     *                          CONDITIONAL_WRITES_NOT_SUPPORTED (a conditional create or swap not honoured); nothing is
-     *                          remembered then, so the next call checks again
+     * @throws BackendException naming the table and the fix: MISSING_CONTAINER (no table, creation off, a table being
+     *                          deleted), MISCONFIGURED (wrong key schema, a global table, a table archived or without
+     *                          access to its KMS key), TRANSIENT (a table still CREATING after the wait), ACCESS_DENIED,
+     *                          UNREACHABLE, CONDITIONAL_WRITES_NOT_SUPPORTED (a conditional create or swap not
+     *                          honoured); nothing is remembered then, so the next call checks again
      */
     @Override
     public StoreCapabilities verify() throws BackendException {

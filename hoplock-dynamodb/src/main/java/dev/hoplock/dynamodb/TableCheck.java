@@ -26,8 +26,10 @@ import java.util.stream.Collectors;
 
 /**
  * The table half of the start-up check ({@link DynamoDbBackend#verify()}): the table exists (or is created, with
- * {@link TableCreation#CREATE_IF_MISSING}, and waited for until it is ACTIVE), its key is exactly the partition key
- * hoplock writes (a string, no sort key), and it is no global table.
+ * {@link TableCreation#CREATE_IF_MISSING}, and waited for until it is ACTIVE; an existing table that is CREATING is
+ * waited for too), serves requests (ACTIVE or UPDATING; DELETING, ARCHIVING, ARCHIVED and
+ * INACCESSIBLE_ENCRYPTION_CREDENTIALS are refused), its key is exactly the partition key hoplock writes (a string, no
+ * sort key), and it is no global table.
  *
  * <p>Why global tables are refused: a global table's replicas in other regions are written asynchronously, and a
  * condition is checked only against the replica of the region the request goes to. Two electors in two regions could
@@ -78,11 +80,38 @@ final class TableCheck {
         } else if (description.tableStatus() == TableStatus.CREATING) {
             description = awaitActive();
         }
+        checkStatus(description);
         checkKeySchema(description);
         checkNotGlobal(description);
-        if (description.tableStatus() == TableStatus.DELETING) {
-            throw new BackendException(Kind.MISSING_CONTAINER, "the DynamoDB table '" + table.name() + "' at "
-                    + table.endpointDescription() + " is being deleted; re-create it, or use another table");
+    }
+
+    /**
+     * The table's status: ACTIVE and UPDATING (DynamoDB serves reads and writes while a table is updated: capacity,
+     * indexes, streams) pass; CREATING was waited for before; a table being deleted, archived, or whose KMS key is
+     * inaccessible serves no requests, and is refused naming the fix. A status this SDK does not know passes: the
+     * conditional-write probe that follows shows whether the table serves requests.
+     */
+    private void checkStatus(TableDescription description) throws BackendException {
+        TableStatus status = description.tableStatus();
+        String at = "the DynamoDB table '" + table.name() + "' at " + table.endpointDescription();
+        if (status == TableStatus.DELETING) {
+            throw new BackendException(Kind.MISSING_CONTAINER, at + " is being deleted (status DELETING); re-create"
+                    + " it once it is gone, or use another table");
+        }
+        if (status == TableStatus.INACCESSIBLE_ENCRYPTION_CREDENTIALS) {
+            throw new BackendException(Kind.MISCONFIGURED, at + " cannot be read or written: its AWS KMS key is"
+                    + " inaccessible (status INACCESSIBLE_ENCRYPTION_CREDENTIALS: the key is disabled, scheduled for"
+                    + " deletion, or its grant was revoked); enable the key or restore DynamoDB's access to it (after"
+                    + " seven days DynamoDB archives the table)");
+        }
+        if (status == TableStatus.ARCHIVING || status == TableStatus.ARCHIVED) {
+            throw new BackendException(Kind.MISCONFIGURED, at + " is archived (status " + status + ": its AWS KMS"
+                    + " key was inaccessible for seven days) and serves no requests; restore it from its archival"
+                    + " backup once the key is accessible again, or use another table");
+        }
+        if (status != TableStatus.ACTIVE) {
+            log.debug("hoplock: the DynamoDB table {} is {}; DynamoDB serves reads and writes in that state",
+                    table.name(), description.tableStatusAsString());
         }
     }
 
@@ -142,22 +171,44 @@ final class TableCheck {
         }
     }
 
+    /**
+     * The key must be exactly one partition key named {@code keyAttribute}, of type S. A mismatch is refused naming
+     * which part is wrong (the partition key's name, its type, a sort key) and the fix for that part.
+     */
     private void checkKeySchema(TableDescription description) throws BackendException {
         List<KeySchemaElement> keys = description.hasKeySchema() ? description.keySchema() : List.of();
-        String type = description.hasAttributeDefinitions() ? description.attributeDefinitions().stream()
-                .filter(d -> d.attributeName().equals(table.keyAttribute())).map(d -> d.attributeTypeAsString())
-                .findFirst().orElse("") : "";
-        boolean right = keys.size() == 1 && keys.get(0).keyType() == KeyType.HASH
-                && keys.get(0).attributeName().equals(table.keyAttribute()) && "S".equals(type);
-        if (!right) {
-            String found = keys.stream().map(k -> k.attributeName() + " (" + k.keyTypeAsString() + ", "
-                    + typeOf(description, k.attributeName()) + ")").collect(Collectors.joining(", "));
-            throw new BackendException(Kind.MISCONFIGURED, "the DynamoDB table '" + table.name() + "' at "
-                    + table.endpointDescription() + " has the key [" + found + "], but hoplock needs exactly a"
-                    + " partition key '" + table.keyAttribute() + "' of type S and no sort key: give hoplock a table"
-                    + " of its own with that key, or set keyAttribute(...) to the table's partition key if it is a"
-                    + " string and the table has no sort key");
+        String partition = keys.stream().filter(k -> k.keyType() == KeyType.HASH).map(KeySchemaElement::attributeName)
+                .findFirst().orElse("");
+        String partitionType = partition.isEmpty() ? "" : typeOf(description, partition);
+        List<String> sortKeys = keys.stream().filter(k -> k.keyType() != KeyType.HASH)
+                .map(KeySchemaElement::attributeName).toList();
+        String wrong;
+        String fix;
+        if (partition.isEmpty()) {
+            wrong = "DescribeTable reports no partition key";
+            fix = "check that the endpoint is DynamoDB, and give hoplock a table with a partition key '"
+                    + table.keyAttribute() + "' of type S";
+        } else if (!sortKeys.isEmpty()) {
+            wrong = "it has a sort key ('" + String.join("', '", sortKeys) + "'), and hoplock writes items by their"
+                    + " partition key alone";
+            fix = "give hoplock a table of its own whose only key is a partition key '" + table.keyAttribute()
+                    + "' of type S";
+        } else if (!"S".equals(partitionType)) {
+            wrong = "its partition key '" + partition + "' is of type " + partitionType + ", not S (a string): hoplock's"
+                    + " item keys are strings";
+            fix = "give hoplock a table of its own with a partition key '" + table.keyAttribute() + "' of type S";
+        } else if (!partition.equals(table.keyAttribute())) {
+            wrong = "its partition key is named '" + partition + "', not '" + table.keyAttribute() + "'";
+            fix = "set keyAttribute(\"" + partition + "\") to use the table's partition key, or give hoplock a table"
+                    + " of its own with a partition key '" + table.keyAttribute() + "' of type S";
+        } else {
+            return;
         }
+        String found = keys.stream().map(k -> k.attributeName() + " (" + k.keyTypeAsString() + ", "
+                + typeOf(description, k.attributeName()) + ")").collect(Collectors.joining(", "));
+        throw new BackendException(Kind.MISCONFIGURED, "the DynamoDB table '" + table.name() + "' at "
+                + table.endpointDescription() + " has the key [" + found + "], but hoplock needs exactly a"
+                + " partition key '" + table.keyAttribute() + "' of type S and no sort key: " + wrong + "; " + fix);
     }
 
     private static String typeOf(TableDescription description, String attribute) {

@@ -9,6 +9,9 @@ import dev.hoplock.dynamodb.emulator.Dynalite;
 import dev.hoplock.dynamodb.emulator.DynaliteExtension;
 import dev.hoplock.s3.server.FaultProxy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -17,8 +20,11 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import static dev.hoplock.dynamodb.TestDynamo.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,10 +32,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * The start-up check against dynalite: a missing table (refused, or created when told), a table with the wrong key
- * schema, a global table, a store that ignores conditions, wrong credentials, a missing permission, an unreachable
- * endpoint; each refused at build with a message that names the cause and the fix. What dynalite cannot show (it
- * checks no signature, has no IAM and no global tables) comes from a proxy in front of it that answers as DynamoDB
- * does.
+ * schema (each wrong part named), a table that serves no requests, a global table, a store that ignores conditions,
+ * wrong credentials, a missing permission, an unreachable endpoint; each refused at build with a message that names
+ * the cause and the fix. What dynalite cannot show (it checks no signature, has no IAM, no table states but ACTIVE and
+ * no global tables) comes from a proxy in front of it that answers as DynamoDB does.
  */
 @ExtendWith(DynaliteExtension.class)
 class DynamoDbStartupCheckTest {
@@ -81,7 +87,7 @@ class DynamoDbStartupCheckTest {
 
         assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
         assertThat(e.getMessage()).contains("has the key [id (HASH, S)]", "partition key 'lease_key' of type S",
-                "set keyAttribute(...)");
+                "its partition key is named 'id', not 'lease_key'", "set keyAttribute(\"id\")");
     }
 
     @Test
@@ -103,7 +109,75 @@ class DynamoDbStartupCheckTest {
         BackendException e = buildFails(TestDynamo.builder(dynalite.endpoint(), table, ""));
 
         assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
-        assertThat(e.getMessage()).contains("[lease_key (HASH, N)]", "of type S");
+        assertThat(e.getMessage()).contains("[lease_key (HASH, N)]", "its partition key 'lease_key' is of type N, not S",
+                "a table of its own with a partition key 'lease_key' of type S");
+    }
+
+    @Test
+    void aBinaryPartitionKeyIsRefused() {
+        String table = "binary-" + UUID.randomUUID().toString().substring(0, 8);
+        dynalite.createTable(table, "lease_key", ScalarAttributeType.B, false);
+
+        BackendException e = buildFails(TestDynamo.builder(dynalite.endpoint(), table, ""));
+
+        assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
+        assertThat(e.getMessage()).contains("[lease_key (HASH, B)]", "its partition key 'lease_key' is of type B, not S");
+    }
+
+    @Test
+    void aTableThatIsStillCreatingIsWaitedForUntilActive() throws Exception {
+        String table = dynalite.newTable("creating");
+        AtomicInteger creating = new AtomicInteger(2);
+        try (FaultProxy proxy = DynamoProxies.start(dynalite.endpoint())) {
+            proxy.rewrite((request, response) -> DynamoProxies.call(request).equals("DescribeTable")
+                    && creating.getAndDecrement() > 0 ? withStatus(response, "CREATING") : response);
+
+            try (DynamoDbBackend backend = TestDynamo.builder(proxy.endpoint(), table, "").build()) {
+                assertThat(backend.verify().support().values()).containsOnly(Support.VERIFIED);
+            }
+            assertThat(proxy.requests()).filteredOn(r -> DynamoProxies.call(r).equals("DescribeTable"))
+                    .as("asked until the table was ACTIVE").hasSize(3);
+        }
+    }
+
+    @Test
+    void aTableThatIsUpdatingIsUsedBecauseDynamoDbServesItMeanwhile() throws Exception {
+        String table = dynalite.newTable("updating");
+        try (FaultProxy proxy = DynamoProxies.start(dynalite.endpoint())) {
+            proxy.rewrite((request, response) -> DynamoProxies.call(request).equals("DescribeTable")
+                    ? withStatus(response, "UPDATING") : response);
+
+            try (DynamoDbBackend backend = TestDynamo.builder(proxy.endpoint(), table, "").build()) {
+                assertThat(backend.verify().support().values()).containsOnly(Support.VERIFIED);
+            }
+        }
+    }
+
+    static Stream<Arguments> tablesThatServeNoRequests() {
+        return Stream.of(
+                Arguments.of("DELETING", Kind.MISSING_CONTAINER, "is being deleted (status DELETING)"),
+                Arguments.of("INACCESSIBLE_ENCRYPTION_CREDENTIALS", Kind.MISCONFIGURED,
+                        "its AWS KMS key is inaccessible"),
+                Arguments.of("ARCHIVING", Kind.MISCONFIGURED, "is archived (status ARCHIVING"),
+                Arguments.of("ARCHIVED", Kind.MISCONFIGURED, "is archived (status ARCHIVED"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tablesThatServeNoRequests")
+    void aTableThatServesNoRequestsIsRefusedNamingItsStatusAndTheFix(String status, Kind kind, String says) {
+        String table = dynalite.newTable("status");
+        try (FaultProxy proxy = DynamoProxies.start(dynalite.endpoint())) {
+            proxy.rewrite((request, response) -> DynamoProxies.call(request).equals("DescribeTable")
+                    ? withStatus(response, status) : response);
+
+            BackendException e = buildFails(TestDynamo.builder(proxy.endpoint(), table, ""));
+
+            assertThat(e.kind()).isEqualTo(kind);
+            assertThat(e.getMessage()).contains("the DynamoDB table '" + table + "' at " + proxy.endpoint(), says);
+            assertThat(e.getMessage()).containsAnyOf("re-create it", "enable the key", "restore it");
+            assertThat(proxy.requests()).extracting(DynamoProxies::call).as("refused before any item request")
+                    .containsOnly("DescribeTable");
+        }
     }
 
     @Test
@@ -114,7 +188,8 @@ class DynamoDbStartupCheckTest {
         BackendException e = buildFails(TestDynamo.builder(dynalite.endpoint(), table, ""));
 
         assertThat(e.kind()).isEqualTo(Kind.MISCONFIGURED);
-        assertThat(e.getMessage()).contains("lease_key (HASH, S), sk (RANGE, S)", "no sort key");
+        assertThat(e.getMessage()).contains("lease_key (HASH, S), sk (RANGE, S)", "no sort key",
+                "it has a sort key ('sk')", "a table of its own whose only key is a partition key 'lease_key'");
     }
 
     @Test
@@ -213,6 +288,14 @@ class DynamoDbStartupCheckTest {
             assertThat(second).isSameAs(first);
             assertThat(proxy.requests()).extracting(DynamoProxies::call).startsWith("DescribeTable", "PutItem");
         }
+    }
+
+    /** A DescribeTable answer with its table in {@code status}, as DynamoDB reports a table in that state. */
+    private static FaultProxy.Response withStatus(FaultProxy.Response response, String status) {
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        assertThat(body).contains("\"TableStatus\":\"ACTIVE\"");
+        return DynamoProxies.withBody(response, body.replace("\"TableStatus\":\"ACTIVE\"",
+                "\"TableStatus\":\"" + status + "\""));
     }
 
     private static BackendException buildFails(DynamoDbBackendBuilder builder) {

@@ -54,11 +54,14 @@ import java.util.UUID;
  *       <td>202: deleted; 412: refused; 404: not found</td></tr>
  * </table>
  * A 412 to a swap or delete does not say whether the blob was missing or had another version, so the backend then
- * reads the blob once to tell {@code NOT_FOUND} from {@code PRECONDITION_FAILED}; the refusal itself is certain
- * either way, and a refused request changed nothing, so the answer holds at the instant of that read. Every Put Blob
- * also stores a random write id as metadata ({@value #WRITE_ID}; the bytes stay the record): a refused write whose
- * follow-up read finds its own write id is an SDK retry refused by the call's own first attempt, whose answer was
- * lost, and is reported as written, with the blob's ETag, never as a false refusal.
+ * reads the blob once to tell {@code NOT_FOUND} from {@code PRECONDITION_FAILED}; a refused request changed nothing, so
+ * the answer holds at the instant of that read. Every Put Blob also stores a random write id as metadata
+ * ({@value #WRITE_ID}; the bytes stay the record): a refused write whose follow-up read finds its own write id is an
+ * SDK retry refused by the call's own first attempt, whose answer was lost, and is reported as written, with the
+ * blob's ETag, never as a false refusal. A refused write whose follow-up read fails (or finds no time left) cannot tell
+ * the two apart, so its outcome is unknown: a {@link BackendException.Kind#TRANSIENT} failure, never a refusal. A
+ * refused delete whose follow-up read fails is reported {@code PRECONDITION_FAILED}: the delete was refused either
+ * way, only the reason is not known.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -326,15 +329,21 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
      * A refused Put Blob (412, or 409 for a create). A refused request changed nothing, so the blob read afterwards
      * tells why, at the instant of the read: no blob is NOT_FOUND (for a swap); a blob carrying this call's own write
      * id is an SDK retry refused because the call's first attempt had written it (its answer was lost), which is
-     * written, with the blob's ETag; anything else is PRECONDITION_FAILED. If the blob cannot be read, the answer is
-     * PRECONDITION_FAILED, which callers treat as a lost race; the elector's adoption rule then finds its own record
-     * by its owner, generation and nonce.
+     * written, with the blob's ETag; anything else is PRECONDITION_FAILED.
+     *
+     * @throws BackendException TRANSIENT when the blob cannot be read (or no time is left to read it): the refusal may
+     *                          be the call's own first attempt's doing, so the write's outcome is unknown
      */
-    private WriteResult refusedWrite(String blobName, CallBudget budget, String writeId, boolean create) {
+    private WriteResult refusedWrite(String blobName, CallBudget budget, String writeId, boolean create)
+            throws BackendException {
         Reread now = reread(blobName, budget);
         Fetched blob = now.blob();
-        if (!now.readable()) {
-            return WriteResult.preconditionFailed();
+        String failure = now.failure();
+        if (failure != null) {
+            throw new BackendException(BackendException.Kind.TRANSIENT, "Azure Blob Storage at "
+                    + location.endpointDescription() + " refused a Put Blob of " + location.uri(blobName) + ", and the"
+                    + " blob could not be read to tell whether an earlier attempt of this same call (an SDK retry"
+                    + " after a lost answer) had written it (" + failure + ")" + BlobErrors.outcome(BlobOperation.PUT));
         }
         if (blob == null) {
             return create ? WriteResult.preconditionFailed() : WriteResult.notFound();
@@ -347,20 +356,32 @@ public final class AzureBlobBackend implements Backend, AutoCloseable {
         return WriteResult.preconditionFailed();
     }
 
-    /** The blob read after a refusal: {@code blob} null for none; {@code readable} false when it could not be read. */
-    private record Reread(boolean readable, @Nullable Fetched blob) {
+    /**
+     * The blob read after a refusal: {@code blob} null for none; {@code failure} why it could not be read (a message
+     * without secrets), null when it was read.
+     */
+    private record Reread(@Nullable Fetched blob, @Nullable String failure) {
+        boolean readable() {
+            return failure == null;
+        }
     }
 
     private Reread reread(String blobName, CallBudget budget) {
         if (!budget.hasTimeLeft()) {
-            return new Reread(false, null);
+            return new Reread(null, "no time was left in the call's budget of " + budget.budget().toMillis()
+                    + " ms to read it");
         }
         try {
-            return new Reread(true, fetch(blobName, budget).orElse(null));
-        } catch (BackendException | RuntimeException e) {
+            return new Reread(fetch(blobName, budget).orElse(null), null);
+        } catch (BackendException e) {
             log.debug("hoplock: cannot read {} to tell why a conditional request was refused: {}",
                     location.uri(blobName), e.getMessage());
-            return new Reread(false, null);
+            return new Reread(null, String.valueOf(e.getMessage()));
+        } catch (RuntimeException e) {
+            BackendException translated = errors.translate(e, BlobOperation.GET, blobName, budget.budget());
+            log.debug("hoplock: cannot read {} to tell why a conditional request was refused: {}",
+                    location.uri(blobName), translated.getMessage());
+            return new Reread(null, String.valueOf(translated.getMessage()));
         }
     }
 

@@ -292,6 +292,8 @@ public final class AzureBlobBackendBuilder {
                     "no Azure Blob endpoint: set endpoint(\"https://<account>.blob.core.windows.net\") with a"
                             + " credential, or connectionString(...), or pass a client");
         }
+        // First: a secondary endpoint is refused for what it is, also when the URL has other faults (a SAS URL's query).
+        SecondaryEndpoints.refuseSecondaryHost("endpoint", endpoint);
         URI uri;
         try {
             uri = new URI(endpoint);

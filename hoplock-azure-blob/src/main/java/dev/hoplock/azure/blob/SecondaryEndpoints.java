@@ -16,8 +16,9 @@ import java.util.Locale;
 /**
  * Refuses a secondary endpoint of a geo-redundant (RA-GRS, RA-GZRS) account: reads there are eventually consistent,
  * so an elector could see a lease that is no longer current. Two ways lead there: an endpoint whose account name ends
- * in {@code -secondary}, and an application's client whose retry options name a secondary host (the SDK then sends a
- * retried read there). The second is found by reading the retry policy of the client's pipeline; where that is not
+ * in {@code -secondary} (in the host, or in the path of an IP-style URL), whichever builder path it comes from (an
+ * endpoint, a connection string, an application's service or container client), and an application's client whose
+ * retry options name a secondary host (the SDK then sends a retried read there). The second is found by reading the retry policy of the client's pipeline; where that is not
  * possible (a future SDK), it is logged at debug level and the documentation's warning stands.
  */
 final class SecondaryEndpoints {
@@ -29,22 +30,43 @@ final class SecondaryEndpoints {
     private SecondaryEndpoints() {
     }
 
-    /** Refuses an endpoint URL whose account name ends in {@code -secondary}. */
+    /**
+     * Refuses an endpoint URL whose account name ends in {@code -secondary}: the first label of the host
+     * ({@code <account>-secondary.blob.core.windows.net}), or, in an IP-style URL (one with an explicit port, as the
+     * SDK tells them apart: Azurite, Azure Stack, a local proxy), the first path segment
+     * ({@code http://127.0.0.1:10000/devstoreaccount1-secondary}).
+     */
     static void refuseSecondaryHost(String setting, String url) {
-        String host;
+        URI uri;
         try {
-            host = URI.create(url.strip()).getHost();
+            uri = URI.create(url.strip());
         } catch (IllegalArgumentException e) {
             return;
         }
-        if (host != null) {
-            String account = host.split("\\.", 2)[0].toLowerCase(Locale.ROOT);
-            if (account.endsWith("-secondary") || account.contains("-secondary-")) {
-                throw new InvalidSettingException(setting, BlobLocation.withoutSecrets(url), null,
-                        "must be the primary endpoint", "the Azure Blob endpoint " + BlobLocation.withoutSecrets(url)
-                        + " is a secondary endpoint: " + WHY + "; use the primary endpoint (without '-secondary')");
+        String host = uri.getHost();
+        if (host == null) {
+            return;
+        }
+        String account = host.split("\\.", 2)[0];
+        if (uri.getPort() != -1) {
+            String path = uri.getPath() == null ? "" : uri.getPath();
+            String first = path.startsWith("/") ? path.substring(1) : path;
+            String pathAccount = first.split("/", 2)[0];
+            if (isSecondary(pathAccount)) {
+                account = pathAccount;
             }
         }
+        if (isSecondary(account)) {
+            throw new InvalidSettingException(setting, BlobLocation.withoutSecrets(url), null,
+                    "must be the primary endpoint", "the Azure Blob endpoint " + BlobLocation.withoutSecrets(url)
+                    + " is a secondary endpoint (account '" + account + "'): " + WHY + "; use the primary endpoint"
+                    + " (the account name without '-secondary')");
+        }
+    }
+
+    private static boolean isSecondary(String account) {
+        String lower = account.toLowerCase(Locale.ROOT);
+        return lower.endsWith("-secondary") || lower.contains("-secondary-");
     }
 
     /** Refuses a client whose pipeline retries reads against a secondary host. */

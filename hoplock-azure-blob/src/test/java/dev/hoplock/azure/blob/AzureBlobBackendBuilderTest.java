@@ -1,13 +1,22 @@
 package dev.hoplock.azure.blob;
 
+import com.azure.core.credential.TokenCredential;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import dev.hoplock.core.InvalidSettingException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import reactor.core.publisher.Mono;
 
 import java.time.Duration;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -19,6 +28,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class AzureBlobBackendBuilderTest {
 
     private static final String ENDPOINT = "https://myaccount.blob.core.windows.net";
+    private static final String ACCOUNT_KEY = "c2VjcmV0S2V5VGhhdE11c3ROZXZlckJlU2hvd24hIUFBQUFBQUFBQUFBQUFBQUFBQUE=";
     private static final String SAS = "sv=2024-08-04&se=2099-01-01T00%3A00%3A00Z&sr=c&sp=rcwd&sig=c2VjcmV0U2lnbmF0dXJlVGhhdE11c3ROZXZlckJlU2hvd24%3D";
 
     @Test
@@ -102,6 +112,81 @@ class AzureBlobBackendBuilderTest {
 
         assertThat(e.setting()).isEqualTo("endpoint");
         assertThat(e.getMessage()).contains("secondary endpoint", "eventually consistent", "use the primary endpoint");
+    }
+
+    /**
+     * Every builder path that can point hoplock at a secondary endpoint, each refused before any request with the
+     * setting it came through: the endpoint with each credential, a SAS URL pasted as the endpoint, a connection string
+     * (by its account name or its BlobEndpoint), and the application's service or container client.
+     */
+    static Stream<Arguments> secondaryEndpointsOnEveryBuilderPath() {
+        String secondary = "https://myaccount-secondary.blob.core.windows.net";
+        TokenCredential token = context -> Mono.error(new IllegalStateException("no token in this test"));
+        return Stream.of(
+                Arguments.of("endpoint + sasToken", "endpoint",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().endpoint(secondary)
+                                .sasToken(SAS)),
+                Arguments.of("endpoint + credential", "endpoint",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().endpoint(secondary)
+                                .credential(token)),
+                Arguments.of("endpoint + defaultAzureCredential", "endpoint",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().endpoint(secondary)
+                                .defaultAzureCredential()),
+                Arguments.of("a SAS URL as the endpoint", "endpoint",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder()
+                                .endpoint(secondary + "/locks?" + SAS).sasToken(SAS)),
+                Arguments.of("an IP-style endpoint (the account in the path)", "endpoint",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder()
+                                .endpoint("https://10.0.0.7:443/myaccount-secondary").sasToken(SAS)),
+                Arguments.of("a connection string's account name", "connectionString",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().connectionString(
+                                "DefaultEndpointsProtocol=https;AccountName=myaccount-secondary;AccountKey="
+                                        + ACCOUNT_KEY + ";EndpointSuffix=core.windows.net")),
+                Arguments.of("a connection string's BlobEndpoint with a SAS", "connectionString",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().connectionString(
+                                "BlobEndpoint=" + secondary + ";SharedAccessSignature=" + SAS)),
+                Arguments.of("the application's service client", "serviceClient",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().serviceClient(
+                                new BlobServiceClientBuilder().endpoint(secondary).sasToken(SAS)
+                                        .httpClient(TestTransport.jdk()).buildClient())),
+                Arguments.of("the application's container client", "containerClient",
+                        (Supplier<AzureBlobBackendBuilder>) () -> AzureBlobBackend.builder().containerClient(
+                                new BlobContainerClientBuilder().endpoint(secondary).containerName("locks")
+                                        .sasToken(SAS).httpClient(TestTransport.jdk()).buildClient())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("secondaryEndpointsOnEveryBuilderPath")
+    void aSecondaryEndpointIsRefusedOnEveryBuilderPath(String path, String setting,
+            Supplier<AzureBlobBackendBuilder> builder) {
+        InvalidSettingException e = refused(builder.get().container("locks").verifyOnBuild(false));
+
+        assertThat(e.setting()).as(path).isEqualTo(setting);
+        assertThat(e.getMessage()).as(path).contains("is a secondary endpoint", "-secondary'", "eventually consistent",
+                "use the primary endpoint").doesNotContain("sig=", ACCOUNT_KEY);
+    }
+
+    @Test
+    void anApplicationContainerClientThatRetriesAgainstASecondaryHostIsRefused() {
+        BlobContainerClient client = new BlobContainerClientBuilder().endpoint(ENDPOINT).containerName("locks")
+                .sasToken(SAS).httpClient(TestTransport.jdk())
+                .retryOptions(new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, 3, Duration.ofSeconds(5), null,
+                        null, "myaccount-secondary.blob.core.windows.net"))
+                .buildClient();
+
+        InvalidSettingException e = refused(AzureBlobBackend.builder().containerClient(client));
+
+        assertThat(e.setting()).isEqualTo("containerClient");
+        assertThat(e.getMessage()).contains("retries reads against the secondary host", "eventually consistent",
+                "give hoplock a client whose retry options name no secondary host");
+    }
+
+    @Test
+    void aContainerNamedLikeASecondaryIsNoSecondaryEndpoint() throws Exception {
+        try (AzureBlobBackend backend = AzureBlobBackend.builder().endpoint(ENDPOINT).sasToken(SAS)
+                .container("logs-secondary").verifyOnBuild(false).build()) {
+            assertThat(backend.describe()).isEqualTo(ENDPOINT + "/logs-secondary/");
+        }
     }
 
     @Test

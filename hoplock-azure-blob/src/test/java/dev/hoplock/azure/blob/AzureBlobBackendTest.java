@@ -132,6 +132,52 @@ class AzureBlobBackendTest {
         }
     }
 
+    /**
+     * A refused write whose follow-up read fails cannot tell "my own retried write" from "someone else's": the swap's
+     * first attempt takes effect but its answer is lost, the SDK's retry is refused (412) by that very write, and the
+     * read that would find this call's write id fails too. The outcome is unknown (TRANSIENT), never a refusal: the
+     * write did take effect.
+     */
+    @Test
+    void aRefusedWriteWhoseFollowUpReadFailsIsAnUnknownOutcomeNeverARefusal() throws Exception {
+        AtomicInteger loseFirst = new AtomicInteger(1);
+        try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()));
+             AzureBlobBackend backend = throughProxy(proxy)) {
+            Handle created = ((WriteResult.Written) backend.write("k", Handle.NONE, bytes("a"), TIMEOUT)).handle();
+            proxy.rewrite((request, response) -> request.method().equals("PUT") && loseFirst.getAndDecrement() > 0
+                    ? serverBusy() : response);
+            proxy.intercept(r -> r.method().equals("GET") ? serverBusy() : null);
+
+            BackendException e = catchThrowableOfType(BackendException.class,
+                    () -> backend.write("k", created, bytes("b"), TIMEOUT));
+
+            assertThat(e).as("an unknown outcome, not a result").isNotNull();
+            assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
+            assertThat(e.getMessage()).contains("refused a Put Blob", "could not be read to tell whether an earlier"
+                    + " attempt of this same call", "503 ServerBusy", "the outcome of the Put Blob is unknown");
+            assertThat(proxy.requests("PUT")).as("the create, the swap and its refused retry").hasSize(3);
+            assertThat(proxy.requests("GET")).as("the follow-up read was tried").isNotEmpty();
+            proxy.intercept(r -> null);
+            assertThat(backend.read("k", TIMEOUT).orElseThrow().content()).as("the write took effect")
+                    .isEqualTo(bytes("b"));
+        }
+    }
+
+    @Test
+    void aRefusedWriteWhoseFollowUpReadSucceedsIsStillATypedRefusal() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()));
+             AzureBlobBackend backend = throughProxy(proxy)) {
+            Handle first = ((WriteResult.Written) backend.write("k", Handle.NONE, bytes("a"), TIMEOUT)).handle();
+            backend.write("k", first, bytes("b"), TIMEOUT);
+            proxy.clearRequests();
+
+            assertThat(backend.write("k", first, bytes("c"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
+            assertThat(backend.write("k", Handle.NONE, bytes("c"), TIMEOUT)).isEqualTo(WriteResult.preconditionFailed());
+            assertThat(backend.write("gone", first, bytes("c"), TIMEOUT)).isEqualTo(WriteResult.notFound());
+            assertThat(proxy.requests("GET")).as("one follow-up read per refusal").hasSize(3);
+        }
+    }
+
     @Test
     void serverBusyAnswersAreRetriedWithinTheCallsBudget() throws Exception {
         AtomicInteger busy = new AtomicInteger(2);
@@ -155,6 +201,55 @@ class AzureBlobBackendTest {
 
                 assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
                 assertThat(e.getMessage()).contains("the outcome of the Put Blob is unknown");
+            }
+        }
+    }
+
+    @Test
+    void aReadAnsweredServerBusyUntilItsBudgetEndsIsATransientErrorWithoutAnOutcome() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()))) {
+            proxy.intercept(r -> r.method().equals("GET") ? serverBusy() : null);
+            try (AzureBlobBackend backend = throughProxy(proxy)) {
+                BackendException e = catchThrowableOfType(BackendException.class,
+                        () -> backend.read("busy", TIMEOUT));
+
+                assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
+                assertThat(e.isRetryable()).isTrue();
+                assertThat(e.getMessage()).contains("503", "ServerBusy", "Get Blob").doesNotContain("outcome");
+                assertThat(proxy.requests("GET")).as("the SDK retried the read").hasSizeGreaterThan(1);
+            }
+        }
+    }
+
+    /**
+     * Throttling is retried only within the call's own budget (the lease's time left), never past it: each 503 here
+     * takes the store 1 s, so the SDK's four attempts alone would take over 4 s; the call returns after its 400 ms.
+     */
+    @Test
+    void serverBusyIsRetriedOnlyWithinTheCallsBudgetNeverPastIt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()))) {
+            proxy.intercept(r -> {
+                if (!r.method().equals("PUT")) {
+                    return null;
+                }
+                try {
+                    release.await(1, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return serverBusy();
+            });
+            try (AzureBlobBackend backend = throughProxy(proxy)) {
+                long start = System.nanoTime();
+                BackendException e = catchThrowableOfType(BackendException.class,
+                        () -> backend.write("busy", Handle.NONE, bytes("a"), Duration.ofMillis(400)));
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                release.countDown();
+
+                assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
+                assertThat(e.getMessage()).contains("within 400 ms", "the outcome of the Put Blob is unknown");
+                assertThat(took).as("returned within its 400 ms budget plus scheduling slack").isLessThan(2_500);
             }
         }
     }

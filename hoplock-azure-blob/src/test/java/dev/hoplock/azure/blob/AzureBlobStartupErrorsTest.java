@@ -2,11 +2,14 @@ package dev.hoplock.azure.blob;
 
 import dev.hoplock.azure.blob.emulator.Azurite;
 import dev.hoplock.azure.blob.emulator.AzuriteExtension;
+import dev.hoplock.core.InvalidSettingException;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.BackendException.Kind;
+import dev.hoplock.s3.server.FaultProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Base64;
 
@@ -95,6 +98,30 @@ class AzureBlobStartupErrorsTest {
         assertThat(e.isRetryable()).isTrue();
         assertThat(e.getMessage()).contains("cannot reach Azure Blob Storage at " + endpoint, "connection refused",
                 "check the endpoint");
+    }
+
+    /**
+     * Azurite serves the read-only secondary of its account under {@code <account>-secondary} in the path, as Azure
+     * does under {@code <account>-secondary} in the host: a connection string pointing there is refused before any
+     * request (the proxy in front of Azurite sees none), naming the cause and the fix.
+     */
+    @Test
+    void azuritesSecondaryEndpointIsRefusedBeforeAnyRequest() {
+        String container = azurite.newContainer("secondary");
+        try (FaultProxy proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + azurite.port()))) {
+            String secondary = proxy.endpoint() + "/" + Azurite.ACCOUNT + "-secondary";
+
+            InvalidSettingException e = catchThrowableOfType(InvalidSettingException.class, () -> AzureBlobBackend
+                    .builder().connectionString("DefaultEndpointsProtocol=http;AccountName=" + Azurite.ACCOUNT
+                            + ";AccountKey=" + Azurite.ACCOUNT_KEY + ";BlobEndpoint=" + secondary + ";")
+                    .container(container).build());
+
+            assertThat(e).as("build() must refuse the secondary endpoint").isNotNull();
+            assertThat(e.setting()).isEqualTo("connectionString");
+            assertThat(e.getMessage()).contains("the Azure Blob endpoint " + secondary + " is a secondary endpoint",
+                    "eventually consistent", "use the primary endpoint").doesNotContain(Azurite.ACCOUNT_KEY);
+            assertThat(proxy.requests()).as("no request reached the store").isEmpty();
+        }
     }
 
     private static BackendException buildFails(AzureBlobBackendBuilder builder) {

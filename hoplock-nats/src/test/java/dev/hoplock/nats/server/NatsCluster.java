@@ -26,6 +26,11 @@ public final class NatsCluster implements AutoCloseable {
      * the 2.9 configuration parser, so it is left to the caller).
      */
     public static NatsCluster start(String name, String extraConfig) throws IOException {
+        return start(name, extraConfig, NatsBinary.configured());
+    }
+
+    /** Starts three nodes of {@code binary}, as {@link #start(String, String)}. */
+    public static NatsCluster start(String name, String extraConfig, NatsBinary binary) throws IOException {
         int size = 3;
         List<Integer> clientPorts = new ArrayList<>();
         List<Integer> routePorts = new ArrayList<>();
@@ -39,7 +44,7 @@ public final class NatsCluster implements AutoCloseable {
         for (int i = 0; i < size; i++) {
             String cluster = "cluster {\n  name: " + name + "\n  listen: 127.0.0.1:" + routePorts.get(i)
                     + "\n  routes: [" + routes + "]\n}\n" + extraConfig;
-            nodes.add(NatsServer.create(name + "-n" + (i + 1), true, cluster, clientPorts.get(i)));
+            nodes.add(NatsServer.create(name + "-n" + (i + 1), true, cluster, clientPorts.get(i), binary));
         }
         for (NatsServer node : nodes) {
             node.startNoWait();

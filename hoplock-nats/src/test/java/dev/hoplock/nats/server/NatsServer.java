@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One {@code nats-server} process with JetStream that a test starts from the binary on the PATH (or the system
- * property {@code hoplock.nats.server}), on a free loopback port, with its store and config in a directory of its own.
+ * One {@code nats-server} process with JetStream that a test starts from a {@link NatsBinary} (by default the binary
+ * on the PATH, or the system property {@code hoplock.nats.server}), on a free loopback port, with its store and config in a directory of its own.
  * Never the machine's shared server on :4222.
  *
  * <p>The configuration is a file written before each start ({@link #config()} plus the port, store dir and any extra
- * lines; the system property {@code hoplock.nats.jetstream} adds lines to the {@code jetstream} block, such as
+ * lines; the binary's {@link NatsBinary#jetStreamOptions()} go into the {@code jetstream} block, such as
  * {@code sync_interval: always} on nats-server 2.10 and later), so that a restart keeps the store and a test can start a server with users and permissions, without
  * JetStream, or as a node of a cluster ({@link NatsCluster}). {@link #kill()} is SIGKILL, {@link #stop()} SIGTERM,
  * {@link #pause()} / {@link #resume()} SIGSTOP / SIGCONT.
@@ -32,9 +32,11 @@ public final class NatsServer implements AutoCloseable {
     private final int port;
     private final String extraConfig;
     private final boolean jetStream;
+    private final NatsBinary binary;
     private Process process;
 
-    private NatsServer(String name, Path dir, int port, boolean jetStream, String extraConfig) {
+    private NatsServer(String name, Path dir, int port, boolean jetStream, String extraConfig, NatsBinary binary) {
+        this.binary = binary;
         this.name = name;
         this.dir = dir;
         this.port = port;
@@ -58,10 +60,15 @@ public final class NatsServer implements AutoCloseable {
     }
 
     static NatsServer create(String name, boolean jetStream, String extraConfig, int port) throws IOException {
+        return create(name, jetStream, extraConfig, port, NatsBinary.configured());
+    }
+
+    static NatsServer create(String name, boolean jetStream, String extraConfig, int port, NatsBinary binary)
+            throws IOException {
         Path base = Path.of(System.getProperty("hoplock.test.dir", "target"), "nats-servers");
         Files.createDirectories(base);
         Path dir = Files.createTempDirectory(base, name + "-");
-        NatsServer server = new NatsServer(name, dir, port, jetStream, extraConfig);
+        NatsServer server = new NatsServer(name, dir, port, jetStream, extraConfig, binary);
         // A test JVM that ends without closing its servers (a failed @BeforeAll, an abort) leaves none behind.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -80,7 +87,7 @@ public final class NatsServer implements AutoCloseable {
         }
         Path config = dir.resolve("nats.conf");
         Files.writeString(config, config(), StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of(binary(), "-c", config.toString()));
+        List<String> command = new ArrayList<>(List.of(binary.path(), "-c", config.toString()));
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("nats.log").toFile())).start();
         awaitListening();
@@ -95,7 +102,7 @@ public final class NatsServer implements AutoCloseable {
     synchronized void startNoWait() throws IOException {
         Path config = dir.resolve("nats.conf");
         Files.writeString(config, config(), StandardCharsets.UTF_8);
-        process = new ProcessBuilder(List.of(binary(), "-c", config.toString())).redirectErrorStream(true)
+        process = new ProcessBuilder(List.of(binary.path(), "-c", config.toString())).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("nats.log").toFile())).start();
     }
 
@@ -107,7 +114,7 @@ public final class NatsServer implements AutoCloseable {
         if (jetStream) {
             text.append("jetstream {\n  store_dir: \"").append(dir.resolve("store")).append("\"\n")
                     .append("  max_memory_store: 64MB\n  max_file_store: 256MB\n")
-                    .append(System.getProperty("hoplock.nats.jetstream", "")).append("\n}\n");
+                    .append(binary.jetStreamOptions()).append("\n}\n");
         }
         text.append(extraConfig).append('\n');
         return text.toString();
@@ -218,23 +225,14 @@ public final class NatsServer implements AutoCloseable {
         throw new IOException(name + " did not listen on " + port + " within " + START_PATIENCE + ":\n" + log());
     }
 
-    /** The binary's version, as {@code nats-server --version} prints it (for example {@code v2.9.10}). */
+    /** The configured binary's version, as {@code nats-server --version} prints it, without the v ({@code 2.9.10}). */
     public static String version() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(binary(), "--version").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
-        p.waitFor();
-        return out.replaceAll(".*v", "");
+        return NatsBinary.configured().version();
     }
 
-    /** True when the binary is at least {@code major.minor.patch}. */
+    /** True when the configured binary is at least {@code major.minor.patch}. */
     public static boolean atLeast(int major, int minor, int patch) throws IOException, InterruptedException {
-        String[] parts = version().split("[.-]");
-        int[] v = {Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
-        return java.util.Arrays.compare(v, new int[] {major, minor, patch}) >= 0;
-    }
-
-    static String binary() {
-        return System.getProperty("hoplock.nats.server", "nats-server");
+        return NatsBinary.configured().atLeast(major, minor, patch);
     }
 
     /** A loopback port that was free a moment ago. */
