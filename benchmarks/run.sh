@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark of issue 6 and writes docs/BENCHMARKS.md and docs/failover.png.
 #
-#   benchmarks/run.sh                      everything (about 10 minutes on 2 cores with the defaults)
+#   benchmarks/run.sh                      everything (about 25 minutes on 2 cores with the defaults, 15 of them stores)
 #   STAGES="failover jmh" benchmarks/run.sh  some stages only; the report is rebuilt from the latest results of all
 #   FAILOVER_REPS=10 REQUESTS_SECONDS=20 benchmarks/run.sh   a quicker, noisier run
 #   BUILD=reactor STAGES=rolling benchmarks/run.sh   builds the hoplock modules from this checkout (mvn -am) instead
@@ -14,7 +14,10 @@
 # in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
 # rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
 # handover), ownership (per-key ownership: spread and churn, store requests per hour against N, hand-over time, JMH
-# check cost). The report
+# check cost), stores (failover after kill -9 and SIGTERM and store requests per hour of the Redis, NATS, Azure Blob
+# and DynamoDB stores, each over its own server or emulator started by the store module's figures test: Maven runs
+# RedisFailoverFigures, NatsFailoverFigures, AzureBlobFailoverFigures and DynamoDbFailoverFigures with -Pfailover-figures,
+# each writing benchmarks/results/store-<store>.properties; about 15 minutes at the default 30 repetitions). The report
 # is written after the stages, always. Raw results: benchmarks/results/ (CSV, .properties, JMH CSV); logs of the run:
 # benchmarks/target/bench-logs/.
 #
@@ -22,7 +25,12 @@
 # the local Maven repository (mvn -q install -pl hoplock-core,hoplock-test,hoplock-s3,hoplock-jdbc,hoplock-elasticsearch,
 # hoplock-spring-boot-autoconfigure,hoplock-spring-boot-starter -DskipTests), or BUILD=reactor, which builds them from
 # this checkout with the benchmarks and installs nothing (the startup stage still needs the starter installed);
-# PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing).
+# PostgreSQL on 127.0.0.1:5432 (started, or installed, if missing). The stores stage needs redis-server and nats-server
+# on the PATH (Debian packages redis-server and nats-server) and node and npm (Azurite and dynalite are installed once
+# per machine from the npm registry by their test harnesses); with BUILD=installed, the store modules' upstream
+# hoplock modules (hoplock-core, hoplock-test, hoplock-s3 with its test jar) must be in the local Maven repository.
+#
+#   STAGES=stores STORES_REPS=30 benchmarks/run.sh   the four stores' figures only (STORES_LIST="redis nats" for some)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,7 +58,10 @@ cd "$ROOT"
 : "${ROLLING_WARMUP_MS:=1000}"  # each instance's warm-up (started, not ready)
 : "${OWNERSHIP_REPS:=5}"        # departures per mode (graceful, crash) in the ownership hand-over bench
 : "${OWNERSHIP_TTL_MS:=3000}"   # TTL of the ownership hand-over bench; renew TTL/3, poll TTL/15
-: "${STAGES:=failover jmh requests jdbc es startup rolling ownership}"
+: "${STORES_REPS:=30}"          # stores stage: SIGKILLs, and as many SIGTERMs, of the leader's JVM per store (TTL 2 s)
+: "${STORES_SECONDS:=60}"       # stores stage: counting window of the request count per store (3 electors, TTL 30 s)
+: "${STORES_LIST:=redis nats azure-blob dynamodb}"  # stores stage: which stores
+: "${STAGES:=failover jmh requests jdbc es startup rolling ownership stores}"
 : "${BUILD:=reactor}"           # reactor: hoplock jars built from this checkout (mvn -am); installed: from ~/.m2
 : "${PG_URL:=jdbc:postgresql://127.0.0.1:5432/test}"
 : "${PG_USER:=postgres}"
@@ -321,6 +332,25 @@ if wants rolling; then
     "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.rolling.rounds="$ROLLING_ROUNDS" \
     -Dbench.rolling.ttlMs="$ROLLING_TTL_MS" -Dbench.rolling.warmupMs="$ROLLING_WARMUP_MS" \
     dev.hoplock.bench.rolling.RollingRestartBench
+fi
+
+if wants stores; then
+  record_env stores STORES_REPS STORES_SECONDS
+  for store in $STORES_LIST; do
+    case "$store" in
+      redis) figures=RedisFailoverFigures ;;
+      nats) figures=NatsFailoverFigures ;;
+      azure-blob) figures=AzureBlobFailoverFigures ;;
+      dynamodb) figures=DynamoDbFailoverFigures ;;
+      *) echo "unknown store in STORES_LIST: $store (redis, nats, azure-blob, dynamodb)" >&2; continue ;;
+    esac
+    rm -f "$RESULTS/store-$store.properties"
+    STORE_ARGS=(-B -ntp -pl "hoplock-$store" "${BUILD_ARGS[@]}" verify -Pfailover-figures -Dtest="$figures"
+                -Dsurefire.failIfNoSpecifiedTests=false -Dhoplock.failover.reps="$STORES_REPS"
+                -Dhoplock.figures.window="$STORES_SECONDS")
+    run_stage "stores-$store" 2400 "mvn ${STORE_ARGS[*]} -Dhoplock.figures.out=benchmarks/results/store-$store.properties" -- \
+      mvn "${STORE_ARGS[@]}" -Dhoplock.figures.out="$RESULTS/store-$store.properties"
+  done
 fi
 
 # ---------------------------------------------------------------- report

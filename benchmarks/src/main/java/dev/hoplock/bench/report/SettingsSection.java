@@ -39,7 +39,9 @@ final class SettingsSection extends Section {
                 {"ROLLING_WARMUP_MS", "1000", "warm-up of each instance, started but not ready"},
                 {"OWNERSHIP_REPS", "5", "departures per mode in the ownership hand-over bench"},
                 {"OWNERSHIP_TTL_MS", "3000", "TTL of the ownership hand-over bench"},
-                {"STAGES", "failover jmh requests jdbc es startup rolling ownership", "which stages run"}};
+                {"STORES_REPS", "30", "SIGKILLs, and as many SIGTERMs, per store in the stores stage"},
+                {"STORES_SECONDS", "60", "counting window of the stores stage, per store"},
+                {"STAGES", "failover jmh requests jdbc es startup rolling ownership stores", "which stages run"}};
         for (String[] row : defaults) {
             line("| `" + row[0] + "`" + (row[2].isEmpty() ? "" : " (" + row[2] + ")") + " | " + row[1] + " | "
                     + (row[0].equals("STAGES") ? "-" : m(stages, "env." + row[0])) + " |");
@@ -54,7 +56,8 @@ final class SettingsSection extends Section {
         List<String> parts = new ArrayList<>();
         for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
                 "jdbc-shedlock", "jdbc-hoplock-lock", "es-hoplock", "es-failover", "startup", "rolling",
-                "ownership-spread", "ownership-requests", "ownership-handover", "ownership-jmh")) {
+                "ownership-spread", "ownership-requests", "ownership-handover", "ownership-jmh", "stores-redis", "stores-nats",
+                "stores-azure-blob", "stores-dynamodb")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
                 String load = stages.getProperty(stage + ".load");

@@ -113,6 +113,19 @@ final class SummarySection extends Section {
                     + f2(d(failoverEs, "crash_since_write_min_ms") / ttl) + " to "
                     + f2(d(failoverEs, "crash_since_write_max_ms") / ttl) + " x TTL |");
         }
+        for (String[] store : StoresSection.STORES) {
+            Properties p = StoresSection.load(results, store[0]);
+            if (p != null) {
+                double ttl = d(p, "ttl_ms");
+                line("| failover after kill -9 / graceful handover, p50 / p99 (TTL " + f0(ttl) + " ms); store requests"
+                        + " per hour (3 instances, TTL 30 s): " + store[1] + " store on " + m(p, "server_version")
+                        + " (see 10) | " + StoresSection.pair(p, "crash") + "; " + StoresSection.pair(p, "graceful")
+                        + "; " + Fmt.v(p, "requests_per_hour", 0) + " per hour | - | " + f2(d(p, "crash_p50_ms") / ttl)
+                        + " / " + f2(d(p, "crash_p99_ms") / ttl) + " x TTL | >= TTL after the last renewal: measured "
+                        + f2(d(p, "crash_since_write_min_ms") / ttl) + " to " + f2(d(p, "crash_since_write_max_ms")
+                        / ttl) + " x TTL |");
+            }
+        }
         if (startup != null) {
             line("| start-up added by the starter (minimal Boot app, filesystem store), p50 | "
                     + signed(d(startup, "added_run_ms")) + " ms (x" + f2(d(startup, "added_run_ratio")) + ") | - | - | - |");

@@ -33,6 +33,7 @@ class ReportTest {
             "## 7. Rolling restart: handover gaps of three Spring Boot instances",
             "## 8. Per-key ownership: spread, churn, hand-over time, store requests, check cost",
             "## 9. Named locks: `@WithLock` next to `@LeaderOnly` and ShedLock, store requests per execution",
+            "## 10. Redis, NATS, Azure Blob and DynamoDB stores",
             "## Not measured, and limits",
             "## Settings of this run");
 
@@ -59,6 +60,8 @@ class ReportTest {
         String report = Files.readString(docs.resolve("BENCHMARKS.md"), StandardCharsets.UTF_8);
         assertThat(headings(report)).containsSubsequence(SECTIONS);
         assertThat(report).contains("Not measured in this run: failover and graceful handover (stage `failover`: not run;");
+        assertThat(report).contains("Not measured in this run: the Redis store's failover and request figures (stage"
+                + " `stores-redis`: not run;");
         assertThat(docs.resolve("failover.png")).doesNotExist();
     }
 

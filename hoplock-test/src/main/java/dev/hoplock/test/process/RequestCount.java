@@ -34,7 +34,9 @@ public final class RequestCount {
     }
 
     /**
-     * @param counter how many requests the store has received so far
+     * @param counter how many requests the store has received so far; read exactly twice, at the start and at the
+     *                end of the window (so that a caller may keep what else it needs at those two instants, such as the
+     *                requests by kind)
      */
     public static Result measure(List<Backend> backends, Duration ttl, Duration window, IntSupplier counter) {
         List<Elector> electors = new ArrayList<>();
