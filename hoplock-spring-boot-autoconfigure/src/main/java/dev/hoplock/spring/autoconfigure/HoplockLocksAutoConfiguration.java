@@ -10,6 +10,7 @@ import dev.hoplock.spring.lock.WithLockAdvisor;
 import dev.hoplock.spring.lock.WithLockAttributeSource;
 import dev.hoplock.spring.lock.WithLockListener;
 import dev.hoplock.spring.lock.WithLockMethodValidator;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -78,9 +79,11 @@ public final class HoplockLocksAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static WithLockAdvisor hoplockWithLockAdvisor(WithLockAttributeSource source, ObjectProvider<Locks> locks,
-            ObjectProvider<WithLockListener> listeners, Environment environment) {
+            ObjectProvider<WithLockListener> listeners, ObjectProvider<ObservationRegistry> observations,
+            Environment environment) {
         int order = Binder.get(environment).bind("hoplock.aspect-order", Integer.class).orElse(0);
-        return new WithLockAdvisor(source, locks::getObject, () -> listeners.orderedStream().toList(), order);
+        return new WithLockAdvisor(source, locks::getObject, () -> listeners.orderedStream().toList(),
+                HoplockObservationsAutoConfiguration.gateRegistry(observations, environment), order);
     }
 
     @Bean
