@@ -40,6 +40,8 @@ import java.util.concurrent.CompletableFuture;
  * (renewed every third of the elector's TTL, as a live leader renews, until this control releases it) or a lock
  * (valid for one day of the store's wall clock), a real {@link OwnershipGroup} member for ownership.
  * <ul>
+ *   <li>{@link #crashRival}: the rival stops renewing, as a killed leader; the elector takes over only after its own
+ *       observation of a TTL (rule E4).</li>
  *   <li>{@link #makeFollower}: the rival's record replaces the elector's (at the next generation); the elector's next
  *       renewal is refused, its term ends, and it follows the rival.</li>
  *   <li>{@link #makeLeader}: the rival releases its record as a graceful release does; the elector takes the lease by
@@ -120,6 +122,24 @@ public final class HoplockControl implements AutoCloseable {
         waits.until(() -> !elector.isLeader() && elector.holder().map(h -> h.owner().equals(RIVAL)).orElse(false),
                 "the elector of '" + elector.key() + "' (" + elector.owner() + ") to follow " + RIVAL,
                 () -> describe(elector));
+    }
+
+    /**
+     * Makes the rival that leads {@code elector}'s election crash: it stops renewing, as a killed leader does, and
+     * this waits until the elector took the lease over, which its takeover rule allows only once the record expired
+     * and stayed unchanged for a whole TTL of its own observation (about one to two TTLs; in virtual time, at once in
+     * real time). For testing what an application does on a failover.
+     */
+    public void crashRival(Elector elector) {
+        synchronized (this) {
+            if (!leases.containsKey(elector.key())) {
+                throw new IllegalStateException("the rival does not lead election '" + elector.key() + "': call"
+                        + " makeFollower first");
+            }
+            stopRenewing(elector.key());
+        }
+        waits.until(elector::isLeader, "the elector of '" + elector.key() + "' (" + elector.owner()
+                + ") to take over from the crashed rival", () -> describe(elector));
     }
 
     // ------------------------------------------------------------------ named locks

@@ -131,6 +131,11 @@ public final class TestHoplock implements AutoCloseable {
         control.makeFollower(elector);
     }
 
+    /** {@link HoplockControl#crashRival}. */
+    public void crashRival(Elector elector) {
+        control.crashRival(elector);
+    }
+
     /** {@link HoplockControl#holdLockElsewhere}. */
     public void holdLockElsewhere(String name) {
         control.holdLockElsewhere(name);

@@ -54,6 +54,22 @@ class HoplockExtensionTest {
     }
 
     @Test
+    void aCrashedRivalIsTakenOverOnlyAfterTheElectorObservedItsRecordForATtl(TestHoplock hoplock) {
+        Duration ttl = Duration.ofSeconds(30);
+        Elector elector = hoplock.closeAtEnd(hoplock.elector("jobs/report").owner("me").ttl(ttl).build());
+        elector.start();
+        hoplock.makeFollower(elector);
+        long rivals = elector.holder().orElseThrow().generation();
+
+        Duration crashed = hoplock.clock().elapsed();
+        hoplock.crashRival(elector);
+        assertThat(elector.isLeader()).isTrue();
+        assertThat(hoplock.clock().elapsed().minus(crashed)).as("not before a TTL of observation (E4)")
+                .isGreaterThanOrEqualTo(ttl);
+        assertThat(elector.currentLease().orElseThrow().generation()).isGreaterThan(rivals);
+    }
+
+    @Test
     void aLockHeldElsewhereIsRefusedAndFreedItIsTakenAtOnce(TestHoplock hoplock) {
         try (NamedLocks locks = hoplock.locks().owner("me").build()) {
             hoplock.holdLockElsewhere("report");

@@ -84,6 +84,19 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
         control().makeFollower(elections().get(election));
     }
 
+    /**
+     * Makes the rival leading the default election crash (it stops renewing, as a killed leader); returns once this
+     * instance took over, which its takeover rule allows only after a TTL of observation.
+     */
+    public void crashRival() {
+        control().crashRival(elections().getDefault());
+    }
+
+    /** {@link #crashRival()} for {@code election}. */
+    public void crashRival(String election) {
+        control().crashRival(elections().get(election));
+    }
+
     /** Whether this instance leads the default election now. */
     public boolean isLeader() {
         return elections().getDefault().isLeader();

@@ -69,6 +69,17 @@ class AutoConfigureHoplockTests {
     }
 
     @Test
+    void afterTheRivalCrashesThisInstanceTakesOverOnlyOnceTheRivalsLeaseHasRunOut() {
+        hoplock.makeFollower();
+        long crashed = System.nanoTime();
+        hoplock.crashRival();
+        assertThat(hoplock.isLeader()).isTrue();
+        // The rival's last renewal was at most TTL/3 (1 s) before the crash; its lease then lasted a TTL (3 s).
+        assertThat(Duration.ofNanos(System.nanoTime() - crashed)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        hoplock.calls().awaitRuns(HEARTBEAT, 1);
+    }
+
+    @Test
     void aWithLockMethodIsSkippedWhileAnotherInstanceHoldsTheLockAndRunsOnceItIsFree() {
         hoplock.holdLockElsewhere("report");
         assertThat(jobs.report()).isNull();
