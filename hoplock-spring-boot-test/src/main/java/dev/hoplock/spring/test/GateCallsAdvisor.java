@@ -23,7 +23,9 @@ import java.lang.reflect.Method;
 final class GateCallsAdvisor extends AbstractPointcutAdvisor implements BeanFactoryAware {
 
     private @Nullable BeanFactory beans;
-    private @Nullable GateCalls calls;
+    private volatile @Nullable GateCalls calls;
+    private volatile @Nullable LeaderOnlyAttributeSource leaderOnly;
+    private volatile @Nullable WithLockAttributeSource withLock;
 
     private final Pointcut pointcut = new StaticMethodMatcherPointcut() {
         @Override
@@ -61,8 +63,16 @@ final class GateCallsAdvisor extends AbstractPointcutAdvisor implements BeanFact
         if (factory == null) {
             return false;
         }
-        LeaderOnlyAttributeSource leaderOnly = factory.getBeanProvider(LeaderOnlyAttributeSource.class).getIfAvailable();
-        WithLockAttributeSource withLock = factory.getBeanProvider(WithLockAttributeSource.class).getIfAvailable();
+        LeaderOnlyAttributeSource leaderOnly = this.leaderOnly;
+        if (leaderOnly == null) {
+            leaderOnly = factory.getBeanProvider(LeaderOnlyAttributeSource.class).getIfAvailable();
+            this.leaderOnly = leaderOnly;
+        }
+        WithLockAttributeSource withLock = this.withLock;
+        if (withLock == null) {
+            withLock = factory.getBeanProvider(WithLockAttributeSource.class).getIfAvailable();
+            this.withLock = withLock;
+        }
         return (leaderOnly != null && leaderOnly.find(method, targetClass) != null)
                 || (withLock != null && withLock.find(method, targetClass) != null);
     }

@@ -137,7 +137,7 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
     }
 
     @Override
-    public void destroy() {
+    public synchronized void destroy() {
         HoplockControl started = control;
         control = null;
         if (started != null) {
