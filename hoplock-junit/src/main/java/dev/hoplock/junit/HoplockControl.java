@@ -127,8 +127,8 @@ public final class HoplockControl implements AutoCloseable {
     /**
      * Makes the rival that leads {@code elector}'s election crash: it stops renewing, as a killed leader does, and
      * this waits until the elector took the lease over, which its takeover rule allows only once the record expired
-     * and stayed unchanged for a whole TTL of its own observation (about one to two TTLs; in virtual time, at once in
-     * real time). For testing what an application does on a failover.
+     * and stayed unchanged for a whole TTL of its own observation (about one to two TTLs of the engine's clock, so
+     * in virtual time no real wait). For testing what an application does on a failover.
      */
     public void crashRival(Elector elector) {
         synchronized (this) {
@@ -288,8 +288,9 @@ public final class HoplockControl implements AutoCloseable {
             long generation = 0;
             if (current.isPresent()) {
                 LeaseRecord record = decode(current.get(), what);
-                if (record.owner().equals(RIVAL) && record.expiresAt().isAfter(time.wallNow())) {
-                    return;
+                if (record.owner().equals(RIVAL) && record.expiresAt().isAfter(time.wallNow())
+                        && (ttl == null || leases.containsKey(key))) {
+                    return; // the rival holds it already (and renews it, for an election)
                 }
                 stopRenewing(key);
                 refuseForeign(record, what, engineOwner);
