@@ -1,9 +1,11 @@
 package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.lock.Locks;
+import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.spring.internal.gate.GateAdvisor;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -24,6 +26,20 @@ public final class WithLockAdvisor extends GateAdvisor {
      */
     public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, int order) {
-        super(source, new WithLockInterceptor(source, locks, listeners), order);
+        this(source, locks, listeners, Optional::empty, order);
+    }
+
+    /**
+     * @param source    the gates
+     * @param locks     the named locks, resolved at the first call
+     * @param listeners told about every call, resolved at the first call
+     * @param notReady  asked at every call, before any store request: while it answers a reason (the application
+     *                  does not take part now, for example not ready yet), the call is not run and is reported as
+     *                  {@link WithLockListener.Refusal#NOT_READY}, then skipped or refused as {@code whenHeld} says
+     * @param order     the advisor's order
+     */
+    public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, int order) {
+        super(source, new WithLockInterceptor(source, locks, listeners, notReady, TimeSource.system()), order);
     }
 }

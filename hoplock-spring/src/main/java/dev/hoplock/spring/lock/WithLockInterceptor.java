@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -33,7 +34,10 @@ import java.util.function.Supplier;
  * began. After the call the lock is released, or, under the minimum-hold rule ({@link #finish}), left to expire at
  * acquisition + {@code lockAtLeastFor}, and until then every call of the name here is skipped, to the instant. A call
  * that does not run is reported to every {@link WithLockListener}, then skipped (see {@link SkipValues}) or refused
- * with {@link LockNotTakenException}. The beans it needs are looked up at the first call.
+ * with {@link LockNotTakenException}. While the application does not take part ({@code hoplock.act-when}: not ready
+ * yet, or refusing traffic) no lock is taken and no store request is made: the call is reported as
+ * {@link WithLockListener.Refusal#NOT_READY} and skipped or refused the same way. The beans it needs are looked up at
+ * the first call.
  *
  * <p>Limit: unlike {@code @LeaderOnly}, a nested {@code @WithLock} call does not re-raise an interrupt an enclosing
  * call's lock delivered after clearing its own.
@@ -45,6 +49,8 @@ final class WithLockInterceptor implements MethodInterceptor {
     private final SingletonSupplier<Locks> locks;
     private final SingletonSupplier<WithLockListener[]> listeners;
     private final TimeSource time;
+    /** Why the application does not take part now (no lock is taken), or empty. */
+    private final Supplier<Optional<String>> notReady;
     /** The last lock each name was taken with by a call here; removed when that lock ends. */
     private final Map<String, LockHandle> lastHeld = new ConcurrentHashMap<>();
     /**
@@ -62,6 +68,16 @@ final class WithLockInterceptor implements MethodInterceptor {
     /** {@code time}: the clock of the minimum hold and the held-time metric (tests: the locks' virtual time). */
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, TimeSource time) {
+        this(source, locks, listeners, Optional::empty, time);
+    }
+
+    /**
+     * {@code notReady}: asked at every call before anything else is done; a reason means the application does not
+     * take part now (not ready yet, or refusing traffic): the call is not run ({@link WithLockListener.Refusal#NOT_READY}).
+     */
+    WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, TimeSource time) {
+        this.notReady = Objects.requireNonNull(notReady, "notReady");
         this.time = Objects.requireNonNull(time, "time");
         this.source = Objects.requireNonNull(source, "source");
         Objects.requireNonNull(locks, "locks");
@@ -83,6 +99,11 @@ final class WithLockInterceptor implements MethodInterceptor {
             throw new IllegalStateException(gate.origin() + " cannot work: " + gate.problem());
         }
         String name = template.evaluate(method, invocation.getArguments(), target, gate.origin());
+        Optional<String> notTakingPart = notReady.get();
+        if (notTakingPart.isPresent()) {
+            // The application does not take part now (hoplock.act-when): no store request, skipped like a follower.
+            return notRun(gate, method, name, WithLockListener.Refusal.NOT_READY, null, notTakingPart.get());
+        }
         LockHandle running = lastHeld.get(name);
         if (running != null && running.isHeld() || inMinimumHold(name)) {
             return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
@@ -225,12 +246,18 @@ final class WithLockInterceptor implements MethodInterceptor {
 
     private @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
             @Nullable AcquireResult answer) {
+        return notRun(gate, method, name, why, answer, null);
+    }
+
+    private @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
+            @Nullable AcquireResult answer, @Nullable String notReadyBecause) {
         for (WithLockListener listener : listeners.obtain()) {
             listener.refused(name, method, why);
         }
         if (gate.whenHeld() == WhenLockHeld.THROW) {
             throw new LockNotTakenException(name, gate.origin() + " runs only when it can take the lock '" + name
-                    + "', and " + describe(why, answer), answer);
+                    + "', and " + (notReadyBecause != null ? "no lock is taken while " + notReadyBecause
+                    : describe(why, answer)), answer);
         }
         return SkipValues.of(method.getReturnType());
     }
