@@ -82,6 +82,18 @@ public interface Locks extends AutoCloseable {
     List<LockHandle> held();
 
     /**
+     * The lock names this instance has asked for since it started, each with the lease key its record is stored under,
+     * sorted by name; local state only, no store request (the Actuator endpoint and operators read those keys). The
+     * default knows only the names held now, without their keys' prefix: an implementation that knows its keys
+     * overrides it.
+     */
+    default java.util.SortedMap<String, String> keysByName() {
+        java.util.SortedMap<String, String> keys = new java.util.TreeMap<>();
+        held().forEach(lock -> keys.put(lock.name(), lock.name()));
+        return keys;
+    }
+
+    /**
      * Registers a listener for every {@link LockEvent} of this instance (acquired, extended, released, lost). Events are
      * delivered one at a time on the event executor, in the order they happened for each name.
      *

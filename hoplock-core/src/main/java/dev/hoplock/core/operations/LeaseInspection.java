@@ -8,6 +8,7 @@ import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
 import dev.hoplock.core.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -42,21 +43,21 @@ public final class LeaseInspection {
     }
 
     /**
-     * Reads {@code key}; {@code ttl} (the TTL its holders use) only decides whether an expiry lies suspiciously far
-     * ahead.
+     * Reads {@code key}; {@code ttl} (the TTL its holders use; null when unknown, as for a named lock whose callers
+     * choose their own) only decides whether an expiry lies suspiciously far ahead.
      *
      * @throws IllegalArgumentException when {@code key} is not a valid lease key (the message says the rule)
      * @throws BackendException         when the store gave no answer within the request timeout
      */
-    public LeaseRecordView read(String key, Duration ttl) throws BackendException {
+    public LeaseRecordView read(String key, @Nullable Duration ttl) throws BackendException {
         LeaseKeys.validate(key);
         Optional<StoredObject> found = backend.read(key, requestTimeout);
         return view(key, found.orElse(null), time.wallNow(), ttl);
     }
 
     /** The view of {@code found} (null: absent) under {@code key}, judged at {@code wallNow}. */
-    public static LeaseRecordView view(String key, @org.jspecify.annotations.Nullable StoredObject found,
-                                       Instant wallNow, Duration ttl) {
+    public static LeaseRecordView view(String key, @Nullable StoredObject found,
+                                       Instant wallNow, @Nullable Duration ttl) {
         if (found == null) {
             return new LeaseRecordView(key, LeaseRecordView.State.ABSENT, null, 0, null, null, false, null, null,
                     wallNow);
@@ -73,13 +74,14 @@ public final class LeaseInspection {
     }
 
     /** The view of a decoded {@code record} with {@code handle} under {@code key}, judged at {@code wallNow}. */
-    static LeaseRecordView view(String key, LeaseRecord record, String handle, Instant wallNow, Duration ttl) {
+    static LeaseRecordView view(String key, LeaseRecord record, String handle, Instant wallNow,
+                                @Nullable Duration ttl) {
         if (record.isReleased()) {
             return new LeaseRecordView(key, LeaseRecordView.State.RELEASED, "", record.generation(),
                     record.expiresAt(), null, false, handle, null, wallNow);
         }
         Duration expiresIn = Duration.between(wallNow, record.expiresAt());
-        boolean skew = expiresIn.compareTo(ttl.multipliedBy(SKEW_TTLS)) > 0;
+        boolean skew = ttl != null && expiresIn.compareTo(ttl.multipliedBy(SKEW_TTLS)) > 0;
         LeaseRecordView.State state = record.isExpiredAt(wallNow) ? LeaseRecordView.State.EXPIRED
                 : LeaseRecordView.State.HELD;
         return new LeaseRecordView(key, state, record.owner(), record.generation(), record.expiresAt(), expiresIn,
@@ -87,7 +89,7 @@ public final class LeaseInspection {
     }
 
     /** The text for an object under {@code key} that is no lease record: the key, what is wrong, and what to do. */
-    static String corruptText(String key, @org.jspecify.annotations.Nullable String what) {
+    static String corruptText(String key, @Nullable String what) {
         String text = "the object under '" + key + "' is not a lease record (" + what + ")";
         if (key.endsWith("/registry")) {
             return text + "; this key looks like an ownership group's registry, which has its own format and is"
