@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.Handle;
 import dev.hoplock.core.backend.LeaseKeys;
+import dev.hoplock.core.backend.StoreNotCapableException;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.backend.WriteResult;
 import dev.hoplock.core.internal.lease.LeaseWriter;
@@ -56,7 +57,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@link Builder#trustTtlOverExpiry(boolean)}), and then observes for the TTL.
  *
  * <p>Guarantees: never deletes; writes at most once, only the released record at the generation observed, only
- * conditional on a version observed unchanged for the observation; writes nothing for an absent, released or corrupt
+ * conditional on a version observed unchanged for the observation, and only to a store whose {@link Backend#verify()}
+ * shows that it honours conditional writes (rule E0; otherwise the write would be a blind one); writes nothing for an absent, released or corrupt
  * record (a corrupt one has no generation to keep; electors take it over themselves after E4's observation), nor when a
  * read fails. Thread-safe: each {@link #release(String)} is its own run on the scheduler.
  */
@@ -209,6 +211,19 @@ public final class StuckLeaseRelease implements AutoCloseable {
 
         private void write(Read last, Observation.Present seen) {
             LeaseRecord observed = Objects.requireNonNull(seen.record());
+            try {
+                // E0: a conditional write is sent only to a store that honours it (else it would be a blind write).
+                backend.verify().requireFor(false);
+            } catch (StoreNotCapableException e) {
+                finish(ReleaseReport.Outcome.REFUSED, last.view(), Duration.ofNanos(last.answerNanos()
+                        - seen.firstSeenNanos()), null, key + ": refused, nothing written: " + e.getMessage());
+                return;
+            } catch (BackendException | RuntimeException e) {
+                finish(ReleaseReport.Outcome.FAILED, last.view(), Duration.ofNanos(last.answerNanos()
+                        - seen.firstSeenNanos()), null, key + ": the store could not be verified (" + e.getMessage()
+                        + "); nothing was written");
+                return;
+            }
             LeaseRecord released = LeaseRecord.released(observed.generation(), LeaseWriter.nonce());
             Duration unchanged = Duration.ofNanos(last.answerNanos() - seen.firstSeenNanos());
             String observedText = key + ": observed " + describeHolder(observed) + " unchanged for "

@@ -187,6 +187,33 @@ class StuckLeaseReleaseTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("stores")
+    void a_store_that_does_not_honour_conditional_swaps_gets_no_write(String kind) throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(2, f.time.wallNow().minusSeconds(5), "gone-node", "n1"));
+        Backend blind = new RenewsBeforeTheWrite(f.store, f) {
+            @Override
+            public dev.hoplock.core.backend.StoreCapabilities verify() {
+                return dev.hoplock.core.backend.StoreCapabilities.builder("blind").set(
+                        dev.hoplock.core.backend.StoreCapabilities.Capability.CONDITIONAL_SWAP,
+                        dev.hoplock.core.backend.StoreCapabilities.Support.NOT_SUPPORTED, "If-Match ignored").build();
+            }
+
+            @Override
+            public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) {
+                throw new AssertionError("no write may reach a store that ignores conditions");
+            }
+        };
+        try (StuckLeaseRelease release = StuckLeaseRelease.builder(blind).ttl(TTL).pollInterval(POLL)
+                .timeSource(f.time).scheduler(f.time).build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL.multipliedBy(2));
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.REFUSED);
+            assertThat(report.message()).contains("nothing written").contains("conditional swap");
+        }
+        assertThat(f.stored().owner()).isEqualTo("gone-node");
+    }
+
     @org.junit.jupiter.api.Test
     void the_ttl_is_required_and_keys_are_validated() {
         ReleaseFixture f = new ReleaseFixture("memory", dir);
@@ -201,7 +228,7 @@ class StuckLeaseReleaseTest {
      * A real store in which the holder renews its record (same owner and generation, a new nonce) just before the
      * release's write reaches the store: the write then expects a version that is gone.
      */
-    private static final class RenewsBeforeTheWrite implements Backend {
+    private static class RenewsBeforeTheWrite implements Backend {
         private final Backend store;
         private final ReleaseFixture f;
         int deletes;
