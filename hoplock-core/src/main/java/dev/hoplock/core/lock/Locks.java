@@ -84,13 +84,10 @@ public interface Locks extends AutoCloseable {
     /**
      * The lock names this instance has asked for since it started, each with the lease key its record is stored under,
      * sorted by name; local state only, no store request (the Actuator endpoint and operators read those keys). The
-     * default knows only the names held now, without their keys' prefix: an implementation that knows its keys
-     * overrides it.
+     * default knows none: an implementation that does not know its keys shows nothing rather than a wrong key.
      */
     default java.util.SortedMap<String, String> keysByName() {
-        java.util.SortedMap<String, String> keys = new java.util.TreeMap<>();
-        held().forEach(lock -> keys.put(lock.name(), lock.name()));
-        return keys;
+        return new java.util.TreeMap<>();
     }
 
     /**
