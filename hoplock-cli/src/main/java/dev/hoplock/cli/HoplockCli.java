@@ -63,7 +63,7 @@ public final class HoplockCli {
         try {
             context = application.run(arguments.springArgs().toArray(String[]::new));
         } catch (RuntimeException e) {
-            err.println("hoplock-cli: the settings could not be read: " + rootMessage(e));
+            err.println("hoplock-cli: the store could not be built from the hoplock.* settings: " + rootMessage(e));
             return ExitCode.CONFIGURATION;
         }
         try (context) {
