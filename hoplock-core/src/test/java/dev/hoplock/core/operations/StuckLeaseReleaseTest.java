@@ -98,6 +98,24 @@ class StuckLeaseReleaseTest {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void a_takeover_while_observing_makes_it_refuse_and_names_the_new_holder(String kind) throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(6, f.time.wallNow().minusSeconds(1), "gone-node", "n1"));
+        try (StuckLeaseRelease release = f.release().build()) {
+            CompletableFuture<ReleaseReport> pending = release.release(KEY);
+            f.time.advance(Duration.ofSeconds(5));
+            f.put(new LeaseRecord(7, f.time.wallNow().plus(TTL), "other-node", "n2"));
+            ReleaseReport report = f.advanceUntilDone(pending, TTL);
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.REFUSED);
+            assertThat(report.message()).contains("other-node holds it now at generation 7");
+            assertThat(report.last().holder()).isEqualTo("other-node");
+        }
+        assertThat(f.stored().owner()).isEqualTo("other-node");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void a_far_ahead_expiry_is_refused_unless_the_ttl_is_trusted(String kind) throws Exception {
         ReleaseFixture f = new ReleaseFixture(kind, dir);
         f.put(new LeaseRecord(3, f.time.wallNow().plus(Duration.ofHours(2)), "long-lock", "n1"));
