@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -48,7 +49,8 @@ import java.util.Objects;
  *       sees 5 and is refused; if 5 rolls back instead, 4 is legitimately the highest and passes;</li>
  *   <li>if the stale one checked first, the newer one waits until the stale transaction ends: the stale writes
  *       commit before anything the newer leader writes in its fenced transaction, which is the order the tokens
- *       say.</li>
+ *       say; the wait is bounded by the lock timeout (below), after which the newer check fails and its transaction
+ *       rolls back, so no order is broken.</li>
  * </ul>
  * Hence the guarantee of {@link Fence}: among committed transactions that passed a check for one resource, tokens
  * never decrease in commit order. It covers exactly the writes made in the same transaction as the check, on the
@@ -59,8 +61,18 @@ import java.util.Objects;
  * {@link #forCurrentConnection} with a supplier of the transaction's current connection (for example Spring's
  * {@code () -> DataSourceUtils.getConnection(dataSource)}). A connection in autocommit mode is refused with
  * {@link FencingException}: the lock would end with the statement and protect nothing. The fence never commits,
- * rolls back or closes the connection. Waiting for a concurrent fenced transaction is bounded only by the
- * transaction's own timeout (lock timeout, statement timeout) as the application configured it.
+ * rolls back or closes the connection.
+ *
+ * <h2>Bounded wait</h2>
+ * Waiting for a concurrent fenced transaction of the same resource is bounded by the fence's lock timeout
+ * ({@link #lockTimeout(Duration)}, default {@link #DEFAULT_LOCK_TIMEOUT}; in Spring Boot
+ * {@code hoplock.fence.lock-timeout}): the fence's statements run with the database's lock-wait limit set to it
+ * (PostgreSQL {@code lock_timeout}, local to the transaction; MariaDB/MySQL {@code innodb_lock_wait_timeout}, whole
+ * seconds rounded up; H2 {@code LOCK_TIMEOUT}), and the caller's own value is put back after them. So a frozen
+ * earlier holder whose open transaction holds the fence row (a GC pause, a stopped process) holds up the new holder's
+ * fenced writes for at most that long: its check then fails with {@link FenceLockTimeoutException}, naming the
+ * setting, and its transaction must roll back. When the frozen holder resumes after the new holder's check
+ * committed, its own fence statement is refused by the token check ({@link StaleTokenException}).
  *
  * <p>Thread-safe if the connection source is (each thread's transaction its own connection).
  */
@@ -72,30 +84,56 @@ public final class JdbcFence implements Fence {
         Connection current() throws SQLException;
     }
 
+    /** How long a check waits for the fence row's lock unless told otherwise: 5 seconds. */
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(5);
+
     private final ConnectionSource connections;
     private final TableName table;
+    private final Duration lockTimeout;
     private volatile @Nullable Database database;
 
-    private JdbcFence(ConnectionSource connections, TableName table, @Nullable Database database) {
+    private JdbcFence(ConnectionSource connections, TableName table, Duration lockTimeout,
+            @Nullable Database database) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.table = table;
+        this.lockTimeout = lockTimeout;
         this.database = database;
     }
 
     /** A fence that checks inside the transaction of {@code connection} (which must not be in autocommit mode). */
     public static JdbcFence forConnection(Connection connection) {
         Objects.requireNonNull(connection, "connection");
-        return new JdbcFence(() -> connection, new TableName(JdbcSchema.DEFAULT_FENCE_TABLE), null);
+        return new JdbcFence(() -> connection, new TableName(JdbcSchema.DEFAULT_FENCE_TABLE), DEFAULT_LOCK_TIMEOUT,
+                null);
     }
 
     /** A fence that asks {@code source} for the current transaction's connection at every check. */
     public static JdbcFence forCurrentConnection(ConnectionSource source) {
-        return new JdbcFence(source, new TableName(JdbcSchema.DEFAULT_FENCE_TABLE), null);
+        return new JdbcFence(source, new TableName(JdbcSchema.DEFAULT_FENCE_TABLE), DEFAULT_LOCK_TIMEOUT, null);
     }
 
     /** This fence over another table (default {@value JdbcSchema#DEFAULT_FENCE_TABLE}). */
     public JdbcFence table(String table) {
-        return new JdbcFence(connections, new TableName(table), database);
+        return new JdbcFence(connections, new TableName(table), lockTimeout, database);
+    }
+
+    /**
+     * This fence with another bound on the wait for the fence row's lock (default {@link #DEFAULT_LOCK_TIMEOUT}; see
+     * "Bounded wait" above). MariaDB/MySQL count whole seconds: the timeout is rounded up there.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
+    public JdbcFence lockTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isZero() || timeout.isNegative() || timeout.toMillis() < 1) {
+            throw new IllegalArgumentException("the fence's lock timeout must be at least 1ms, got " + timeout);
+        }
+        return new JdbcFence(connections, table, timeout, database);
+    }
+
+    /** The bound on the wait for the fence row's lock. */
+    public Duration lockTimeout() {
+        return lockTimeout;
     }
 
     /** The fence table, as used in SQL. */
@@ -130,15 +168,18 @@ public final class JdbcFence implements Fence {
         @Nullable String named = holder.isEmpty() ? null : holder;
         try {
             Database db = database(connection, resource);
-            boolean recorded = switch (db) {
+            boolean recorded = FenceLockWait.run(connection, db, lockTimeout, () -> switch (db) {
                 case POSTGRESQL -> recordByRowCount(connection, resource, token, named, postgresqlUpsert());
                 case MARIADB -> recordMariadb(connection, resource, token, named);
                 case H2 -> recordH2(connection, resource, token, named);
-            };
+            });
             if (!recorded) {
                 refuse(connection, resource, token, named);
             }
         } catch (SQLException e) {
+            if (FenceLockWait.isLockTimeout(e)) {
+                throw new FenceLockTimeoutException(resource, table.value(), lockTimeout, e);
+            }
             throw failure(resource, e);
         }
     }

@@ -70,8 +70,9 @@ class JdbcFenceTest {
             pool.close();
         }
 
+        /** The fence with a lock timeout far above any wait of these tests (the bounded wait has tests of its own). */
         private JdbcFence fence(Connection connection) {
-            return JdbcFence.forConnection(connection).table(fenceTable);
+            return JdbcFence.forConnection(connection).table(fenceTable).lockTimeout(Duration.ofSeconds(60));
         }
 
         private Connection begin() throws SQLException {
@@ -249,6 +250,94 @@ class JdbcFenceTest {
                 thread.shutdownNow();
             }
             assertThat(storedToken(resource)).isEqualTo(5);
+        }
+
+        /**
+         * Issue 23, fix 7: a frozen earlier holder whose open transaction holds the fence row holds up the newer
+         * holder's check for at most the lock timeout; the check then fails naming the setting, and passes once the
+         * frozen transaction ended.
+         */
+        @Test
+        void aFrozenHolderHoldsUpANewerCheckAtMostTheLockTimeout() throws Exception {
+            String resource = newResource();
+            Duration timeout = Duration.ofSeconds(1);
+            ExecutorService thread = Executors.newSingleThreadExecutor();
+            try (Connection frozen = begin(); Connection live = begin()) {
+                fence(frozen).check(resource, 4);   // the frozen leader: its transaction stays open
+
+                long started = System.nanoTime();
+                Future<Throwable> check = thread.submit(() -> outcome(() ->
+                        fence(live).lockTimeout(timeout).check(resource, 5)));
+                Throwable failure = check.get(timeout.plusSeconds(10).toMillis(), TimeUnit.MILLISECONDS);
+                Duration waited = Duration.ofNanos(System.nanoTime() - started);
+
+                assertThat(failure).isInstanceOfSatisfying(FenceLockTimeoutException.class, e -> {
+                    assertThat(e.resource()).isEqualTo(resource);
+                    assertThat(e.timeout()).isEqualTo(timeout);
+                    assertThat(e).hasMessageContaining("hoplock.fence.lock-timeout").hasMessageContaining("1s")
+                            .hasMessageContaining(resource).hasMessageContaining("frozen");
+                });
+                assertThat(waited).as("waited about the timeout, not until the frozen transaction ended")
+                        .isGreaterThanOrEqualTo(timeout.minusMillis(100)).isLessThan(timeout.plusSeconds(5));
+                live.rollback();
+
+                frozen.rollback();   // the frozen transaction ends (here: rolled back, as after a crash)
+                fence(live).lockTimeout(timeout).check(resource, 5);
+                live.commit();
+            } finally {
+                thread.shutdownNow();
+            }
+            assertThat(storedToken(resource)).isEqualTo(5);
+        }
+
+        /** The other order: the newer check commits first; the frozen holder resumes and is refused by the token. */
+        @Test
+        void aFrozenHolderThatResumesAfterTheNewerCheckCommittedIsRefusedByTheToken() throws SQLException {
+            String resource = newResource();
+            try (Connection frozen = begin(); Connection live = begin()) {
+                fence(live).lockTimeout(Duration.ofSeconds(1)).check(resource, 5);
+                live.commit();
+                assertThatThrownBy(() -> fence(frozen).lockTimeout(Duration.ofSeconds(1)).check(resource, 4))
+                        .isInstanceOfSatisfying(StaleTokenException.class,
+                                e -> assertThat(e.currentToken()).isEqualTo(5));
+                frozen.rollback();
+            }
+            assertThat(storedToken(resource)).isEqualTo(5);
+        }
+
+        /** The caller's own lock-wait setting is back after a check, passed or timed out. */
+        @Test
+        void theCallersLockWaitSettingIsRestoredAfterACheck() throws Exception {
+            String resource = newResource();
+            try (Connection connection = begin()) {
+                String before = lockWaitSetting(connection);
+                fence(connection).lockTimeout(Duration.ofMillis(1500)).check(resource, 1);
+                assertThat(lockWaitSetting(connection)).isEqualTo(before);
+                connection.commit();
+            }
+        }
+
+        @Test
+        void aLockTimeoutBelowOneMillisecondIsRefused() throws SQLException {
+            try (Connection connection = begin()) {
+                assertThatThrownBy(() -> fence(connection).lockTimeout(Duration.ZERO))
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1ms");
+                assertThatThrownBy(() -> fence(connection).lockTimeout(Duration.ofSeconds(-1)))
+                        .isInstanceOf(IllegalArgumentException.class);
+                connection.rollback();
+            }
+        }
+
+        private String lockWaitSetting(Connection connection) throws SQLException {
+            String query = switch (database) {
+                case POSTGRESQL -> "SELECT current_setting('lock_timeout')";
+                case MARIADB -> "SELECT @@SESSION.innodb_lock_wait_timeout";
+                case H2 -> "SELECT LOCK_TIMEOUT()";
+            };
+            try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(query)) {
+                assertThat(row.next()).isTrue();
+                return row.getString(1);
+            }
         }
 
         @Test

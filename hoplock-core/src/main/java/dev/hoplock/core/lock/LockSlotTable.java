@@ -45,6 +45,13 @@ final class LockSlotTable {
         return slots.computeIfAbsent(name, n -> new LockSlot(locks, n, key));
     }
 
+    /** Every name seen, with its lease key, sorted by name. */
+    java.util.SortedMap<String, String> keysByName() {
+        java.util.SortedMap<String, String> keys = new java.util.TreeMap<>();
+        slots.forEach((name, slot) -> keys.put(name, slot.key()));
+        return keys;
+    }
+
     /** The locks held now, one handle per name. */
     List<LockHandle> held() {
         List<LockHandle> result = new ArrayList<>();

@@ -82,6 +82,15 @@ public interface Locks extends AutoCloseable {
     List<LockHandle> held();
 
     /**
+     * The lock names this instance has asked for since it started, each with the lease key its record is stored under,
+     * sorted by name; local state only, no store request (the Actuator endpoint and operators read those keys). The
+     * default knows none: an implementation that does not know its keys shows nothing rather than a wrong key.
+     */
+    default java.util.SortedMap<String, String> keysByName() {
+        return new java.util.TreeMap<>();
+    }
+
+    /**
      * Registers a listener for every {@link LockEvent} of this instance (acquired, extended, released, lost). Events are
      * delivered one at a time on the event executor, in the order they happened for each name.
      *

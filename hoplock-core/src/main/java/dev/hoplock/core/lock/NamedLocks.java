@@ -169,6 +169,11 @@ public final class NamedLocks implements Locks {
     }
 
     @Override
+    public java.util.SortedMap<String, String> keysByName() {
+        return slots.keysByName();
+    }
+
+    @Override
     public AutoCloseable addListener(Consumer<? super LockEvent> listener) {
         return events.addListener(listener);
     }

@@ -169,6 +169,11 @@ final class EpochView {
         this.wallDeadlineMillis = Math.max(this.wallDeadlineMillis, wallDeadlineMillis);
     }
 
+    /** Rule M2: the monotonic deadline until which the view may be acted under (0 before the first confirmation). */
+    long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     boolean fresh(long nowNanos, long wallMillis) {
         return deadlineNanos != 0 && nowNanos - deadlineNanos < 0 && wallMillis < wallDeadlineMillis;
     }

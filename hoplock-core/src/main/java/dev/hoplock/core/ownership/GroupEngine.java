@@ -40,6 +40,7 @@ final class GroupEngine {
         this.loop = new MembershipLoop(config, runtime.backend(), runtime.time(), runtime.scheduler(), elector, claims,
                 events);
         this.gate = new ActingGate(config, loop, elector, runtime.time());
+        loop.watchActing(gate::isMember, gate::leaving);
         this.departure = new Departure(config, gate, claims, runtime.scheduler(), loop, elector, runtime::close);
     }
 

@@ -53,6 +53,7 @@ final class MembershipLoop {
     private final SplittableRandom jitter;
     private final SplittableRandom incarnations;
     private final ViewAdoption views;
+    private final ActingWatch acting;
 
     // ---- guarded by this ----
     private @Nullable Registry latest;
@@ -81,6 +82,8 @@ final class MembershipLoop {
         this.ttlNanos = config.ttl().toNanos();
         this.absence = new RegistryAbsence(ttlNanos);
         this.views = new ViewAdoption(config, time, claims, events, this::problem);
+        this.acting = new ActingWatch(config.group(), time, scheduler, elector, events, views::current,
+                this::checkActing);
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
         this.incarnations = new SplittableRandom(jitter.nextLong() ^ time.nanoTime() * 0x9E3779B97F4A7C15L
                 ^ time.wallMillis());
@@ -103,13 +106,30 @@ final class MembershipLoop {
         schedule(Duration.ZERO);
     }
 
-    /** Runs a step soon ({@link #kick()}) whenever the liveness lease is acquired or lost. */
+    /** Runs a step soon ({@link #kick()}) whenever the liveness lease is acquired or lost, and checks acting. */
     void followLease() {
         elector.addListener(event -> {
             if (event instanceof ElectionEvent.Acquired || event instanceof ElectionEvent.Lost) {
+                checkActing();
                 kick();
             }
         });
+    }
+
+    /**
+     * Lets {@link ActingWatch} follow the gate's answer ({@code actingNow}: {@link ActingGate#isMember()}), so that a
+     * member that stops acting without a new view is told at that instant.
+     */
+    synchronized void watchActing(java.util.function.BooleanSupplier actingNow,
+            java.util.function.BooleanSupplier leavingNow) {
+        acting.watch(actingNow, leavingNow);
+    }
+
+    /** Compares whether the member acts now with the last check ({@link ActingWatch}), under this loop's lock. */
+    synchronized void checkActing() {
+        if (!stopped) {
+            acting.check();
+        }
     }
 
     /** Runs a step soon (the member lease was acquired, a claim closed): no wait for the next interval. */
@@ -146,6 +166,7 @@ final class MembershipLoop {
         cancel(timer);
         cancel(opTimer);
         op++;
+        acting.close();
         views.clear();
     }
 
@@ -231,6 +252,7 @@ final class MembershipLoop {
         latest = registry;
         registryHandle = handle;
         views.adopt(registry, t0, w0, answered);
+        acting.check();
     }
 
     /** A fresh incarnation id for a registry this member creates (rule M9): 64 random bits, in hex. */

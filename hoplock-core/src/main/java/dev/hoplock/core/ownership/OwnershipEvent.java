@@ -8,7 +8,8 @@ import java.util.Objects;
  * over the new view).
  */
 public sealed interface OwnershipEvent
-        permits OwnershipEvent.MembershipChanged, OwnershipEvent.Settled, OwnershipEvent.Problem {
+        permits OwnershipEvent.MembershipChanged, OwnershipEvent.Settled, OwnershipEvent.ActingStopped,
+        OwnershipEvent.Problem {
 
     /** The group's name. */
     String group();
@@ -27,6 +28,23 @@ public sealed interface OwnershipEvent
         public MembershipChanged {
             Objects.requireNonNull(previous, "previous");
             Objects.requireNonNull(current, "current");
+        }
+    }
+
+    /**
+     * This instance stopped acting on every key although no new view said so: the view of {@code epoch} could not be
+     * confirmed in time (rule M2: the store did not answer) or its liveness term ended (rule M1). Published at that
+     * instant, on the group's scheduler (not when the store answers again), once per stop: every key it owned in
+     * {@code view} is no longer acted on. When it acts again, a {@link MembershipChanged} says so: the next view it
+     * adopts, or, when the same view is confirmed again, one with that view as both {@code previous} and
+     * {@code current}.
+     *
+     * @param epoch the epoch of the view it acted under
+     * @param view  that view (the members it last knew; not a new membership)
+     */
+    record ActingStopped(String group, long epoch, MembershipView view) implements OwnershipEvent {
+        public ActingStopped {
+            Objects.requireNonNull(view, "view");
         }
     }
 

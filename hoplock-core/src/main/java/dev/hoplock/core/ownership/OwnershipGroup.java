@@ -282,6 +282,14 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return config.group();
     }
 
+    /**
+     * The key of the group's registry record ({@code <group>/registry}). Its format is the registry's own, not a lease
+     * record's: operators read it, never release it.
+     */
+    public String registryKey() {
+        return MemberKeys.registryKey(config.group());
+    }
+
     /** The liveness elector's settings (key {@code <group>/members/<id>}, TTL, intervals). */
     public ElectorSettings settings() {
         return engine.elector.settings();

@@ -143,6 +143,61 @@ class OwnershipGroupTest {
         assertThat(ownedByAnyone()).isEqualTo(keys.size());
     }
 
+    /**
+     * Issue 23, fix 6: a member whose store stops answering is told it stopped acting at the instant it stops (its
+     * view's confirmation lapses), once, with the view whose keys it no longer acts on; not 20 s later when the store
+     * answers again. When the store answers again, no second stop is told; the new membership is.
+     */
+    @Test
+    void aCutOffMemberIsToldAtTheInstantItStopsActingNotWhenTheStoreAnswersAgain() {
+        member("a");
+        member("b");
+        member("c");
+        run(Duration.ofSeconds(40));
+        assertThat(group("b").isMember()).isTrue();
+        List<Long> toldAt = new ArrayList<>();
+        List<Boolean> actingWhenTold = new ArrayList<>();
+        group("b").addListener(event -> {
+            if (event instanceof OwnershipEvent.ActingStopped) {
+                toldAt.add(time.nanoTime());
+                actingWhenTold.add(group("b").isMember() || keys.stream().anyMatch(group("b")::isOwner));
+            }
+        });
+        List<OwnershipEvent> seenByB = requireNonNull(events.get("b"), "b's events");
+        int before = seenByB.size();
+
+        link("b").cut = true;
+        long lastActing = time.nanoTime();
+        long firstNotActing = -1;
+        for (int step = 0; step < 600 && firstNotActing < 0; step++) {
+            run(Duration.ofMillis(100));
+            if (group("b").isMember() || keys.stream().anyMatch(group("b")::isOwner)) {
+                lastActing = time.nanoTime();
+            } else {
+                firstNotActing = time.nanoTime();
+            }
+        }
+        assertThat(firstNotActing).as("b stopped acting").isPositive();
+        assertThat(toldAt).as("told once, no later than the instant it stopped acting").hasSize(1);
+        assertThat(toldAt.get(0)).isGreaterThan(lastActing).isLessThanOrEqualTo(firstNotActing);
+        assertThat(actingWhenTold).as("not told early: it no longer acted when told").containsExactly(false);
+        OwnershipEvent.ActingStopped stopped = seenByB.subList(before, seenByB.size()).stream()
+                .filter(OwnershipEvent.ActingStopped.class::isInstance).map(OwnershipEvent.ActingStopped.class::cast)
+                .findFirst().orElseThrow();
+        assertThat(stopped.view().members()).extracting(Member::id).contains("b");
+        assertThat(keys.stream().filter(k -> Rendezvous.isOwner(k, "b", stopped.view())).count())
+                .as("the keys it no longer acts on").isPositive();
+
+        run(Duration.ofSeconds(100));   // the others drop b meanwhile
+        link("b").cut = false;
+        run(Duration.ofSeconds(60));
+        List<OwnershipEvent> after = seenByB.subList(before, seenByB.size());
+        assertThat(after).filteredOn(OwnershipEvent.ActingStopped.class::isInstance).as("no second stop").hasSize(1);
+        assertThat(after).filteredOn(e -> e instanceof OwnershipEvent.MembershipChanged changed
+                && changed.current().member("b").isPresent()).as("the new membership is told").isNotEmpty();
+        assertThat(owned("b")).isPositive();
+    }
+
     @Test
     void aJoiningMemberTakesOnlyTheKeysItWinsAndTokensWorkWithAFence() {
         member("a");

@@ -1,7 +1,9 @@
 package dev.hoplock.spring.actuate;
 
+import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.lock.Locks;
+import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.jspecify.annotations.Nullable;
@@ -12,6 +14,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +24,12 @@ import java.util.Optional;
 /**
  * The {@code hoplock} actuator endpoint. Reading: {@code GET /actuator/hoplock} lists every election's state
  * ({@link ElectionDescriptor}) and, with per-key ownership, the group's members and their state under
- * {@code ownership:<group>} ({@link OwnershipDescriptor}); {@code GET /actuator/hoplock/{name}} shows one; no store
- * request, no secrets.
+ * {@code ownership:<group>} ({@link OwnershipDescriptor}), both from local state; and, when the endpoint knows the
+ * store, under {@code store:records} the record each election, each named lock this instance has used and the
+ * ownership group (registry and this member's lease) has in the store ({@link StoreRecords}): holder, generation,
+ * {@code expires_at} and the expiry by this machine's clock. That part costs one store read per record per call, on
+ * the endpoint's own threads, each bounded by its request timeout; a read that fails shows as that record's error.
+ * {@code GET /actuator/hoplock/{name}} shows one entry ({@code store:records} included). No secrets.
  * {@code GET /actuator/hoplock/locks/held} lists the named locks this instance holds ({@link HeldLocks}). Writing:
  * {@code POST /actuator/hoplock/{name}} makes this instance step down from {@code name} if it leads it.
  *
@@ -37,24 +44,37 @@ public class HoplockEndpoint {
     /** The prefix of the ownership group's entry: {@code ownership:<group>} (no election name contains ':'). */
     public static final String OWNERSHIP_PREFIX = "ownership:";
 
+    /** The entry of the records read from the store (no election name contains ':'). */
+    public static final String STORE_RECORDS = "store:records";
+
     private final HoplockElections elections;
     private final @Nullable HoplockOwnership ownership;
     private final @Nullable Locks locks;
+    private final @Nullable StoreRecordReader records;
 
-    /** The elections only: no ownership group, no named locks. */
+    /** The elections only: no ownership group, no named locks, no store reads. */
     public HoplockEndpoint(HoplockElections elections) {
         this(elections, null, null);
+    }
+
+    /** As {@link #HoplockEndpoint(HoplockElections, HoplockOwnership, Locks, Backend, Duration)} without store reads. */
+    public HoplockEndpoint(HoplockElections elections, @Nullable HoplockOwnership ownership, @Nullable Locks locks) {
+        this(elections, ownership, locks, null, Duration.ofSeconds(5));
     }
 
     /**
      * @param elections the elections
      * @param ownership the ownership group, shown as {@code ownership:<group>}; null when not configured
      * @param locks     the named locks whose held locks {@code GET /actuator/hoplock/locks/held} lists, or null
+     * @param backend   the store whose records {@code store:records} shows; null: no store reads
+     * @param lockRequestTimeout the bound of each named lock's record read (elections and the group use their own)
      */
-    public HoplockEndpoint(HoplockElections elections, @Nullable HoplockOwnership ownership, @Nullable Locks locks) {
+    public HoplockEndpoint(HoplockElections elections, @Nullable HoplockOwnership ownership, @Nullable Locks locks,
+                           @Nullable Backend backend, Duration lockRequestTimeout) {
         this.elections = elections;
         this.ownership = ownership;
         this.locks = locks;
+        this.records = backend == null ? null : new StoreRecordReader(backend, TimeSource.system(), lockRequestTimeout);
     }
 
     /**
@@ -65,7 +85,23 @@ public class HoplockEndpoint {
     public Map<String, Object> read() {
         Map<String, Object> result = new LinkedHashMap<>(elections());
         ownershipDescriptor().ifPresent(descriptor -> result.put(OWNERSHIP_PREFIX + descriptor.group(), descriptor));
+        storeRecords().ifPresent(read -> result.put(STORE_RECORDS, read));
         return result;
+    }
+
+    /**
+     * The records read from the store now (one read per record), when the endpoint knows the store; never on a
+     * leader-only gate's path: only this endpoint calls it.
+     */
+    public Optional<StoreRecords> storeRecords() {
+        return records == null ? Optional.empty() : Optional.of(records.read(elections, ownership, locks));
+    }
+
+    /** Stops the threads that read the store (called by the application context at close). */
+    public void close() {
+        if (records != null) {
+            records.close();
+        }
     }
 
     /** The ownership group's state, when configured. */
@@ -117,6 +153,12 @@ public class HoplockEndpoint {
                 .filter(descriptor -> name.equals(OWNERSHIP_PREFIX + descriptor.group()));
         if (group.isPresent()) {
             return new WebEndpointResponse<>(group.get());
+        }
+        if (name.equals(STORE_RECORDS)) {
+            Optional<StoreRecords> read = storeRecords();
+            if (read.isPresent()) {
+                return new WebEndpointResponse<>(read.get());
+            }
         }
         return elections.find(name)
                 .<WebEndpointResponse<Object>>map(elector -> new WebEndpointResponse<>(ElectionDescriptor.of(name,

@@ -11,6 +11,7 @@ import dev.hoplock.spring.autoconfigure.redis.RedisBackendConfiguration;
 import dev.hoplock.spring.autoconfigure.s3.S3BackendConfiguration;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.Candidacy;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import dev.hoplock.spring.leader.ElectorCustomizer;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.StoreWriteWatch;
@@ -67,18 +68,22 @@ public final class HoplockAutoConfiguration {
         return new AotStoreChoiceCheck(environment, backend);
     }
 
-    /** Whether this application campaigns now: {@code hoplock.campaign-when} and the readiness state decide. */
+    /**
+     * Whether this application takes part now (campaigns, joins its ownership group, takes locks for
+     * {@code @WithLock}): {@code hoplock.act-when} and the readiness state decide.
+     */
     @Bean
     @ConditionalOnMissingBean
     Candidacy hoplockCandidacy(HoplockProperties properties, ApplicationContext context) {
-        return ReadinessCandidacy.initial(properties.getCampaignWhen(), context);
+        return ReadinessCandidacy.initial(properties.actWhen(), context);
     }
 
-    /** Withdraws and campaigns as the readiness state changes (nothing to do with campaign-when=started). */
+    /** Withdraws and takes part as the readiness state changes (nothing to do with act-when=started). */
     @Bean
     static ReadinessCandidacy hoplockReadinessCandidacy(ObjectProvider<HoplockElections> elections,
-            ObjectProvider<Backend> backend, ObjectProvider<HoplockProperties> properties) {
-        return new ReadinessCandidacy(elections, backend, properties);
+            ObjectProvider<Backend> backend, ObjectProvider<HoplockProperties> properties,
+            ObjectProvider<HoplockOwnership> ownership) {
+        return new ReadinessCandidacy(elections, backend, properties, ownership);
     }
 
     @Bean(destroyMethod = "close")

@@ -1,5 +1,6 @@
 package dev.hoplock.spring.autoconfigure;
 
+import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.actuate.HoplockEndpoint;
 import dev.hoplock.spring.leader.HoplockElections;
@@ -13,10 +14,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.time.Duration;
+
 /**
  * The {@code hoplock} actuator endpoint, when the actuator is on the classpath and the endpoint is available
  * (exposed and its access not {@code none}). Its step-down write operation follows Boot's endpoint access control:
- * read-only by default, {@code management.endpoint.hoplock.access=unrestricted} allows it.
+ * read-only by default, {@code management.endpoint.hoplock.access=unrestricted} allows it. It reads the store's records
+ * ({@code store:records}) through the application's one {@link Backend} bean, when there is exactly one.
  */
 @AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockOwnershipAutoConfiguration.class,
         HoplockLocksAutoConfiguration.class})
@@ -32,8 +36,10 @@ public final class HoplockEndpointAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         HoplockEndpoint hoplockEndpoint(HoplockElections elections, ObjectProvider<HoplockOwnership> ownership,
-                ObjectProvider<Locks> locks) {
-            return new HoplockEndpoint(elections, ownership.getIfAvailable(), locks.getIfAvailable());
+                ObjectProvider<Locks> locks, ObjectProvider<Backend> backend, ObjectProvider<LockProperties> lockProperties) {
+            Duration lockTimeout = lockProperties.getIfAvailable(LockProperties::new).getRequestTimeout();
+            return new HoplockEndpoint(elections, ownership.getIfAvailable(), locks.getIfAvailable(),
+                    backend.getIfUnique(), lockTimeout);
         }
     }
 }

@@ -4,6 +4,8 @@ import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.core.lock.NamedLocks;
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
+import dev.hoplock.spring.leader.Candidacy;
+import org.springframework.util.function.SingletonSupplier;
 import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.lock.WhenLockHeld;
 import dev.hoplock.spring.lock.WithLockAdvisor;
@@ -25,6 +27,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+
+import java.util.Optional;
 
 /**
  * Named locks: the {@link Locks} bean for programmatic use ({@link NamedLocks} over the same {@link Backend} as the
@@ -79,10 +83,14 @@ public final class HoplockLocksAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static WithLockAdvisor hoplockWithLockAdvisor(WithLockAttributeSource source, ObjectProvider<Locks> locks,
-            ObjectProvider<WithLockListener> listeners, ObjectProvider<ObservationRegistry> observations,
-            Environment environment) {
+            ObjectProvider<WithLockListener> listeners, ObjectProvider<Candidacy> candidacy,
+            ObjectProvider<ObservationRegistry> observations, Environment environment) {
         int order = Binder.get(environment).bind("hoplock.aspect-order", Integer.class).orElse(0);
+        // hoplock.act-when: the one Candidacy every primitive follows (no lock is taken while it is withdrawn).
+        SingletonSupplier<Optional<Candidacy>> participation = SingletonSupplier.of(
+                () -> Optional.ofNullable(candidacy.getIfAvailable()));
         return new WithLockAdvisor(source, locks::getObject, () -> listeners.orderedStream().toList(),
+                () -> participation.obtain().flatMap(Candidacy::withdrawnBecause),
                 HoplockObservationsAutoConfiguration.gateRegistry(observations, environment), order);
     }
 

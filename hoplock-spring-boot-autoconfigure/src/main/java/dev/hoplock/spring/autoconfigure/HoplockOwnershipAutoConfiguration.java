@@ -8,6 +8,7 @@ import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.ownership.OwnershipEventPublisher;
 import dev.hoplock.spring.ownership.OwnershipMeterBinder;
+import dev.hoplock.spring.leader.Candidacy;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -55,8 +56,8 @@ public final class HoplockOwnershipAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "hoplockOwnershipLifecycle")
-    OwnershipLifecycle hoplockOwnershipLifecycle(HoplockOwnership ownership) {
-        return new OwnershipLifecycle(ownership);
+    OwnershipLifecycle hoplockOwnershipLifecycle(HoplockOwnership ownership, ObjectProvider<Candidacy> candidacy) {
+        return new OwnershipLifecycle(ownership, candidacy.getIfAvailable());
     }
 
     @Bean

@@ -4,6 +4,7 @@ import dev.hoplock.core.election.ElectorSettings;
 import dev.hoplock.spring.leader.OnNonLeader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -57,12 +58,17 @@ public class HoplockProperties extends ElectionProperties {
     private boolean probe = true;
 
     /**
-     * When this application campaigns: ready (the default) once its readiness state is ACCEPTING_TRAFFIC, stepping
-     * down while it is REFUSING_TRAFFIC (a graceful shutdown, or the application saying it is not ready) and
-     * campaigning again when it accepts traffic; started: as soon as the context has started, whatever its readiness.
-     * A context not run by SpringApplication publishes no readiness and campaigns once started either way.
+     * When this application takes part, for every primitive alike: ready (the default) once its readiness state is
+     * ACCEPTING_TRAFFIC: its elections campaign, its ownership group joins, and @WithLock calls take their locks (a
+     * call before that is skipped like one whose lock is held elsewhere, and counted); while it is REFUSING_TRAFFIC
+     * (a graceful shutdown, or the application saying it is not ready) a leader steps down and @WithLock calls are
+     * skipped again (the ownership group stays joined). started: as soon as the context has started, whatever its
+     * readiness. A context not run by SpringApplication publishes no readiness and acts once started either way.
      */
-    private CampaignWhen campaignWhen = CampaignWhen.READY;
+    private @Nullable ActWhen actWhen;
+
+    /** Replaced by hoplock.act-when, which covers every primitive; used when hoplock.act-when is not set. */
+    private @Nullable CampaignWhen campaignWhen;
 
     /**
      * Order of the @LeaderOnly advisor among other advisors of a bean (lower runs first, outermost). The default 0 runs
@@ -129,11 +135,38 @@ public class HoplockProperties extends ElectionProperties {
         this.probe = probe;
     }
 
-    public CampaignWhen getCampaignWhen() {
+    public @Nullable ActWhen getActWhen() {
+        return actWhen;
+    }
+
+    public void setActWhen(@Nullable ActWhen actWhen) {
+        this.actWhen = actWhen;
+    }
+
+    /**
+     * When this application takes part: {@code hoplock.act-when}; when unset, the deprecated
+     * {@code hoplock.campaign-when}; when neither is set, {@link ActWhen#READY}.
+     */
+    public ActWhen actWhen() {
+        ActWhen set = actWhen;
+        if (set != null) {
+            return set;
+        }
+        CampaignWhen old = campaignWhen;
+        return old == CampaignWhen.STARTED ? ActWhen.STARTED : ActWhen.READY;
+    }
+
+    /** @deprecated replaced by {@code hoplock.act-when} ({@link #getActWhen()}), which covers every primitive */
+    @Deprecated
+    @DeprecatedConfigurationProperty(replacement = "hoplock.act-when", reason = "hoplock.act-when covers every"
+            + " primitive (elections, the ownership group, @WithLock) with the same default")
+    public @Nullable CampaignWhen getCampaignWhen() {
         return campaignWhen;
     }
 
-    public void setCampaignWhen(CampaignWhen campaignWhen) {
+    /** @deprecated replaced by {@code hoplock.act-when} */
+    @Deprecated
+    public void setCampaignWhen(@Nullable CampaignWhen campaignWhen) {
         this.campaignWhen = campaignWhen;
     }
 
@@ -218,7 +251,15 @@ public class HoplockProperties extends ElectionProperties {
         }
     }
 
-    /** When {@code hoplock.campaign-when} lets this application campaign. */
+    /** When {@code hoplock.act-when} lets this application take part (campaign, join, take locks). */
+    public enum ActWhen {
+        /** As soon as the application context has started (warming-up instances may act). */
+        STARTED,
+        /** While the application's readiness state is ACCEPTING_TRAFFIC. */
+        READY
+    }
+
+    /** The values of the deprecated {@code hoplock.campaign-when}; see {@link ActWhen}. */
     public enum CampaignWhen {
         /** As soon as the application context has started (warming-up instances may win). */
         STARTED,

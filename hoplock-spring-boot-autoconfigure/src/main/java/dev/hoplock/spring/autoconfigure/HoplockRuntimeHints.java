@@ -1,6 +1,7 @@
 package dev.hoplock.spring.autoconfigure;
 
 import dev.hoplock.spring.actuate.ElectionDescriptor;
+import dev.hoplock.spring.actuate.StoreRecords;
 import dev.hoplock.spring.leader.LeaderOnly;
 import dev.hoplock.spring.leader.OnNonLeader;
 import org.jspecify.annotations.Nullable;
@@ -20,7 +21,7 @@ import java.util.List;
  *   <li>resources: everything under {@code META-INF/hoplock/} (the JDBC store's schema and fencing DDL files under
  *       {@code META-INF/hoplock/jdbc/}; every store module keeps the files it loads there);</li>
  *   <li>reflection: the {@code @LeaderOnly} annotation and its {@code OnNonLeader} values (read when the gate is
- *       resolved), the actuator endpoint's {@link ElectionDescriptor} (serialised to JSON), every hoplock properties
+ *       resolved), the actuator endpoint's {@link ElectionDescriptor} and {@link StoreRecords} (serialised to JSON), every hoplock properties
  *       class ({@link KnownProperties#CLASSES}: the unknown-property check reads them reflectively, also those of a
  *       store that is absent) and the properties bound by name rather than through {@code @ConfigurationProperties}
  *       ({@link ElectionProperties}), the S3 store's class, whose presence the backend choice checks by name, and
@@ -48,7 +49,8 @@ public final class HoplockRuntimeHints implements RuntimeHintsRegistrar {
                 MemberCategory.DECLARED_FIELDS);
         hints.reflection().registerTypeIfPresent(classLoader, S3_BACKEND);
         hints.reflection().registerTypeIfPresent(classLoader, LETTUCE_CONNECTION_FACTORY);
-        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), ElectionDescriptor.class);
+        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), ElectionDescriptor.class,
+                StoreRecords.class);
         List<Class<?>> bound = new ArrayList<>(KnownProperties.CLASSES);
         bound.add(ElectionProperties.class);
         BindableRuntimeHintsRegistrar.forTypes(bound.toArray(Class<?>[]::new)).registerHints(hints, classLoader);

@@ -4,6 +4,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.spring.leader.Candidacy;
 import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,16 +17,24 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.SmartApplicationListener;
 
 /**
- * Makes candidacy follow the application's readiness ({@code hoplock.campaign-when=ready}, the default): this
- * application campaigns only while its readiness state is {@link ReadinessState#ACCEPTING_TRAFFIC}, so an instance
- * still warming up never wins an election.
+ * Makes every primitive follow the application's readiness ({@code hoplock.act-when=ready}, the default; the
+ * deprecated {@code hoplock.campaign-when} when that is unset): this application takes part only while its readiness
+ * state is {@link ReadinessState#ACCEPTING_TRAFFIC}, so an instance still warming up never wins an election, never
+ * joins its ownership group and never takes a lock for a {@code @WithLock} call. The one state all of them read is
+ * the {@link Candidacy}.
  *
  * <ul>
  *   <li>Until the first {@code ACCEPTING_TRAFFIC} (SpringApplication publishes it right after
- *       {@link ApplicationReadyEvent}), the electors are not started: no claim, no request to the store.</li>
+ *       {@link ApplicationReadyEvent}), the electors are not started (no claim, no request to the store), the
+ *       ownership group is not joined ({@link OwnershipLifecycle}: no registration, no membership lease), and
+ *       {@code @WithLock} calls are skipped without a store request, reported as
+ *       {@code WithLockListener.Refusal.NOT_READY} (counted by {@code hoplock.locks.refused}, reason
+ *       {@code not_ready}).</li>
  *   <li>{@code REFUSING_TRAFFIC} (a web server's graceful shutdown publishes it when the context starts closing; an
  *       application publishes it to say it is not ready) withdraws: a leader steps down and releases, so another
- *       instance takes over at its next poll, and no claim is written ({@link Candidacy}).</li>
+ *       instance takes over at its next poll, and no claim is written ({@link Candidacy}); {@code @WithLock} calls are
+ *       skipped again. The ownership group stays joined: leaving cannot be undone, and a graceful shutdown's
+ *       {@code REFUSING_TRAFFIC} is followed by the context's close, which leaves.</li>
  *   <li>{@code ACCEPTING_TRAFFIC} again campaigns again (after the one TTL a step-down pauses the elector).</li>
  *   <li>{@link ApplicationReadyEvent} counts as accepting traffic unless a readiness event said otherwise, for
  *       applications that publish readiness without Boot's availability support.</li>
@@ -39,38 +48,40 @@ final class ReadinessCandidacy implements SmartApplicationListener {
     private static final Logger log = LoggerFactory.getLogger(ReadinessCandidacy.class);
 
     /** The reason shown while this application waits for its first ACCEPTING_TRAFFIC. */
-    static final String WAITING = "the application is not ready yet: hoplock.campaign-when=ready campaigns once the"
+    static final String WAITING = "the application is not ready yet: hoplock.act-when=ready takes part once the"
             + " readiness state is ACCEPTING_TRAFFIC";
 
     /** The reason shown while the application refuses traffic. */
     static final String REFUSING = "the application's readiness state is REFUSING_TRAFFIC (graceful shutdown, or"
-            + " the application said it is not ready); hoplock.campaign-when=ready campaigns again when it accepts"
+            + " the application said it is not ready); hoplock.act-when=ready takes part again when it accepts"
             + " traffic";
 
     private final ObjectProvider<HoplockElections> elections;
     private final ObjectProvider<Backend> backend;
     private final ObjectProvider<HoplockProperties> properties;
+    private final ObjectProvider<HoplockOwnership> ownership;
     private volatile @Nullable ReadinessState lastReadiness;
 
     /** Providers, so that this early listener creates none of them before the context needs them. */
     ReadinessCandidacy(ObjectProvider<HoplockElections> elections, ObjectProvider<Backend> backend,
-            ObjectProvider<HoplockProperties> properties) {
+            ObjectProvider<HoplockProperties> properties, ObjectProvider<HoplockOwnership> ownership) {
         this.elections = elections;
         this.backend = backend;
         this.properties = properties;
+        this.ownership = ownership;
     }
 
     /**
      * The candidacy this application starts with: withdrawn until ready when {@code campaign-when=ready} and
      * SpringApplication runs the context (it publishes readiness), else a candidate.
      */
-    static Candidacy initial(HoplockProperties.CampaignWhen campaignWhen, ApplicationContext context) {
-        if (campaignWhen == HoplockProperties.CampaignWhen.STARTED) {
+    static Candidacy initial(HoplockProperties.ActWhen actWhen, ApplicationContext context) {
+        if (actWhen == HoplockProperties.ActWhen.STARTED) {
             return Candidacy.candidate();
         }
         if (!context.containsBean("springApplicationArguments")) {
             log.info("hoplock: this application context is not run by SpringApplication, so it publishes no"
-                    + " readiness; its electors campaign once it has started (as with hoplock.campaign-when=started)");
+                    + " readiness; it takes part once it has started (as with hoplock.act-when=started)");
             return Candidacy.candidate();
         }
         return Candidacy.withdrawn(WAITING);
@@ -85,7 +96,7 @@ final class ReadinessCandidacy implements SmartApplicationListener {
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
         HoplockProperties settings = properties.getIfAvailable();
-        if (settings == null || settings.getCampaignWhen() != HoplockProperties.CampaignWhen.READY) {
+        if (settings == null || settings.actWhen() != HoplockProperties.ActWhen.READY) {
             return;
         }
         HoplockElections electors = elections.getIfAvailable();
@@ -104,10 +115,19 @@ final class ReadinessCandidacy implements SmartApplicationListener {
         }
     }
 
+    /** Joins the ownership group, if there is one, once the application is ready (idempotent). */
+    private void join() {
+        HoplockOwnership group = ownership.getIfAvailable();
+        if (group != null && !group.isClosed()) {
+            group.start();
+        }
+    }
+
     private void campaign(HoplockElections electors) {
         if (electors.candidacy().isCandidate()) {
             return;
         }
+        join();
         log.info("hoplock: the application is ready (ACCEPTING_TRAFFIC): campaigning in {}", electors.names());
         if (backend.getIfAvailable() instanceof InMemoryBackend) {
             HoplockLifecycle.awaitFirstRound(electors, electors::campaign);

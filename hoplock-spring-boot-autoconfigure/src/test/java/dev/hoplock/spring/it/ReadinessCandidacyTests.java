@@ -79,7 +79,7 @@ class ReadinessCandidacyTests {
         assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
         assertThat(health.getDetails()).containsEntry("campaigning", false);
         assertThat((String) health.getDetails().get("notCampaigningBecause"))
-                .contains("not ready yet", "ACCEPTING_TRAFFIC", "hoplock.campaign-when=ready");
+                .contains("not ready yet", "ACCEPTING_TRAFFIC", "hoplock.act-when=ready");
         ElectionDescriptor shown = a.getBean(HoplockEndpoint.class).elections().get("default");
         assertThat(shown.campaigning()).isFalse();
         assertThat(shown.notCampaigningBecause()).contains("not ready yet");

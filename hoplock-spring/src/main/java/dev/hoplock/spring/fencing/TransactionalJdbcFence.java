@@ -14,6 +14,7 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,7 +28,8 @@ import java.util.Optional;
  * fence.check("invoices", lease.generation());   // StaleTokenException: the transaction rolls back
  * }</pre>
  *
- * <p>Guarantees: those of {@link JdbcFence}, plus:
+ * <p>Guarantees: those of {@link JdbcFence} (among them the bounded wait for the fence row's lock,
+ * {@link #lockTimeout()}), plus:
  * <ul>
  *   <li>without an active Spring transaction it refuses with {@link FencingException} before borrowing a connection
  *       (an autocommit check would protect nothing);</li>
@@ -57,8 +59,24 @@ public final class TransactionalJdbcFence implements DataSourceFence {
      * unwrap it).
      */
     public TransactionalJdbcFence(DataSource dataSource, String table) {
+        this(dataSource, table, JdbcFence.DEFAULT_LOCK_TIMEOUT);
+    }
+
+    /**
+     * A fence over {@code table} whose check waits at most {@code lockTimeout} for the fence row's lock (see
+     * {@link JdbcFence#lockTimeout(Duration)}: a check that waits it out fails with
+     * {@link dev.hoplock.jdbc.FenceLockTimeoutException}).
+     *
+     * @throws IllegalArgumentException when the table is not a valid identifier or the timeout is below 1ms
+     */
+    public TransactionalJdbcFence(DataSource dataSource, String table, Duration lockTimeout) {
         this.dataSource = unwrap(Objects.requireNonNull(dataSource, "dataSource"));
-        this.delegate = JdbcFence.forCurrentConnection(borrowed::get).table(table);
+        this.delegate = JdbcFence.forCurrentConnection(borrowed::get).table(table).lockTimeout(lockTimeout);
+    }
+
+    /** The bound on the check's wait for the fence row's lock. */
+    public Duration lockTimeout() {
+        return delegate.lockTimeout();
     }
 
     /** A fence over the default table {@value JdbcSchema#DEFAULT_FENCE_TABLE}. */

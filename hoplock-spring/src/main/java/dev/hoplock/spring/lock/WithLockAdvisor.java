@@ -8,6 +8,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -28,21 +29,36 @@ public final class WithLockAdvisor extends GateAdvisor {
      */
     public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, int order) {
-        this(source, locks, listeners, () -> null, order);
+        this(source, locks, listeners, Optional::empty, order);
+    }
+
+    /**
+     * @param source    the gates
+     * @param locks     the named locks, resolved at the first call
+     * @param listeners told about every call, resolved at the first call
+     * @param notReady  asked at every call, before any store request: while it answers a reason (the application
+     *                  does not take part now, for example not ready yet), the call is not run and is reported as
+     *                  {@link WithLockListener.Refusal#NOT_READY}, then skipped or refused as {@code whenHeld} says
+     * @param order     the advisor's order
+     */
+    public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, int order) {
+        this(source, locks, listeners, notReady, () -> null, order);
     }
 
     /**
      * @param source       the gates
      * @param locks        the named locks, resolved at the first call
      * @param listeners    told about every call, resolved at the first call
+     * @param notReady     as above
      * @param observations the registry that observes the calls (null, or one without handlers: none), resolved at
      *                     the first call; see docs/spring-boot.md, "Traces"
      * @param order        the advisor's order
      */
     public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
-            Supplier<List<WithLockListener>> listeners, Supplier<@Nullable ObservationRegistry> observations,
-            int order) {
-        super(source, new WithLockInterceptor(source, locks, listeners, TimeSource.system(),
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady,
+            Supplier<@Nullable ObservationRegistry> observations, int order) {
+        super(source, new WithLockInterceptor(source, locks, listeners, notReady, TimeSource.system(),
                 new GateObservations(observations)), order);
     }
 }

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -37,7 +38,10 @@ import java.util.function.Supplier;
  * began. After the call the lock is released, or, under the minimum-hold rule ({@link #finish}), left to expire at
  * acquisition + {@code lockAtLeastFor}, and until then every call of the name here is skipped, to the instant. A call
  * that does not run is reported to every {@link WithLockListener}, then skipped (see {@link SkipValues}) or refused
- * with {@link LockNotTakenException}. The beans it needs are looked up at the first call.
+ * with {@link LockNotTakenException}. While the application does not take part ({@code hoplock.act-when}: not ready
+ * yet, or refusing traffic) no lock is taken and no store request is made: the call is reported as
+ * {@link WithLockListener.Refusal#NOT_READY} and skipped or refused the same way. The beans it needs are looked up at
+ * the first call.
  *
  * <p>Limit: unlike {@code @LeaderOnly}, a nested {@code @WithLock} call does not re-raise an interrupt an enclosing
  * call's lock delivered after clearing its own.
@@ -57,6 +61,8 @@ final class WithLockInterceptor implements MethodInterceptor {
     private final SingletonSupplier<WithLockListener[]> listeners;
     private final TimeSource time;
     private final GateObservations observations;
+    /** Why the application does not take part now (no lock is taken), or empty. */
+    private final Supplier<Optional<String>> notReady;
     /** The last lock each name was taken with by a call here; removed when that lock ends. */
     private final Map<String, LockHandle> lastHeld = new ConcurrentHashMap<>();
     /**
@@ -74,13 +80,24 @@ final class WithLockInterceptor implements MethodInterceptor {
     /** {@code time}: the clock of the minimum hold and the held-time metric (tests: the locks' virtual time). */
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, TimeSource time) {
-        this(source, locks, listeners, time, GateObservations.none());
+        this(source, locks, listeners, Optional::empty, time);
+    }
+
+    /**
+     * {@code notReady}: asked at every call before anything else is done; a reason means the application does not
+     * take part now (not ready yet, or refusing traffic): the call is not run ({@link WithLockListener.Refusal#NOT_READY}).
+     */
+    WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, TimeSource time) {
+        this(source, locks, listeners, notReady, time, GateObservations.none());
     }
 
     /** As above; {@code observations}: whether and where calls are observed (decided at the first call). */
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
-            Supplier<List<WithLockListener>> listeners, TimeSource time, GateObservations observations) {
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, TimeSource time,
+            GateObservations observations) {
         this.observations = Objects.requireNonNull(observations, "observations");
+        this.notReady = Objects.requireNonNull(notReady, "notReady");
         this.time = Objects.requireNonNull(time, "time");
         this.source = Objects.requireNonNull(source, "source");
         Objects.requireNonNull(locks, "locks");
@@ -102,9 +119,14 @@ final class WithLockInterceptor implements MethodInterceptor {
             throw new IllegalStateException(gate.origin() + " cannot work: " + gate.problem());
         }
         String name = template.evaluate(method, invocation.getArguments(), target, gate.origin());
+        Optional<String> notTakingPart = notReady.get();
+        if (notTakingPart.isPresent()) {
+            // The application does not take part now (hoplock.act-when): no store request, skipped like a follower.
+            return notRun(gate, method, name, WithLockListener.Refusal.NOT_READY, null, notTakingPart.get());
+        }
         LockHandle running = lastHeld.get(name);
         if (running != null && running.isHeld() || inMinimumHold(name)) {
-            return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null, null);
+            return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
         }
         ObservationRegistry registry = observations.registry();
         if (registry == null) {
@@ -140,11 +162,11 @@ final class WithLockInterceptor implements MethodInterceptor {
         if (!(answer instanceof AcquireResult.Acquired acquired)) {
             WithLockListener.Refusal why = answer instanceof AcquireResult.Unavailable
                     ? WithLockListener.Refusal.UNAVAILABLE : WithLockListener.Refusal.HELD_ELSEWHERE;
-            return notRun(gate, method, name, why, answer, call);
+            return observedNotRun(call, gate, method, name, why, answer);
         }
         if (acquired.extended()) {
             // Another thread of this instance took it between the check above and this acquisition.
-            return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null, call);
+            return observedNotRun(call, gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
         }
         LockHandle lock = acquired.handle();
         lastHeld.put(name, lock);
@@ -159,7 +181,7 @@ final class WithLockInterceptor implements MethodInterceptor {
             for (WithLockListener listener : listeners.obtain()) {
                 listener.ended(name, method, Duration.ofNanos(time.nanoTime() - start), true);
             }
-            return notRun(gate, method, name, WithLockListener.Refusal.UNAVAILABLE, answer, call);
+            return observedNotRun(call, gate, method, name, WithLockListener.Refusal.UNAVAILABLE, answer);
         }
         for (WithLockListener listener : listeners.obtain()) {
             listener.acquired(name, method);
@@ -294,18 +316,30 @@ final class WithLockInterceptor implements MethodInterceptor {
     }
 
     private @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
-            @Nullable AcquireResult answer, @Nullable Observation call) {
-        if (call != null) {
-            call.lowCardinalityKeyValue(HoplockObservations.OUTCOME, why.name().toLowerCase(java.util.Locale.ROOT));
-        }
+            @Nullable AcquireResult answer) {
+        return notRun(gate, method, name, why, answer, null);
+    }
+
+    private @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
+            @Nullable AcquireResult answer, @Nullable String notReadyBecause) {
         for (WithLockListener listener : listeners.obtain()) {
             listener.refused(name, method, why);
         }
         if (gate.whenHeld() == WhenLockHeld.THROW) {
             throw new LockNotTakenException(name, gate.origin() + " runs only when it can take the lock '" + name
-                    + "', and " + describe(why, answer), answer);
+                    + "', and " + (notReadyBecause != null ? "no lock is taken while " + notReadyBecause
+                    : describe(why, answer)), answer);
         }
         return SkipValues.of(method.getReturnType());
+    }
+
+    /** {@link #notRun}, with the refusal as the {@code outcome} of the call's observation (null: not observed). */
+    private @Nullable Object observedNotRun(@Nullable Observation call, WithLockAttribute gate, Method method,
+            String name, WithLockListener.Refusal why, @Nullable AcquireResult answer) {
+        if (call != null) {
+            call.lowCardinalityKeyValue(HoplockObservations.OUTCOME, why.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return notRun(gate, method, name, why, answer);
     }
 
     private static String describe(WithLockListener.Refusal why, @Nullable AcquireResult answer) {

@@ -16,7 +16,12 @@ public interface WithLockListener {
         /** A call of this instance holds it (still running, or in its minimum hold). */
         HELD_HERE,
         /** The store gave no usable answer. */
-        UNAVAILABLE
+        UNAVAILABLE,
+        /**
+         * The application does not take part now ({@code hoplock.act-when=ready}: not ready yet, or refusing
+         * traffic): no lock was asked for.
+         */
+        NOT_READY
     }
 
     /** {@code method} took {@code lock} and is about to run. */

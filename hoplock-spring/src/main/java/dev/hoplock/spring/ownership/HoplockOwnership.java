@@ -39,7 +39,10 @@ import java.util.function.Consumer;
  *
  * <p>The bean remembers up to {@link KeysSeen#CAPACITY} keys it was asked about, so that each
  * {@link OwnershipChange} (delivered to {@link #addChangeListener listeners} on the group's event thread) names the
- * keys that moved, and the meters can show this instance's share of them.
+ * keys that moved, and the meters can show this instance's share of them. A change is also delivered at the instant
+ * this instance stops acting without a new view (its view or liveness lease lapsed locally: the store did not answer
+ * in time), with every key seen that it owned as lost ({@link OwnershipChange#stoppedActing()}); when the store
+ * answers again, the next change is told only if something changed since (the members, or keys it owns again).
  */
 public final class HoplockOwnership implements AutoCloseable {
 
@@ -51,6 +54,8 @@ public final class HoplockOwnership implements AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong movedKeys = new AtomicLong();
     private volatile MembershipView lastView = MembershipView.empty(0);
+    /** False from an {@link OwnershipEvent.ActingStopped} until the next view (only the event thread writes it). */
+    private volatile boolean acting = true;
     private volatile boolean closed;
 
     public HoplockOwnership(OwnershipGroup group) {
@@ -191,6 +196,15 @@ public final class HoplockOwnership implements AutoCloseable {
     }
 
     private void onEvent(OwnershipEvent event) {
+        if (event instanceof OwnershipEvent.ActingStopped stopped) {
+            // Told at the instant this instance stopped acting (its view or lease lapsed locally), not when the store
+            // answers again: every key it owned is lost now; the next change compares with "owned nothing".
+            acting = false;
+            lastView = stopped.view();
+            tell(OwnershipChange.stopped(stopped.group(), stopped.epoch(), group.self().id(), stopped.view(),
+                    seen.snapshot()));
+            return;
+        }
         if (!(event instanceof OwnershipEvent.MembershipChanged changed)) {
             if (event instanceof OwnershipEvent.Problem problem) {
                 log.debug("hoplock: ownership group '{}': {}", problem.group(), problem.message());
@@ -199,13 +213,19 @@ public final class HoplockOwnership implements AutoCloseable {
         }
         MembershipView previous = changed.previous().isEmpty() && lastView.size() > 0 ? lastView : changed.previous();
         lastView = changed.current();
-        if (previous.members().equals(changed.current().members())) {
+        boolean actedBefore = acting;
+        acting = true;
+        if (actedBefore && previous.members().equals(changed.current().members())) {
             return; // the same member set seen again (a re-read of one epoch): nothing moved
         }
         OwnershipChange change = OwnershipChange.of(changed.group(), changed.epoch(), group.self().id(), previous,
-                changed.current(), seen.snapshot());
+                changed.current(), seen.snapshot(), actedBefore);
         changes.incrementAndGet();
         movedKeys.addAndGet(change.movedKeys());
+        tell(change);
+    }
+
+    private void tell(OwnershipChange change) {
         for (Consumer<? super OwnershipChange> listener : listeners) {
             try {
                 listener.accept(change);

@@ -18,6 +18,12 @@ import java.util.Objects;
  * {@link Rendezvous} over the two views, so they name which keys <em>should</em> change hands. A gained key is acted on
  * only once the hand-over rule allows it (the old owner stopped); a lost key is no longer acted on from this change.
  *
+ * <p>A change with {@link #stoppedActing()} true is not a membership change: this instance stopped acting on every key
+ * at that instant, without a new view (its view could not be confirmed in time, or its liveness lease ended), so
+ * {@code previous} and {@code current} are the view it acted under, {@link #lost()} the keys seen that it owned in it,
+ * and {@link #joined()} and {@link #left()} are empty. The next change after it compares with "owned nothing": a key
+ * this instance owns again is {@link #gained()} again, and no key is lost twice.
+ *
  * @param group     the ownership group
  * @param epoch     the new membership epoch
  * @param self      this instance's member id
@@ -27,9 +33,11 @@ import java.util.Objects;
  * @param lost      keys seen by this instance that it owned in {@code previous} and does not in {@code current}
  * @param movedKeys how many keys seen by this instance changed owner
  * @param keysSeen  how many keys seen were compared (at most {@link KeysSeen#CAPACITY})
+ * @param stoppedActing true when this instance stopped acting without a new view (see above)
  */
 public record OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
-                              List<String> gained, List<String> lost, int movedKeys, int keysSeen) {
+                              List<String> gained, List<String> lost, int movedKeys, int keysSeen,
+                              boolean stoppedActing) {
 
     public OwnershipChange {
         Objects.requireNonNull(previous, "previous");
@@ -38,14 +46,48 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
         lost = List.copyOf(lost);
     }
 
+    /** A membership change (not a stop), as before {@link #stoppedActing()} existed. */
+    public OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
+            List<String> gained, List<String> lost, int movedKeys, int keysSeen) {
+        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, false);
+    }
+
     /** Computes the change for {@code keys} (the keys seen). */
     static OwnershipChange of(String group, long epoch, String self, MembershipView previous, MembershipView current,
             Collection<String> keys) {
+        return of(group, epoch, self, previous, current, keys, true);
+    }
+
+    /**
+     * This instance stopped acting under {@code view} without a new view: every key seen that it owns in {@code view}
+     * is lost; nothing joined, left or was gained.
+     */
+    static OwnershipChange stopped(String group, long epoch, String self, MembershipView view,
+            Collection<String> keys) {
+        List<String> lost = new ArrayList<>();
+        for (String key : keys) {
+            if (Rendezvous.isOwner(key, self, view)) {
+                lost.add(key);
+            }
+        }
+        lost.sort(null);
+        return new OwnershipChange(group, epoch, self, view, view, List.of(), lost, 0, keys.size(), true);
+    }
+
+    /**
+     * Computes the change for {@code keys}; {@code actedBefore} false (this instance had stopped acting) counts
+     * {@code previous} as owning nothing for this instance: no key is lost again, every key it owns now is gained.
+     */
+    static OwnershipChange of(String group, long epoch, String self, MembershipView previous, MembershipView current,
+            Collection<String> keys, boolean actedBefore) {
         List<String> gained = new ArrayList<>();
         List<String> lost = new ArrayList<>();
         int moved = 0;
         for (String key : keys) {
             String before = Rendezvous.owner(key, previous).map(Member::id).orElse(null);
+            if (!actedBefore && self.equals(before)) {
+                before = null;   // it stopped acting: it owned nothing since
+            }
             String after = Rendezvous.owner(key, current).map(Member::id).orElse(null);
             if (Objects.equals(before, after)) {
                 continue;
@@ -59,7 +101,7 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
         }
         gained.sort(null);
         lost.sort(null);
-        return new OwnershipChange(group, epoch, self, previous, current, gained, lost, moved, keys.size());
+        return new OwnershipChange(group, epoch, self, previous, current, gained, lost, moved, keys.size(), false);
     }
 
     /** Members in the new view and not in the old one (by id). */
@@ -74,11 +116,12 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
 
     /** Of {@code keys}, those this instance owns now and did not before (for keys not seen through the bean). */
     public List<String> gainedOf(Collection<String> keys) {
-        return of(group, epoch, self, previous, current, keys).gained();
+        return stoppedActing ? List.of() : of(group, epoch, self, previous, current, keys).gained();
     }
 
-    /** Of {@code keys}, those this instance owned before and does not now. */
+    /** Of {@code keys}, those this instance owned before and does not now (all it owned, for a stop). */
     public List<String> lostOf(Collection<String> keys) {
-        return of(group, epoch, self, previous, current, keys).lost();
+        return stoppedActing ? stopped(group, epoch, self, current, keys).lost()
+                : of(group, epoch, self, previous, current, keys).lost();
     }
 }

@@ -11,6 +11,12 @@ import java.util.List;
  * (join, graceful leave, a crashed member dropped), with the keys this instance gained and lost among those it has
  * checked (see {@link OwnershipChange}); {@link #gainedOf}/{@link #lostOf} answer for any other key set.
  *
+ * <p>Also published at the instant this instance <em>stops acting</em> without a new membership ({@link #stoppedActing()}:
+ * its view could not be confirmed in time, or its liveness lease ended, because the store stopped answering), with
+ * every key it had checked and owned as {@link #lost()}: when it stops, not when the store answers again. Then, when
+ * the store answers, one event follows only if something changed since (the members, or keys it owns again, as
+ * {@link #gained()}); a key is never reported lost twice.
+ *
  * <p>Guarantees: published after the change took effect locally: a lost key is no longer acted on when a listener
  * sees it; a gained key is acted on only once the old owner has stopped (the hand-over rule), so
  * {@link HoplockOwnership#isOwner} may still answer false for it for up to about one poll (one TTL at most). Delivered
@@ -55,6 +61,15 @@ public final class OwnershipChangedEvent extends ApplicationEvent {
         return change.left();
     }
 
+    /**
+     * True when this instance stopped acting on every key at this instant without a new membership (the store did
+     * not answer in time); {@link #members()} are then the members it last knew, and {@link #lost()} every key it
+     * owned.
+     */
+    public boolean stoppedActing() {
+        return change.stoppedActing();
+    }
+
     /** Keys checked by this instance that it owns now and did not before. */
     public List<String> gained() {
         return change.gained();
@@ -78,6 +93,6 @@ public final class OwnershipChangedEvent extends ApplicationEvent {
         return "OwnershipChangedEvent[group=" + group() + ", epoch=" + epoch() + ", members="
                 + members().stream().map(Member::id).toList() + ", joined=" + joined().stream().map(Member::id).toList()
                 + ", left=" + left().stream().map(Member::id).toList() + ", gained=" + gained().size() + ", lost="
-                + lost().size() + "]";
+                + lost().size() + (stoppedActing() ? ", stoppedActing" : "") + "]";
     }
 }

@@ -227,7 +227,7 @@ class GateObservationsTest {
         static WithLockAdvisor withLockAdvisor(ObjectProvider<NamedLocks> locks,
                 ObjectProvider<ObservationRegistry> registry) {
             return new WithLockAdvisor(new WithLockAttributeSource(WhenLockHeld.SKIP, null), locks::getObject,
-                    List::of, registry::getIfAvailable, 0);
+                    List::of, java.util.Optional::empty, registry::getIfAvailable, 0);
         }
     }
 

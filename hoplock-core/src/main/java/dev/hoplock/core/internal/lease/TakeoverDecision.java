@@ -89,7 +89,7 @@ public final class TakeoverDecision {
         }
         Observation.Present present = (Observation.Present) seen;
         long unchangedFor = nowNanos - present.firstSeenNanos();
-        boolean observedLongEnough = unchangedFor >= ttlNanos;
+        boolean observedLongEnough = unchangedFor(present, nowNanos, ttl);
         LeaseRecord record = present.record();
         if (record == null) {
             if (observedLongEnough) {
@@ -104,6 +104,16 @@ public final class TakeoverDecision {
             return acquire(present.handle(), highestGeneration, Why.EXPIRED_AND_UNCHANGED, pollInterval);
         }
         return new Wait(pollInterval);
+    }
+
+    /**
+     * E4's local half, the one test of "unchanged for long enough" that {@link #decide} and the operator's release of
+     * a stuck record ({@code dev.hoplock.core.operations.StuckLeaseRelease}) share: true when the version {@code seen}
+     * has stayed unchanged (same handle) for at least {@code observe} on the monotonic clock, counted from the answer
+     * of the first read that showed it ({@link Observation.Present#firstSeenNanos()}) to {@code nowNanos}.
+     */
+    public static boolean unchangedFor(Observation.Present seen, long nowNanos, Duration observe) {
+        return nowNanos - seen.firstSeenNanos() >= observe.toNanos();
     }
 
     /** As {@link #decide(Observation, long, long, Instant, Duration, Duration)} with the elector's settings. */

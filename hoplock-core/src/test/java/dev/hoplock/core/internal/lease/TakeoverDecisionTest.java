@@ -30,6 +30,15 @@ class TakeoverDecisionTest {
     }
 
     @Test
+    void unchangedForCountsAWholeObservationFromTheFirstSighting() {
+        Observation.Present seen = new Observation.Present(V1, heldBy("a", 4, WALL.plusSeconds(3600)), 100 * SEC);
+        assertThat(TakeoverDecision.unchangedFor(seen, 100 * SEC + TTL.toNanos() - 1, TTL)).isFalse();
+        assertThat(TakeoverDecision.unchangedFor(seen, 100 * SEC + TTL.toNanos(), TTL)).isTrue();
+        // decide() uses the same test, and adds the wall-clock half: a record expiring an hour ahead is not taken.
+        assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos(), WALL)).isEqualTo(new Wait(POLL));
+    }
+
+    @Test
     void anExpiredRecordIsTakenOnlyAfterATtlOfUnchangedObservation() {
         Observation seen = new Observation.Present(V1, heldBy("a", 4, WALL.minusSeconds(1)), 100 * SEC);
         assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos() - 1, WALL)).isEqualTo(new Wait(POLL));

@@ -18,13 +18,15 @@ import org.springframework.context.annotation.Configuration;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
  * The {@link Fence} of {@code @Fenced} methods in the application's database, with {@code hoplock-jdbc} and Spring
  * JDBC: a {@link TransactionalJdbcFence} over {@code hoplock.fence.table} in the application's DataSource (or the one
  * {@code hoplock.fence.data-source} names), whose table is created at start-up when
- * {@code hoplock.fence.initialize-schema} asks for it (default: only in an embedded database), and whose table must
+ * {@code hoplock.fence.initialize-schema} asks for it (default: only in an embedded database), whose check waits for
+ * the fence row's lock at most {@code hoplock.fence.lock-timeout} (validated here: at least 1ms), and whose table must
  * exist at start-up when any bean has {@code @Fenced} methods. The settings are {@link JdbcFenceProperties}. Imported
  * by {@code HoplockFencingAutoConfiguration}, not an auto-configuration itself; independent of
  * {@code hoplock.backend}: leases may live in S3 while the fenced writes go to the application's database.
@@ -41,9 +43,16 @@ public class JdbcFenceConfiguration {
     TransactionalJdbcFence hoplockFence(JdbcFenceProperties settings, ListableBeanFactory beans) {
         DataSources.Chosen chosen = DataSources.choose(beans, settings.getDataSource(),
                 "hoplock.fence.data-source", "hoplock's fence for @Fenced methods needs a DataSource");
+        Duration lockTimeout = settings.getLockTimeout();
+        if (lockTimeout.toMillis() < 1) {
+            throw new HoplockConfigurationException("hoplock.fence.lock-timeout", "hoplock.fence.lock-timeout is "
+                    + lockTimeout + ": the fence check's wait for the fence row's lock must be bounded by at least"
+                    + " 1ms.", "Set hoplock.fence.lock-timeout to a positive duration with a unit, such as 5s (the"
+                    + " default); raise it only if fenced transactions of one resource legitimately run longer.");
+        }
         TransactionalJdbcFence fence;
         try {
-            fence = new TransactionalJdbcFence(chosen.dataSource(), settings.getTable());
+            fence = new TransactionalJdbcFence(chosen.dataSource(), settings.getTable(), lockTimeout);
         } catch (IllegalArgumentException e) {
             throw new HoplockConfigurationException("hoplock.fence.table", "Cannot configure the fence"
                     + " (hoplock.fence.table): " + e.getMessage() + ".", "Fix hoplock.fence.table.", e);
