@@ -18,11 +18,14 @@ open module dev.hoplock.spring {
     requires static spring.tx;
     requires static dev.hoplock.jdbc;
     requires static micrometer.core;
+    requires transitive micrometer.observation;
+    requires micrometer.commons;
     requires org.slf4j;
 
     exports dev.hoplock.spring;
     exports dev.hoplock.spring.fencing;
     exports dev.hoplock.spring.leader;
     exports dev.hoplock.spring.lock;
+    exports dev.hoplock.spring.observation;
     exports dev.hoplock.spring.ownership;
 }

@@ -10,11 +10,13 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -39,6 +41,11 @@ import java.util.concurrent.TimeUnit;
  * {@code System.currentTimeMillis()}, the clocks it reads now. The difference of the last two is what the wall
  * deadline adds per gate check.
  *
+ * <p>{@link #observations}: {@code absent}, the contexts have no {@code ObservationRegistry} (the gate's path as
+ * before traces, issue 23: with {@code -prof gc} its allocation per call must not change); {@code present}, each
+ * context has a registry with one handler that does nothing, so that every call that runs is observed (what an
+ * application with a tracer pays for hoplock's observation, its own handlers' work aside).
+ *
  * <p>Run by {@code benchmarks/run.sh} through {@code org.openjdk.jmh.Main}; the annotations below are the defaults
  * that its command line overrides.
  */
@@ -58,6 +65,10 @@ public class GateCostBenchmark {
     private GateApp.GatedWork gatedFollower;
     private Elector leader;
     private String input = "job";
+
+    /** Whether the contexts have an {@code ObservationRegistry} that observes. */
+    @Param({"absent", "present"})
+    public String observations = "absent";
 
     @Setup(Level.Trial)
     @Initializer
@@ -125,8 +136,15 @@ public class GateCostBenchmark {
         return System.nanoTime() + System.currentTimeMillis();
     }
 
-    private static ConfigurableApplicationContext context(String owner) {
-        return new SpringApplicationBuilder(GateApp.class)
+    private ConfigurableApplicationContext context(String owner) {
+        SpringApplicationBuilder builder = new SpringApplicationBuilder(GateApp.class);
+        if ("present".equals(observations)) {
+            ObservationRegistry registry = ObservationRegistry.create();
+            registry.observationConfig().observationHandler(context -> true);
+            builder.initializers(context -> context.getBeanFactory().registerSingleton("observationRegistry",
+                    registry));
+        }
+        return builder
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .properties("hoplock.owner=" + owner, "hoplock.ttl=30s", "logging.level.root=WARN",

@@ -49,7 +49,8 @@ final class ResultFiles {
 
     /**
      * The scores of a JMH CSV file by benchmark name ({@code name} and {@code name:gc.alloc.rate.norm} for a
-     * secondary result), each as {score, error (99.9%), NaN when JMH gave none}; empty when the file is missing.
+     * secondary result), each as {score, error (99.9%), NaN when JMH gave none}; empty when the file is missing. A row
+     * of the gate benchmark with {@code observations} other than {@code absent} is named {@code name[observations=...]}.
      */
     Map<String, double[]> jmh(String fileName) {
         Map<String, double[]> scores = new LinkedHashMap<>();
@@ -61,6 +62,13 @@ final class ResultFiles {
             String benchmark = Objects.requireNonNull(row.get("Benchmark"), "JMH's CSV names the benchmark");
             String name = benchmark.substring(benchmark.lastIndexOf('.', benchmark.contains(":")
                     ? benchmark.indexOf(':') : benchmark.length()) + 1).replace("\u00b7", "");
+            String observed = row.get("Param: observations");
+            if (observed != null && !observed.isEmpty() && !observed.equals("absent")) {
+                // The gate with an ObservationRegistry (issue 23): its own rows; the plain names stay the gate's as before.
+                int secondary = name.indexOf(':');
+                name = secondary < 0 ? name + "[observations=" + observed + "]"
+                        : name.substring(0, secondary) + "[observations=" + observed + "]" + name.substring(secondary);
+            }
             double score = Double.parseDouble(row.get("Score"));
             String error = row.get("Score Error (99.9%)");
             double err = error == null || error.isEmpty() || error.equals("NaN") ? Double.NaN : Double.parseDouble(error);

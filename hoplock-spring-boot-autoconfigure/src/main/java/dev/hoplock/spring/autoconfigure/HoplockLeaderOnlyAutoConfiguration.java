@@ -8,6 +8,7 @@ import dev.hoplock.spring.leader.LeaderOnlyAttributeSource;
 import dev.hoplock.spring.leader.LeaderOnlyListener;
 import dev.hoplock.spring.leader.LeaderOnlyMethodValidator;
 import org.springframework.aop.config.AopConfigUtils;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -57,10 +58,12 @@ public final class HoplockLeaderOnlyAutoConfiguration {
     @ConditionalOnMissingBean
     static LeaderOnlyAdvisor hoplockLeaderOnlyAdvisor(LeaderOnlyAttributeSource source,
             ObjectProvider<HoplockElections> elections, ObjectProvider<LeaderOnlyListener> listeners,
-            ObjectProvider<HoplockOwnership> ownership, Environment environment) {
+            ObjectProvider<HoplockOwnership> ownership, ObjectProvider<ObservationRegistry> observations,
+            Environment environment) {
         int order = Binder.get(environment).bind("hoplock.aspect-order", Integer.class).orElse(0);
         return new LeaderOnlyAdvisor(source, elections::getObject, () -> listeners.orderedStream().toList(),
-                ownership::getIfAvailable, order);
+                ownership::getIfAvailable, HoplockObservationsAutoConfiguration.gateRegistry(observations, environment),
+                order);
     }
 
     @Bean

@@ -12,6 +12,7 @@ import dev.hoplock.spring.lock.WithLockAdvisor;
 import dev.hoplock.spring.lock.WithLockAttributeSource;
 import dev.hoplock.spring.lock.WithLockListener;
 import dev.hoplock.spring.lock.WithLockMethodValidator;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -82,13 +83,15 @@ public final class HoplockLocksAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static WithLockAdvisor hoplockWithLockAdvisor(WithLockAttributeSource source, ObjectProvider<Locks> locks,
-            ObjectProvider<WithLockListener> listeners, ObjectProvider<Candidacy> candidacy, Environment environment) {
+            ObjectProvider<WithLockListener> listeners, ObjectProvider<Candidacy> candidacy,
+            ObjectProvider<ObservationRegistry> observations, Environment environment) {
         int order = Binder.get(environment).bind("hoplock.aspect-order", Integer.class).orElse(0);
         // hoplock.act-when: the one Candidacy every primitive follows (no lock is taken while it is withdrawn).
         SingletonSupplier<Optional<Candidacy>> participation = SingletonSupplier.of(
                 () -> Optional.ofNullable(candidacy.getIfAvailable()));
         return new WithLockAdvisor(source, locks::getObject, () -> listeners.orderedStream().toList(),
-                () -> participation.obtain().flatMap(Candidacy::withdrawnBecause), order);
+                () -> participation.obtain().flatMap(Candidacy::withdrawnBecause),
+                HoplockObservationsAutoConfiguration.gateRegistry(observations, environment), order);
     }
 
     @Bean

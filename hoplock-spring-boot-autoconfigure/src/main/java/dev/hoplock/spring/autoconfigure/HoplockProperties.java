@@ -83,6 +83,8 @@ public class HoplockProperties extends ElectionProperties {
 
     private final Health health = new Health();
 
+    private final Observations observations = new Observations();
+
     /**
      * What to do at start-up with a hoplock.* key that is not a known property (a misspelling such as hoplock.tll):
      * warn (log it with the closest known name and where it was set), fail (refuse to start) or ignore.
@@ -188,6 +190,10 @@ public class HoplockProperties extends ElectionProperties {
         return health;
     }
 
+    public Observations getObservations() {
+        return observations;
+    }
+
     public UnknownProperties getUnknownProperties() {
         return unknownProperties;
     }
@@ -269,6 +275,27 @@ public class HoplockProperties extends ElectionProperties {
         FAIL,
         /** Say nothing. */
         IGNORE
+    }
+
+    /** Micrometer Observations (traces) of hoplock, with the application's {@code ObservationRegistry}. */
+    public static class Observations {
+
+        /**
+         * Whether hoplock observes its store requests, lease terms, membership changes and gated calls when the
+         * application has an ObservationRegistry (Spring Boot's actuator provides one): each becomes a span with the
+         * application's tracer and a timer with its meter registry. Low-cardinality keys only; never a lease key, lock
+         * name or secret. When false, or without a registry, nothing is observed and the gates cost what they cost
+         * without observations.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** The {@code hoplock} health contributor. */

@@ -29,6 +29,11 @@ public abstract class DelegatingBackend implements Backend {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
+    /** The wrapped store (which may be another decorator), for example to tell which store is underneath. */
+    public final Backend delegate() {
+        return delegate;
+    }
+
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
         return delegate.read(key, timeout);

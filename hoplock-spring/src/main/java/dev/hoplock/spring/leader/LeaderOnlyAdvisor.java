@@ -1,7 +1,9 @@
 package dev.hoplock.spring.leader;
 
 import dev.hoplock.spring.internal.gate.GateAdvisor;
+import dev.hoplock.spring.internal.gate.GateObservations;
 import dev.hoplock.spring.ownership.HoplockOwnership;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import java.util.List;
@@ -40,6 +42,23 @@ public final class LeaderOnlyAdvisor extends GateAdvisor {
      */
     public LeaderOnlyAdvisor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
             Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership, int order) {
-        super(source, new LeaderOnlyInterceptor(source, elections, listeners, ownership), order);
+        this(source, elections, listeners, ownership, () -> null, order);
+    }
+
+    /**
+     * @param source       the gates
+     * @param elections    the electors, resolved at the first call
+     * @param listeners    told about calls that did not run, resolved at the first call
+     * @param ownership    the ownership group of {@code @LeaderOnly(key = ...)} gates (null: none), resolved at the
+     *                     first keyed call
+     * @param observations the registry that observes the calls that run (null, or one without handlers: none),
+     *                     resolved at the first call; see docs/spring-boot.md, "Traces"
+     * @param order        the advisor's order
+     */
+    public LeaderOnlyAdvisor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
+            Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership,
+            Supplier<@Nullable ObservationRegistry> observations, int order) {
+        super(source, new LeaderOnlyInterceptor(source, elections, listeners, ownership,
+                new GateObservations(observations)), order);
     }
 }

@@ -6,9 +6,13 @@ import dev.hoplock.core.election.LeaderContext;
 import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.ownership.OwnershipClaim;
 import dev.hoplock.spring.internal.gate.GateAttributeSource;
+import dev.hoplock.spring.internal.gate.GateObservations;
+import dev.hoplock.spring.observation.HoplockObservations;
 import dev.hoplock.spring.internal.gate.SkipValues;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import dev.hoplock.spring.ownership.OwnershipScope;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -39,6 +43,12 @@ import java.util.function.Supplier;
  * <p>Cost: the gate is on every call of a gated method, so its path allocates nothing but the leader's scope (the
  * gate and the election are looked up without key objects, the context and interrupt bookkeeping are per thread);
  * docs/BENCHMARKS.md measures it against a no-op advisor on the same bean.
+ *
+ * <p>Observations: with an {@link ObservationRegistry} ({@link GateObservations}, decided at the first call), a call
+ * that runs is one {@link HoplockObservations#LEADER_ONLY} observation, a child of the caller's current one (Spring's
+ * {@code @Scheduled} observation for a scheduled call), current while the method runs; a skipped call is only a
+ * {@link HoplockObservations#SKIPPED} event on the caller's current observation. Without one the path above is
+ * unchanged: one volatile read and a null check more.
  */
 final class LeaderOnlyInterceptor implements MethodInterceptor {
 
@@ -48,6 +58,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     /** Looked up again at every keyed call until there is one (then the call fails naming the property). */
     private final SingletonSupplier<HoplockOwnership> ownership;
     private final KeyExpressions keys = new KeyExpressions();
+    private final GateObservations observations;
     private final Map<String, Election> resolved = new ConcurrentHashMap<>();
 
     /**
@@ -58,6 +69,14 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
      */
     LeaderOnlyInterceptor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
             Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership) {
+        this(source, elections, listeners, ownership, GateObservations.none());
+    }
+
+    /** As above; {@code observations}: whether and where calls are observed (decided at the first call). */
+    LeaderOnlyInterceptor(LeaderOnlyAttributeSource source, Supplier<HoplockElections> elections,
+            Supplier<List<LeaderOnlyListener>> listeners, Supplier<@Nullable HoplockOwnership> ownership,
+            GateObservations observations) {
+        this.observations = Objects.requireNonNull(observations, "observations");
         this.source = Objects.requireNonNull(source, "source");
         Objects.requireNonNull(elections, "elections");
         Objects.requireNonNull(listeners, "listeners");
@@ -75,15 +94,41 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         if (gate == null) {
             return invocation.proceed();
         }
+        ObservationRegistry registry = observations.registry();
         if (gate.isKeyed()) {
-            return invokeKeyed(invocation, method, gate);
+            return invokeKeyed(invocation, method, gate, registry);
         }
         Election election = election(gate);
         LeaderScope scope = election.elector.tryEnterLeaderScope(gate.interruptOnLoss());
         if (scope == null) {
+            if (registry != null) {
+                GateObservations.eventOnCurrent(registry, HoplockObservations.SKIPPED);
+            }
             return notRun(election, method, gate);
         }
+        if (registry != null) {
+            return observed(registry, election.name, invocation, method, scope, gate.interruptOnLoss());
+        }
         return proceedInScope(invocation, scope, gate.interruptOnLoss());
+    }
+
+    /** {@link #proceedInScope} inside a {@link HoplockObservations#LEADER_ONLY} observation, current meanwhile. */
+    private @Nullable Object observed(ObservationRegistry registry, String election, MethodInvocation invocation,
+            Method method, LeaderScope scope, boolean interruptOnLoss) throws Throwable {
+        String methodKey = observations.methodKey(method);
+        Observation observation = Observation.createNotStarted(HoplockObservations.LEADER_ONLY, registry)
+                .contextualName("leader-only " + methodKey)
+                .lowCardinalityKeyValue(HoplockObservations.ELECTION, election)
+                .lowCardinalityKeyValue(HoplockObservations.METHOD, methodKey)
+                .start();
+        try (Observation.Scope ignored = observation.openScope()) {
+            return proceedInScope(invocation, scope, interruptOnLoss);
+        } catch (Throwable e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
+        }
     }
 
     /**
@@ -108,12 +153,15 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
      * The per-key gate: the method runs only inside an {@link OwnershipScope} over a claim that
      * {@link HoplockOwnership#claim} opened (local state only), which interrupts the thread when the key moves.
      */
-    private @Nullable Object invokeKeyed(MethodInvocation invocation, Method method, LeaderOnlyAttribute gate)
-            throws Throwable {
+    private @Nullable Object invokeKeyed(MethodInvocation invocation, Method method, LeaderOnlyAttribute gate,
+            @Nullable ObservationRegistry registry) throws Throwable {
         HoplockOwnership owners = ownership(gate);
         String key = keys.evaluate(gate.key(), method, invocation.getArguments(), gate.origin());
         OwnershipClaim claim = owners.claim(key, gate.interruptOnLoss()).orElse(null);
         if (claim == null) {
+            if (registry != null) {
+                GateObservations.eventOnCurrent(registry, HoplockObservations.SKIPPED);
+            }
             for (LeaderOnlyListener listener : listeners.obtain()) {
                 listener.notRun("ownership:" + owners.name(), method);
             }
@@ -126,9 +174,13 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
             }
             return SkipValues.of(method.getReturnType());
         }
-        return proceedInScope(invocation, new OwnershipScope(owners.name(), owners.self().id(),
-                owners.processOwner(), claim),
-                gate.interruptOnLoss());
+        OwnershipScope scope = new OwnershipScope(owners.name(), owners.self().id(), owners.processOwner(), claim);
+        if (registry != null) {
+            // The key is never recorded: only the group, as the skipped counter tags it.
+            return observed(registry, "ownership:" + owners.name(), invocation, method, scope,
+                    gate.interruptOnLoss());
+        }
+        return proceedInScope(invocation, scope, gate.interruptOnLoss());
     }
 
     private HoplockOwnership ownership(LeaderOnlyAttribute gate) {

@@ -3,6 +3,9 @@ package dev.hoplock.spring.lock;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.spring.internal.gate.GateAdvisor;
+import dev.hoplock.spring.internal.gate.GateObservations;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +43,22 @@ public final class WithLockAdvisor extends GateAdvisor {
      */
     public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, int order) {
-        super(source, new WithLockInterceptor(source, locks, listeners, notReady, TimeSource.system()), order);
+        this(source, locks, listeners, notReady, () -> null, order);
+    }
+
+    /**
+     * @param source       the gates
+     * @param locks        the named locks, resolved at the first call
+     * @param listeners    told about every call, resolved at the first call
+     * @param notReady     as above
+     * @param observations the registry that observes the calls (null, or one without handlers: none), resolved at
+     *                     the first call; see docs/spring-boot.md, "Traces"
+     * @param order        the advisor's order
+     */
+    public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady,
+            Supplier<@Nullable ObservationRegistry> observations, int order) {
+        super(source, new WithLockInterceptor(source, locks, listeners, notReady, TimeSource.system(),
+                new GateObservations(observations)), order);
     }
 }

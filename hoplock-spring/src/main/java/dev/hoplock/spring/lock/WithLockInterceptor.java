@@ -8,7 +8,11 @@ import dev.hoplock.core.lock.LockLostException;
 import dev.hoplock.core.lock.LockScope;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.core.time.TimeSource;
+import dev.hoplock.spring.internal.gate.GateObservations;
 import dev.hoplock.spring.internal.gate.SkipValues;
+import dev.hoplock.spring.observation.HoplockObservations;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +45,13 @@ import java.util.function.Supplier;
  *
  * <p>Limit: unlike {@code @LeaderOnly}, a nested {@code @WithLock} call does not re-raise an interrupt an enclosing
  * call's lock delivered after clearing its own.
+ *
+ * <p>Observations: with an {@link ObservationRegistry} ({@link GateObservations}, decided at the first call), a call
+ * that asks the store is one {@link HoplockObservations#WITH_LOCK} observation (the wait for the lock and the hold;
+ * {@code outcome} says whether it ran), a child of the caller's current one, with a child
+ * {@link HoplockObservations#WITH_LOCK_HOLD} from the acquisition to the release, current while the method runs. A
+ * call refused here without a store request (held by a call of this instance) has none. The lock's name is never
+ * recorded. Without a registry the path is unchanged but for one volatile read and a null check.
  */
 final class WithLockInterceptor implements MethodInterceptor {
 
@@ -49,6 +60,7 @@ final class WithLockInterceptor implements MethodInterceptor {
     private final SingletonSupplier<Locks> locks;
     private final SingletonSupplier<WithLockListener[]> listeners;
     private final TimeSource time;
+    private final GateObservations observations;
     /** Why the application does not take part now (no lock is taken), or empty. */
     private final Supplier<Optional<String>> notReady;
     /** The last lock each name was taken with by a call here; removed when that lock ends. */
@@ -77,6 +89,14 @@ final class WithLockInterceptor implements MethodInterceptor {
      */
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, TimeSource time) {
+        this(source, locks, listeners, notReady, time, GateObservations.none());
+    }
+
+    /** As above; {@code observations}: whether and where calls are observed (decided at the first call). */
+    WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, TimeSource time,
+            GateObservations observations) {
+        this.observations = Objects.requireNonNull(observations, "observations");
         this.notReady = Objects.requireNonNull(notReady, "notReady");
         this.time = Objects.requireNonNull(time, "time");
         this.source = Objects.requireNonNull(source, "source");
@@ -108,17 +128,45 @@ final class WithLockInterceptor implements MethodInterceptor {
         if (running != null && running.isHeld() || inMinimumHold(name)) {
             return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
         }
+        ObservationRegistry registry = observations.registry();
+        if (registry == null) {
+            return acquireAndRun(invocation, gate, method, name, null, null);
+        }
+        String methodKey = observations.methodKey(method);
+        Observation call = Observation.createNotStarted(HoplockObservations.WITH_LOCK, registry)
+                .contextualName("with-lock " + methodKey)
+                .lowCardinalityKeyValue(HoplockObservations.METHOD, methodKey)
+                // Set on every path below (and left so when the acquisition throws): one key set per name.
+                .lowCardinalityKeyValue(HoplockObservations.OUTCOME, "error")
+                .lowCardinalityKeyValue(HoplockObservations.LOST, "false")
+                .start();
+        try (Observation.Scope ignored = call.openScope()) {
+            return acquireAndRun(invocation, gate, method, name, registry, call);
+        } catch (Throwable e) {
+            call.error(e);
+            throw e;
+        } finally {
+            call.stop();
+        }
+    }
+
+    /**
+     * Acquires the lock and runs the call; {@code call}, the call's observation (null: not observed), gets its
+     * {@code outcome} and, when the lock is taken, an event and the hold's child observation.
+     */
+    private @Nullable Object acquireAndRun(MethodInvocation invocation, WithLockAttribute gate, Method method,
+            String name, @Nullable ObservationRegistry registry, @Nullable Observation call) throws Throwable {
         Locks all = locks.obtain();
         long start = time.nanoTime();
         AcquireResult answer = all.tryAcquire(name, gate.atMostFor());
         if (!(answer instanceof AcquireResult.Acquired acquired)) {
             WithLockListener.Refusal why = answer instanceof AcquireResult.Unavailable
                     ? WithLockListener.Refusal.UNAVAILABLE : WithLockListener.Refusal.HELD_ELSEWHERE;
-            return notRun(gate, method, name, why, answer);
+            return observedNotRun(call, gate, method, name, why, answer);
         }
         if (acquired.extended()) {
             // Another thread of this instance took it between the check above and this acquisition.
-            return notRun(gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
+            return observedNotRun(call, gate, method, name, WithLockListener.Refusal.HELD_HERE, null);
         }
         LockHandle lock = acquired.handle();
         lastHeld.put(name, lock);
@@ -133,14 +181,31 @@ final class WithLockInterceptor implements MethodInterceptor {
             for (WithLockListener listener : listeners.obtain()) {
                 listener.ended(name, method, Duration.ofNanos(time.nanoTime() - start), true);
             }
-            return notRun(gate, method, name, WithLockListener.Refusal.UNAVAILABLE, answer);
+            return observedNotRun(call, gate, method, name, WithLockListener.Refusal.UNAVAILABLE, answer);
         }
         for (WithLockListener listener : listeners.obtain()) {
             listener.acquired(name, method);
         }
+        Observation hold = null;
+        Observation.Scope holding = null;
+        if (call != null && registry != null) {
+            call.event(HoplockObservations.LOCK_ACQUIRED)
+                    .lowCardinalityKeyValue(HoplockObservations.OUTCOME, "ran");
+            hold = Observation.createNotStarted(HoplockObservations.WITH_LOCK_HOLD, registry)
+                    .contextualName("with-lock hold")
+                    .parentObservation(call)
+                    .lowCardinalityKeyValue(HoplockObservations.METHOD, observations.methodKey(method))
+                    .start();
+            holding = hold.openScope();
+        }
         LockHandle previous = LockContextHolder.enter(lock);
         try {
             return invocation.proceed();
+        } catch (Throwable e) {
+            if (hold != null) {
+                hold.error(e);
+            }
+            throw e;
         } finally {
             LockContextHolder.restore(previous);
             boolean lost = scope.wasLost() || !lock.isHeld();
@@ -152,6 +217,12 @@ final class WithLockInterceptor implements MethodInterceptor {
             Duration heldFor = finish(all, lock, gate, start, lost);
             for (WithLockListener listener : listeners.obtain()) {
                 listener.ended(name, method, heldFor, lost);
+            }
+            if (hold != null && holding != null && call != null) {
+                String wasLost = Boolean.toString(lost);
+                holding.close();
+                hold.lowCardinalityKeyValue(HoplockObservations.LOST, wasLost).stop();
+                call.lowCardinalityKeyValue(HoplockObservations.LOST, wasLost);
             }
         }
     }
@@ -260,6 +331,15 @@ final class WithLockInterceptor implements MethodInterceptor {
                     : describe(why, answer)), answer);
         }
         return SkipValues.of(method.getReturnType());
+    }
+
+    /** {@link #notRun}, with the refusal as the {@code outcome} of the call's observation (null: not observed). */
+    private @Nullable Object observedNotRun(@Nullable Observation call, WithLockAttribute gate, Method method,
+            String name, WithLockListener.Refusal why, @Nullable AcquireResult answer) {
+        if (call != null) {
+            call.lowCardinalityKeyValue(HoplockObservations.OUTCOME, why.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return notRun(gate, method, name, why, answer);
     }
 
     private static String describe(WithLockListener.Refusal why, @Nullable AcquireResult answer) {

@@ -1,0 +1,163 @@
+package dev.hoplock.spring.observation;
+
+import dev.hoplock.core.backend.Backend;
+import dev.hoplock.core.backend.BackendException;
+import dev.hoplock.core.backend.DeleteResult;
+import dev.hoplock.core.backend.Handle;
+import dev.hoplock.core.backend.StoreCapabilities;
+import dev.hoplock.core.backend.StoredObject;
+import dev.hoplock.core.backend.WriteResult;
+import dev.hoplock.spring.leader.BackendDecorator;
+import dev.hoplock.spring.leader.DelegatingBackend;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+import static dev.hoplock.spring.observation.HoplockObservations.NAME;
+import static dev.hoplock.spring.observation.HoplockObservations.OPERATION;
+import static dev.hoplock.spring.observation.HoplockObservations.OUTCOME;
+import static dev.hoplock.spring.observation.HoplockObservations.PRIMITIVE;
+import static dev.hoplock.spring.observation.HoplockObservations.RESULT;
+import static dev.hoplock.spring.observation.HoplockObservations.STORE;
+
+/**
+ * A {@link Backend} that makes one {@link HoplockObservations#STORE_REQUEST} observation of every request of its
+ * delegate (and of its verification), with the low-cardinality keys {@code store} (the store kind),
+ * {@code primitive}, {@code name} (as the meters tag them), {@code operation}, {@code outcome} and {@code result}
+ * (see {@link HoplockObservations}). The observation is current while the request runs, so a store client's own
+ * observations (an HTTP client's, a database driver's) are its children.
+ *
+ * <p>Guarantees: every call and its result or exception pass through unchanged (a {@link BackendDecorator} may observe,
+ * never change an outcome); the lease key, the record and the store's address are never recorded.
+ */
+public final class ObservedBackend extends DelegatingBackend {
+
+    private static final String APPLIED = "applied";
+    private static final String REFUSED = "refused";
+    private static final String UNKNOWN = "unknown";
+    private static final String ERROR = "error";
+
+    private final ObservationRegistry registry;
+    private final String store;
+    private final String primitive;
+    private final String name;
+
+    /** Observes the requests of {@code primitive} called {@code name} through {@code registry}. */
+    public ObservedBackend(Backend delegate, ObservationRegistry registry, BackendDecorator.Primitive primitive,
+            String name) {
+        super(delegate);
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.primitive = Objects.requireNonNull(primitive, "primitive").tag();
+        this.name = Objects.requireNonNull(name, "name");
+        this.store = StoreKind.of(delegate);
+    }
+
+    @Override
+    public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+        Observation observation = start("read");
+        String outcome = ERROR;
+        String result = ERROR;
+        try (Observation.Scope ignored = observation.openScope()) {
+            Optional<StoredObject> answer = delegate.read(key, timeout);
+            outcome = APPLIED;
+            result = answer.isPresent() ? "found" : "absent";
+            return answer;
+        } catch (Throwable e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            stop(observation, outcome, result);
+        }
+    }
+
+    @Override
+    public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
+        Observation observation = start("write");
+        String outcome = UNKNOWN;
+        String result = ERROR;
+        try (Observation.Scope ignored = observation.openScope()) {
+            WriteResult answer = delegate.write(key, expected, content, timeout);
+            if (answer instanceof WriteResult.Refused refused) {
+                outcome = REFUSED;
+                result = refused.reason() == WriteResult.Refusal.NOT_FOUND ? "not_found" : "precondition_failed";
+            } else {
+                outcome = APPLIED;
+                result = "written";
+            }
+            return answer;
+        } catch (Throwable e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            stop(observation, outcome, result);
+        }
+    }
+
+    @Override
+    public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+        Observation observation = start("delete");
+        String outcome = UNKNOWN;
+        String result = ERROR;
+        try (Observation.Scope ignored = observation.openScope()) {
+            DeleteResult answer = delegate.delete(key, expected, timeout);
+            outcome = answer == DeleteResult.DELETED ? APPLIED : REFUSED;
+            result = switch (answer) {
+                case DELETED -> "deleted";
+                case PRECONDITION_FAILED -> "precondition_failed";
+                case NOT_FOUND -> "not_found";
+            };
+            return answer;
+        } catch (Throwable e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            stop(observation, outcome, result);
+        }
+    }
+
+    /** The store's verification (the S3 probe, for example): {@code applied} when the store could be asked. */
+    @Override
+    public StoreCapabilities verify() throws BackendException {
+        Observation observation = start("verify");
+        String outcome = ERROR;
+        String result = ERROR;
+        try (Observation.Scope ignored = observation.openScope()) {
+            StoreCapabilities answer = delegate.verify();
+            outcome = APPLIED;
+            result = "verified";
+            return answer;
+        } catch (Throwable e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            stop(observation, outcome, result);
+        }
+    }
+
+    private Observation start(String operation) {
+        return Observation.createNotStarted(HoplockObservations.STORE_REQUEST, registry)
+                .contextualName("hoplock " + operation)
+                .lowCardinalityKeyValue(STORE, store)
+                .lowCardinalityKeyValue(PRIMITIVE, primitive)
+                .lowCardinalityKeyValue(NAME, name)
+                .lowCardinalityKeyValue(OPERATION, operation)
+                .start();
+    }
+
+    private static void stop(Observation observation, String outcome, String result) {
+        observation.lowCardinalityKeyValue(OUTCOME, outcome).lowCardinalityKeyValue(RESULT, result).stop();
+    }
+
+    /** The store kind this backend reports as {@code store}. */
+    public String store() {
+        return store;
+    }
+
+    @Override
+    public String toString() {
+        return "ObservedBackend[" + delegate + "]";
+    }
+}
