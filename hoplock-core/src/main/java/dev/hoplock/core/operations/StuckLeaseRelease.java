@@ -11,6 +11,7 @@ import dev.hoplock.core.internal.lease.LeaseWriter;
 import dev.hoplock.core.internal.lease.Observation;
 import dev.hoplock.core.internal.lease.ObservationTracker;
 import dev.hoplock.core.internal.lease.TakeoverDecision;
+import dev.hoplock.core.internal.lease.UnknownWrites;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
@@ -161,6 +162,15 @@ public final class StuckLeaseRelease implements AutoCloseable {
         private void startObserving(Read read) {
             LeaseRecordView view = read.view();
             LeaseRecord record = Objects.requireNonNull(read.record());
+            if (TakeoverDecision.nextGeneration(record.generation()) == 0) {
+                finish(ReleaseReport.Outcome.REFUSED, view, Duration.ZERO, null, key + ": refused, nothing written:"
+                        + " its generation " + record.generation() + " is the highest a record can carry, so no"
+                        + " holder can ever take this key over (there is no higher generation), released or not."
+                        + " Stop every process that uses this key, then delete the record by hand in the store;"
+                        + " the next holder then starts again from a low generation, so anything that checks"
+                        + " fencing tokens from this key must forget the old ones first");
+                return;
+            }
             if (view.clockSkewSuspected() && !trustTtlOverExpiry) {
                 finish(ReleaseReport.Outcome.REFUSED, view, Duration.ZERO, null, key + ": refused, nothing written:"
                         + " its expires_at " + record.expiresAt() + " lies " + HumanDurations.format(
@@ -247,19 +257,37 @@ public final class StuckLeaseRelease implements AutoCloseable {
                         + TakeoverDecision.nextGeneration(released.generation()) + " or higher");
                 return;
             }
-            LeaseRecordView now = afterRefusal(last.view());
+            Read after = afterRefusal();
+            LeaseRecordView now = after == null ? last.view() : after.view();
+            if (after != null && after.record() != null && landedEarlier(released, after.record())) {
+                // E5: a store SDK that retries a 5xx inside one call meets our own first attempt and is refused.
+                finish(ReleaseReport.Outcome.RELEASED, last.view(), unchanged, now, observedText + "; the store"
+                        + " refused the conditional write (" + ((WriteResult.Refused) result).reason() + "), but the"
+                        + " record now in the store is the released record we wrote (same generation and nonce): it"
+                        + " landed on an earlier attempt of the same call (the store's client retried it). The next"
+                        + " holder takes generation " + TakeoverDecision.nextGeneration(released.generation())
+                        + " or higher");
+                return;
+            }
             finish(ReleaseReport.Outcome.WRITE_REFUSED, now, unchanged, null, observedText + "; the store refused"
                     + " the conditional write (" + ((WriteResult.Refused) result).reason() + "): the record changed"
                     + " after the last read, nothing was written. Now: " + now.describe());
         }
 
-        /** A best-effort read after a refused write, to say what replaced the version observed. */
-        private LeaseRecordView afterRefusal(LeaseRecordView fallback) {
+        /** A best-effort read after a refused write, to say what replaced the version observed; null if none. */
+        private @Nullable Read afterRefusal() {
             try {
-                return read().view();
+                return read();
             } catch (BackendException | RuntimeException e) {
-                return fallback;
+                return null;
             }
+        }
+
+        /** Whether {@code found} is provably the released record we wrote: the core's own E5 comparison. */
+        private static boolean landedEarlier(LeaseRecord released, LeaseRecord found) {
+            UnknownWrites ours = new UnknownWrites();
+            ours.remember(released, 0, Duration.ZERO);
+            return ours.provablyOurs(found) != null;
         }
 
         private void refuse(Read read, Observation.Present seen, String why) {

@@ -242,6 +242,76 @@ class StuckLeaseReleaseTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("stores")
+    void a_write_that_landed_before_the_store_client_retried_it_is_reported_released(String kind) throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(5, f.time.wallNow().plus(TTL), "crashed-node", "n1"));
+        LandsThenRefused retrying = new LandsThenRefused(f.store);
+        try (StuckLeaseRelease release = StuckLeaseRelease.builder(retrying).ttl(TTL).pollInterval(POLL)
+                .timeSource(f.time).scheduler(f.time).build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL.multipliedBy(3));
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.RELEASED);
+            assertThat(report.message()).contains("landed on an earlier attempt").doesNotContain("nothing was written");
+            assertThat(report.written()).isNotNull();
+        }
+        LeaseRecord stored = f.stored();
+        assertThat(stored.isReleased()).isTrue();
+        assertThat(stored.generation()).isEqualTo(5);
+        assertThat(retrying.writes).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void a_record_at_the_highest_generation_is_refused_because_no_one_could_take_it_over(String kind)
+            throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(Long.MAX_VALUE, f.time.wallNow().plus(TTL), "crashed-node", "n1"));
+        try (StuckLeaseRelease release = f.release().build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL.multipliedBy(3));
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.REFUSED);
+            assertThat(report.message()).contains("nothing written").contains("can ever take this key over")
+                    .contains("Stop every process that uses this key").contains("delete the record by hand");
+            assertThat(report.written()).isNull();
+        }
+        LeaseRecord stored = f.stored();
+        assertThat(stored.owner()).isEqualTo("crashed-node");
+        assertThat(stored.generation()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * A real store whose client retries a write inside one call, as the S3 and Azure SDKs do on a 5xx: the first
+     * attempt lands, its answer is lost, and the retry meets the new version and is refused.
+     */
+    private static class LandsThenRefused implements Backend {
+        private final Backend store;
+        int writes;
+
+        LandsThenRefused(Backend store) {
+            this.store = store;
+        }
+
+        @Override
+        public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+            return store.read(key, timeout);
+        }
+
+        @Override
+        public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
+                throws BackendException {
+            writes++;
+            assertThat(store.write(key, expected, content, timeout)).isInstanceOf(WriteResult.Written.class);
+            return store.write(key, expected, content, timeout);
+        }
+
+        @Override
+        public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+            return store.delete(key, expected, timeout);
+        }
+    }
+
     /**
      * A real store in which the holder renews its record (same owner and generation, a new nonce) just before the
      * release's write reaches the store: the write then expects a version that is gone.
