@@ -73,6 +73,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
     private final Scheduler scheduler;
     private final @Nullable ExecutorScheduler ownScheduler;
     private final boolean trustTtlOverExpiry;
+    private final boolean ttlGivenExplicitly;
 
     private StuckLeaseRelease(Builder builder, Duration ttl) {
         this.backend = builder.backend;
@@ -82,6 +83,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
         this.requestTimeout = builder.requestTimeout;
         this.time = builder.time;
         this.trustTtlOverExpiry = builder.trustTtlOverExpiry;
+        this.ttlGivenExplicitly = builder.ttlGivenExplicitly;
         if (builder.scheduler != null) {
             this.scheduler = builder.scheduler;
             this.ownScheduler = null;
@@ -176,9 +178,13 @@ public final class StuckLeaseRelease implements AutoCloseable {
                         + " its expires_at " + record.expiresAt() + " lies " + HumanDurations.format(
                         Objects.requireNonNull(view.expiresIn())) + " ahead of this machine's clock, more than"
                         + " 2 x the TTL of " + HumanDurations.format(ttl) + ". Either the writer's clock runs ahead or"
-                        + " a holder took it for that long (a named lock with a long TTL). If no holder of this key"
-                        + " uses a TTL longer than " + HumanDurations.format(ttl) + ", release again trusting the TTL"
-                        + " over the expiry (hoplock-cli: --trust-ttl); otherwise release with that holder's TTL");
+                        + " a holder took it for that long (a named lock with a long TTL). " + (ttlGivenExplicitly
+                        ? "If no holder of this key uses a TTL longer than " + HumanDurations.format(ttl) + ", release"
+                        + " again trusting the TTL over the expiry (hoplock-cli: --trust-ttl); otherwise release with"
+                        + " that holder's TTL"
+                        : "The TTL of " + HumanDurations.format(ttl) + " is a default, not known to be the longest"
+                        + " any holder of this key uses: find the TTL its holders use and release again with it"
+                        + " (hoplock-cli: --ttl)"));
                 return;
             }
             long validity = TakeoverDecision.nanosUntil(read.answerWall(), record.expiresAt());
@@ -361,6 +367,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
         private TimeSource time = TimeSource.system();
         private @Nullable Scheduler scheduler;
         private boolean trustTtlOverExpiry;
+        private boolean ttlGivenExplicitly = true;
 
         private Builder(Backend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
@@ -409,8 +416,24 @@ public final class StuckLeaseRelease implements AutoCloseable {
             return this;
         }
 
+        /**
+         * False: the TTL given is a default (a setting not known to cover every holder of the key), not the operator's
+         * statement of the longest TTL its holders use. A refusal then never suggests trusting it over the expiry, and
+         * {@link #trustTtlOverExpiry(boolean) trusting it} is refused at {@link #build()}. Default true: a caller of
+         * this builder states the TTL itself.
+         */
+        public Builder ttlGivenExplicitly(boolean explicit) {
+            this.ttlGivenExplicitly = explicit;
+            return this;
+        }
+
         /** Builds the release. */
         public StuckLeaseRelease build() {
+            if (trustTtlOverExpiry && !ttlGivenExplicitly) {
+                throw new IllegalArgumentException("trusting the TTL over the expiry needs a TTL given explicitly:"
+                        + " it is the promise that no holder of the key uses a longer TTL, and a default is no such"
+                        + " promise");
+            }
             if (ttl == null) {
                 throw new IllegalStateException("StuckLeaseRelease needs the ttl: the longest TTL any holder of the key"
                         + " uses (the observation lasts at least that long); set it with ttl(Duration)");

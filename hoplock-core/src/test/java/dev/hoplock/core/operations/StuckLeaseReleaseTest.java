@@ -131,6 +131,30 @@ class StuckLeaseReleaseTest {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void a_far_ahead_expiry_under_a_default_ttl_is_refused_without_suggesting_to_trust_it(String kind)
+            throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(3, f.time.wallNow().plus(Duration.ofHours(23)), "long-lock", "n1"));
+        try (StuckLeaseRelease release = f.release().ttlGivenExplicitly(false).build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL);
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.REFUSED);
+            assertThat(report.message()).contains("is a default").contains("--ttl").doesNotContain("--trust-ttl")
+                    .doesNotContain("trusting");
+        }
+        assertThat(f.stored().owner()).isEqualTo("long-lock");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void trusting_a_default_ttl_over_the_expiry_is_refused_at_build(String kind) {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        assertThatThrownBy(() -> f.release().ttlGivenExplicitly(false).trustTtlOverExpiry(true).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a TTL given explicitly");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void a_crashed_holder_is_observed_for_the_validity_its_record_showed_when_longer_than_the_ttl(String kind)
             throws Exception {
         ReleaseFixture f = new ReleaseFixture(kind, dir);
