@@ -15,10 +15,12 @@ import java.util.List;
  *
  * @param command    {@code show} or {@code release}
  * @param key        the lease key
- * @param ttl        {@code --ttl}: the longest TTL any holder of the key uses; null: {@code hoplock.ttl} or the default
+ * @param ttl        {@code --ttl}: the longest TTL any holder of the key uses; null: the key's TTL from the settings
+ *                   ({@link KeyTtl})
  * @param poll       {@code --poll}: how often {@code release} reads while it observes; null: TTL / 10
  * @param trustTtl   {@code --trust-ttl}: an expiry more than 2 x TTL ahead is taken as written by a clock that runs
- *                   ahead (see {@link dev.hoplock.core.operations.StuckLeaseRelease.Builder#trustTtlOverExpiry})
+ *                   ahead (see {@link dev.hoplock.core.operations.StuckLeaseRelease.Builder#trustTtlOverExpiry});
+ *                   only with {@code --ttl}
  * @param springArgs the arguments for Spring: {@code --spring.config.location=...}, {@code --hoplock.backend=...},
  *                   and {@code --spring.config.additional-location=file:...} for a settings file given by its path
  */
@@ -27,15 +29,17 @@ record CliArguments(String command, String key, @Nullable Duration ttl, @Nullabl
 
     static final String USAGE = """
             usage: java -jar hoplock-cli.jar [SETTINGS] show <key> [--ttl=DURATION]
-                   java -jar hoplock-cli.jar [SETTINGS] release <key> [--ttl=DURATION] [--poll=DURATION] [--trust-ttl]
+                   java -jar hoplock-cli.jar [SETTINGS] release <key> [--ttl=DURATION [--trust-ttl]] [--poll=DURATION]
             SETTINGS: the application's hoplock.* settings, as the starter reads them: a file path
                       (application.yml or .properties), --spring.config.location=..., --hoplock.<name>=<value>,
                       or environment variables (HOPLOCK_BACKEND=filesystem, ...).
             show     prints the record under <key>: holder, generation, expires_at, expiry by this machine's clock.
             release  frees a stuck record: it observes the record unchanged for the longest TTL any holder of the key
-                     uses (--ttl; default hoplock.ttl), then writes the released record (no owner, expired, the same
-                     generation) conditional on that version. A live holder renews meanwhile, and it refuses. Never a
-                     delete.
+                     uses (--ttl; default: the key's election TTL, the ownership TTL for <group>/members/, else
+                     hoplock.ttl; named locks choose theirs per call), then writes the released record (no owner,
+                     expired, the same generation) conditional on that version. A live holder renews meanwhile, and it
+                     refuses. Never a delete. --trust-ttl (needs --ttl): your promise that no holder of the key uses a
+                     TTL longer than --ttl, so an expiry more than 2 x TTL ahead is taken as a clock running ahead.
             exit codes: 0 ok, 2 usage, 3 settings/store, 4 store did not answer, 5 refused.""";
 
     /** Thrown for a command line that cannot be used; the message says why. */
@@ -91,6 +95,11 @@ record CliArguments(String command, String key, @Nullable Duration ttl, @Nullabl
         }
         if (command.equals("show") && (poll != null || trust)) {
             throw new UsageException("--poll and --trust-ttl belong to release, not show");
+        }
+        if (trust && ttl == null) {
+            throw new UsageException("--trust-ttl needs an explicit --ttl: it is your promise that no holder of this"
+                    + " key uses a TTL longer than the one given, and a default (hoplock.ttl, an election's or the"
+                    + " ownership TTL) is no such promise; named locks choose their TTL per call");
         }
         return new CliArguments(command, positional.get(1), ttl, poll, trust, List.copyOf(spring));
     }

@@ -2,7 +2,6 @@ package dev.hoplock.cli;
 
 import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.backend.BackendException;
-import dev.hoplock.core.election.ElectorSettings;
 import dev.hoplock.core.operations.LeaseInspection;
 import dev.hoplock.core.operations.LeaseRecordView;
 import dev.hoplock.core.operations.ReleaseReport;
@@ -76,11 +75,11 @@ public final class HoplockCli {
                 return ExitCode.CONFIGURATION;
             }
             Binder binder = Binder.get(context.getEnvironment());
-            Duration ttl = arguments.ttl() != null ? arguments.ttl()
-                    : binder.bind("hoplock.ttl", Duration.class).orElse(ElectorSettings.DEFAULT_TTL);
+            KeyTtl ttl = arguments.ttl() != null ? new KeyTtl(arguments.ttl(), "--ttl")
+                    : KeyTtl.forKey(binder, arguments.key());
             Duration timeout = binder.bind("hoplock.request-timeout", Duration.class).orElse(Duration.ofSeconds(5));
             return arguments.command().equals("show")
-                    ? show(backend, arguments.key(), ttl, timeout, out, err)
+                    ? show(backend, arguments.key(), ttl.ttl(), timeout, out, err)
                     : release(backend, arguments, ttl, timeout, out, err);
         }
     }
@@ -100,17 +99,18 @@ public final class HoplockCli {
         }
     }
 
-    private static int release(Backend backend, CliArguments arguments, Duration ttl, Duration timeout,
+    private static int release(Backend backend, CliArguments arguments, KeyTtl keyTtl, Duration timeout,
                                PrintStream out, PrintStream err) {
+        Duration ttl = keyTtl.ttl();
         StuckLeaseRelease.Builder builder = StuckLeaseRelease.builder(backend).ttl(ttl).requestTimeout(timeout)
-                .trustTtlOverExpiry(arguments.trustTtl());
+                .trustTtlOverExpiry(arguments.trustTtl()).ttlGivenExplicitly(arguments.ttl() != null);
         if (arguments.poll() != null) {
             builder.pollInterval(arguments.poll());
         }
         try (StuckLeaseRelease release = builder.build()) {
             out.println("observing '" + arguments.key() + "' in " + backend.describe() + " for at least "
                     + HumanDurations.format(ttl) + " (the longest TTL any holder of it uses: "
-                    + (arguments.ttl() != null ? "--ttl" : "hoplock.ttl") + "); nothing is written before that");
+                    + keyTtl.source() + "); nothing is written before that");
             ReleaseReport report;
             try {
                 report = release.release(arguments.key()).join();

@@ -153,6 +153,51 @@ class HoplockCliTests {
     }
 
     @Test
+    void trustTtlWithoutAnExplicitTtlIsAUsageErrorAndWritesNothing() throws Exception {
+        Path yml = settings();
+        LeaseRecord skewed = new LeaseRecord(3, Instant.now().plus(Duration.ofHours(23)), "long-lock", "n");
+        plant(skewed);
+        Result result = run(yml.toString(), "release", KEY, "--trust-ttl");
+        assertThat(result.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).contains("--trust-ttl needs an explicit --ttl")
+                .contains("no holder of this key uses a TTL longer");
+        assertThat(stored()).isEqualTo(skewed);
+    }
+
+    @Test
+    void withoutTtlEachKeyIsObservedForTheTtlItsSettingsGiveAndNoRefusalSuggestsTrustingIt() throws Exception {
+        Path leases = Files.createDirectories(dir.resolve("leases"));
+        Path yml = dir.resolve("application.yml");
+        Files.writeString(yml, """
+                hoplock:
+                  backend: filesystem
+                  filesystem:
+                    directory: %s
+                  ttl: 2s
+                  elections:
+                    nightly:
+                      key: elections/nightly
+                      ttl: 7s
+                  ownership:
+                    group: billing
+                    ttl: 9s
+                """.formatted(leases));
+        Instant farAhead = Instant.now().plus(Duration.ofHours(23));
+        record Case(String key, String ttl, String source) {
+        }
+        for (Case c : new Case[] {new Case(KEY, "7s", "hoplock.elections.nightly.ttl"),
+                new Case("billing/members/m-1", "9s", "hoplock.ownership.ttl"),
+                new Case("locks/report", "2s", "hoplock.ttl")}) {
+            store().write(c.key(), Handle.NONE, LeaseRecordCodec.encode(new LeaseRecord(3, farAhead, "holder", "n")),
+                    Duration.ofSeconds(1));
+            Result result = run(yml.toString(), "release", c.key());
+            assertThat(result.code()).as(result.err()).isEqualTo(ExitCode.REFUSED);
+            assertThat(result.out()).contains("for at least " + c.ttl() + " (").contains(c.source());
+            assertThat(result.err()).contains("is a default").doesNotContain("--trust-ttl");
+        }
+    }
+
+    @Test
     void settingsMayComeAsSpringArgumentsAndEveryMistakeHasItsExitCode() throws Exception {
         Files.createDirectories(dir.resolve("leases"));
         Result viaArgs = run("--hoplock.backend=filesystem", "--hoplock.filesystem.directory=" + dir.resolve("leases"),

@@ -11,6 +11,7 @@ import dev.hoplock.core.internal.lease.LeaseWriter;
 import dev.hoplock.core.internal.lease.Observation;
 import dev.hoplock.core.internal.lease.ObservationTracker;
 import dev.hoplock.core.internal.lease.TakeoverDecision;
+import dev.hoplock.core.internal.lease.UnknownWrites;
 import dev.hoplock.core.record.LeaseRecord;
 import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.core.record.MalformedLeaseRecordException;
@@ -72,6 +73,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
     private final Scheduler scheduler;
     private final @Nullable ExecutorScheduler ownScheduler;
     private final boolean trustTtlOverExpiry;
+    private final boolean ttlGivenExplicitly;
 
     private StuckLeaseRelease(Builder builder, Duration ttl) {
         this.backend = builder.backend;
@@ -81,6 +83,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
         this.requestTimeout = builder.requestTimeout;
         this.time = builder.time;
         this.trustTtlOverExpiry = builder.trustTtlOverExpiry;
+        this.ttlGivenExplicitly = builder.ttlGivenExplicitly;
         if (builder.scheduler != null) {
             this.scheduler = builder.scheduler;
             this.ownScheduler = null;
@@ -161,14 +164,27 @@ public final class StuckLeaseRelease implements AutoCloseable {
         private void startObserving(Read read) {
             LeaseRecordView view = read.view();
             LeaseRecord record = Objects.requireNonNull(read.record());
+            if (TakeoverDecision.nextGeneration(record.generation()) == 0) {
+                finish(ReleaseReport.Outcome.REFUSED, view, Duration.ZERO, null, key + ": refused, nothing written:"
+                        + " its generation " + record.generation() + " is the highest a record can carry, so no"
+                        + " holder can ever take this key over (there is no higher generation), released or not."
+                        + " Stop every process that uses this key, then delete the record by hand in the store;"
+                        + " the next holder then starts again from a low generation, so anything that checks"
+                        + " fencing tokens from this key must forget the old ones first");
+                return;
+            }
             if (view.clockSkewSuspected() && !trustTtlOverExpiry) {
                 finish(ReleaseReport.Outcome.REFUSED, view, Duration.ZERO, null, key + ": refused, nothing written:"
                         + " its expires_at " + record.expiresAt() + " lies " + HumanDurations.format(
                         Objects.requireNonNull(view.expiresIn())) + " ahead of this machine's clock, more than"
                         + " 2 x the TTL of " + HumanDurations.format(ttl) + ". Either the writer's clock runs ahead or"
-                        + " a holder took it for that long (a named lock with a long TTL). If no holder of this key"
-                        + " uses a TTL longer than " + HumanDurations.format(ttl) + ", release again trusting the TTL"
-                        + " over the expiry (hoplock-cli: --trust-ttl); otherwise release with that holder's TTL");
+                        + " a holder took it for that long (a named lock with a long TTL). " + (ttlGivenExplicitly
+                        ? "If no holder of this key uses a TTL longer than " + HumanDurations.format(ttl) + ", release"
+                        + " again trusting the TTL over the expiry (hoplock-cli: --trust-ttl); otherwise release with"
+                        + " that holder's TTL"
+                        : "The TTL of " + HumanDurations.format(ttl) + " is a default, not known to be the longest"
+                        + " any holder of this key uses: find the TTL its holders use and release again with it"
+                        + " (hoplock-cli: --ttl)"));
                 return;
             }
             long validity = TakeoverDecision.nanosUntil(read.answerWall(), record.expiresAt());
@@ -247,19 +263,37 @@ public final class StuckLeaseRelease implements AutoCloseable {
                         + TakeoverDecision.nextGeneration(released.generation()) + " or higher");
                 return;
             }
-            LeaseRecordView now = afterRefusal(last.view());
+            Read after = afterRefusal();
+            LeaseRecordView now = after == null ? last.view() : after.view();
+            if (after != null && after.record() != null && landedEarlier(released, after.record())) {
+                // E5: a store SDK that retries a 5xx inside one call meets our own first attempt and is refused.
+                finish(ReleaseReport.Outcome.RELEASED, last.view(), unchanged, now, observedText + "; the store"
+                        + " refused the conditional write (" + ((WriteResult.Refused) result).reason() + "), but the"
+                        + " record now in the store is the released record we wrote (same generation and nonce): it"
+                        + " landed on an earlier attempt of the same call (the store's client retried it). The next"
+                        + " holder takes generation " + TakeoverDecision.nextGeneration(released.generation())
+                        + " or higher");
+                return;
+            }
             finish(ReleaseReport.Outcome.WRITE_REFUSED, now, unchanged, null, observedText + "; the store refused"
                     + " the conditional write (" + ((WriteResult.Refused) result).reason() + "): the record changed"
                     + " after the last read, nothing was written. Now: " + now.describe());
         }
 
-        /** A best-effort read after a refused write, to say what replaced the version observed. */
-        private LeaseRecordView afterRefusal(LeaseRecordView fallback) {
+        /** A best-effort read after a refused write, to say what replaced the version observed; null if none. */
+        private @Nullable Read afterRefusal() {
             try {
-                return read().view();
+                return read();
             } catch (BackendException | RuntimeException e) {
-                return fallback;
+                return null;
             }
+        }
+
+        /** Whether {@code found} is provably the released record we wrote: the core's own E5 comparison. */
+        private static boolean landedEarlier(LeaseRecord released, LeaseRecord found) {
+            UnknownWrites ours = new UnknownWrites();
+            ours.remember(released, 0, Duration.ZERO);
+            return ours.provablyOurs(found) != null;
         }
 
         private void refuse(Read read, Observation.Present seen, String why) {
@@ -333,6 +367,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
         private TimeSource time = TimeSource.system();
         private @Nullable Scheduler scheduler;
         private boolean trustTtlOverExpiry;
+        private boolean ttlGivenExplicitly = true;
 
         private Builder(Backend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
@@ -381,8 +416,24 @@ public final class StuckLeaseRelease implements AutoCloseable {
             return this;
         }
 
+        /**
+         * False: the TTL given is a default (a setting not known to cover every holder of the key), not the operator's
+         * statement of the longest TTL its holders use. A refusal then never suggests trusting it over the expiry, and
+         * {@link #trustTtlOverExpiry(boolean) trusting it} is refused at {@link #build()}. Default true: a caller of
+         * this builder states the TTL itself.
+         */
+        public Builder ttlGivenExplicitly(boolean explicit) {
+            this.ttlGivenExplicitly = explicit;
+            return this;
+        }
+
         /** Builds the release. */
         public StuckLeaseRelease build() {
+            if (trustTtlOverExpiry && !ttlGivenExplicitly) {
+                throw new IllegalArgumentException("trusting the TTL over the expiry needs a TTL given explicitly:"
+                        + " it is the promise that no holder of the key uses a longer TTL, and a default is no such"
+                        + " promise");
+            }
             if (ttl == null) {
                 throw new IllegalStateException("StuckLeaseRelease needs the ttl: the longest TTL any holder of the key"
                         + " uses (the observation lasts at least that long); set it with ttl(Duration)");

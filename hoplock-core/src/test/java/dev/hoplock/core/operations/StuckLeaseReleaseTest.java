@@ -131,6 +131,30 @@ class StuckLeaseReleaseTest {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void a_far_ahead_expiry_under_a_default_ttl_is_refused_without_suggesting_to_trust_it(String kind)
+            throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(3, f.time.wallNow().plus(Duration.ofHours(23)), "long-lock", "n1"));
+        try (StuckLeaseRelease release = f.release().ttlGivenExplicitly(false).build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL);
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.REFUSED);
+            assertThat(report.message()).contains("is a default").contains("--ttl").doesNotContain("--trust-ttl")
+                    .doesNotContain("trusting");
+        }
+        assertThat(f.stored().owner()).isEqualTo("long-lock");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void trusting_a_default_ttl_over_the_expiry_is_refused_at_build(String kind) {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        assertThatThrownBy(() -> f.release().ttlGivenExplicitly(false).trustTtlOverExpiry(true).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a TTL given explicitly");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void a_crashed_holder_is_observed_for_the_validity_its_record_showed_when_longer_than_the_ttl(String kind)
             throws Exception {
         ReleaseFixture f = new ReleaseFixture(kind, dir);
@@ -239,6 +263,76 @@ class StuckLeaseReleaseTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("longest TTL any holder");
         try (StuckLeaseRelease release = f.release().build()) {
             assertThatThrownBy(() -> release.release("a//b")).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void a_write_that_landed_before_the_store_client_retried_it_is_reported_released(String kind) throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(5, f.time.wallNow().plus(TTL), "crashed-node", "n1"));
+        LandsThenRefused retrying = new LandsThenRefused(f.store);
+        try (StuckLeaseRelease release = StuckLeaseRelease.builder(retrying).ttl(TTL).pollInterval(POLL)
+                .timeSource(f.time).scheduler(f.time).build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL.multipliedBy(3));
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.RELEASED);
+            assertThat(report.message()).contains("landed on an earlier attempt").doesNotContain("nothing was written");
+            assertThat(report.written()).isNotNull();
+        }
+        LeaseRecord stored = f.stored();
+        assertThat(stored.isReleased()).isTrue();
+        assertThat(stored.generation()).isEqualTo(5);
+        assertThat(retrying.writes).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void a_record_at_the_highest_generation_is_refused_because_no_one_could_take_it_over(String kind)
+            throws Exception {
+        ReleaseFixture f = new ReleaseFixture(kind, dir);
+        f.put(new LeaseRecord(Long.MAX_VALUE, f.time.wallNow().plus(TTL), "crashed-node", "n1"));
+        try (StuckLeaseRelease release = f.release().build()) {
+            ReleaseReport report = f.advanceUntilDone(release.release(KEY), TTL.multipliedBy(3));
+
+            assertThat(report.outcome()).isEqualTo(ReleaseReport.Outcome.REFUSED);
+            assertThat(report.message()).contains("nothing written").contains("can ever take this key over")
+                    .contains("Stop every process that uses this key").contains("delete the record by hand");
+            assertThat(report.written()).isNull();
+        }
+        LeaseRecord stored = f.stored();
+        assertThat(stored.owner()).isEqualTo("crashed-node");
+        assertThat(stored.generation()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * A real store whose client retries a write inside one call, as the S3 and Azure SDKs do on a 5xx: the first
+     * attempt lands, its answer is lost, and the retry meets the new version and is refused.
+     */
+    private static class LandsThenRefused implements Backend {
+        private final Backend store;
+        int writes;
+
+        LandsThenRefused(Backend store) {
+            this.store = store;
+        }
+
+        @Override
+        public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+            return store.read(key, timeout);
+        }
+
+        @Override
+        public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
+                throws BackendException {
+            writes++;
+            assertThat(store.write(key, expected, content, timeout)).isInstanceOf(WriteResult.Written.class);
+            return store.write(key, expected, content, timeout);
+        }
+
+        @Override
+        public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+            return store.delete(key, expected, timeout);
         }
     }
 

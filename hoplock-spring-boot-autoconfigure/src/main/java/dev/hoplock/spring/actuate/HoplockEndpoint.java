@@ -24,12 +24,14 @@ import java.util.Optional;
 /**
  * The {@code hoplock} actuator endpoint. Reading: {@code GET /actuator/hoplock} lists every election's state
  * ({@link ElectionDescriptor}) and, with per-key ownership, the group's members and their state under
- * {@code ownership:<group>} ({@link OwnershipDescriptor}), both from local state; and, when the endpoint knows the
- * store, under {@code store:records} the record each election, each named lock this instance has used and the
- * ownership group (registry and this member's lease) has in the store ({@link StoreRecords}): holder, generation,
- * {@code expires_at} and the expiry by this machine's clock. That part costs one store read per record per call, on
- * the endpoint's own threads, each bounded by its request timeout; a read that fails shows as that record's error.
- * {@code GET /actuator/hoplock/{name}} shows one entry ({@code store:records} included). No secrets.
+ * {@code ownership:<group>} ({@link OwnershipDescriptor}), both from local state, never a store read (a scrape of it
+ * costs nothing in the store); when the endpoint knows the store, {@code store:records} there holds only the path
+ * that reads it. {@code GET /actuator/hoplock/store:records} reads the record each election, the named locks this
+ * instance has used (those held first, at most {@link StoreRecords#MAX_LOCKS}) and the ownership group (registry and
+ * this member's lease) have in the store ({@link StoreRecords}): holder, generation, {@code expires_at} and the expiry
+ * by this machine's clock. That costs one store read per record per call, on the endpoint's own threads, each bounded
+ * by its request timeout; a read that fails shows as that record's error, and while an earlier call's reads still run
+ * a new call reads nothing and says so. {@code GET /actuator/hoplock/{name}} shows one entry. No secrets.
  * {@code GET /actuator/hoplock/locks/held} lists the named locks this instance holds ({@link HeldLocks}). Writing:
  * {@code POST /actuator/hoplock/{name}} makes this instance step down from {@code name} if it leads it.
  *
@@ -46,6 +48,10 @@ public class HoplockEndpoint {
 
     /** The entry of the records read from the store (no election name contains ':'). */
     public static final String STORE_RECORDS = "store:records";
+
+    /** What the root read shows under {@link #STORE_RECORDS}: where the store's records are read, on request only. */
+    public static final String STORE_RECORDS_HINT = "read from the store only on request:"
+            + " GET /actuator/hoplock/store:records";
 
     private final HoplockElections elections;
     private final @Nullable HoplockOwnership ownership;
@@ -85,7 +91,9 @@ public class HoplockEndpoint {
     public Map<String, Object> read() {
         Map<String, Object> result = new LinkedHashMap<>(elections());
         ownershipDescriptor().ifPresent(descriptor -> result.put(OWNERSHIP_PREFIX + descriptor.group(), descriptor));
-        storeRecords().ifPresent(read -> result.put(STORE_RECORDS, read));
+        if (records != null) {
+            result.put(STORE_RECORDS, STORE_RECORDS_HINT);
+        }
         return result;
     }
 

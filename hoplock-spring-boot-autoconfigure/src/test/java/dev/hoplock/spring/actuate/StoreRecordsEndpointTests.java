@@ -63,9 +63,14 @@ class StoreRecordsEndpointTests {
             HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
 
             Map<String, Object> all = endpoint.read();
-            assertThat(all).containsKeys("default", "ownership:billing", HoplockEndpoint.STORE_RECORDS);
-            StoreRecords records = (StoreRecords) Objects.requireNonNull(all.get(HoplockEndpoint.STORE_RECORDS));
+            assertThat(all).containsKeys("default", "ownership:billing");
+            assertThat(all.get(HoplockEndpoint.STORE_RECORDS)).as("the root read never reads the store")
+                    .isEqualTo(HoplockEndpoint.STORE_RECORDS_HINT);
+            StoreRecords records = (StoreRecords) Objects.requireNonNull(
+                    endpoint.election(HoplockEndpoint.STORE_RECORDS).getBody());
             assertThat(records.backend()).isEqualTo(store.describe());
+            assertThat(records.truncated()).isNull();
+            assertThat(records.error()).isNull();
 
             StoreRecordDescriptor election = Objects.requireNonNull(records.elections().get("default"));
             assertThat(election.key()).isEqualTo(elector.settings().key());
@@ -88,7 +93,28 @@ class StoreRecordsEndpointTests {
             assertThat(member.state()).isEqualTo("held");
             assertThat(member.holder()).isEqualTo(ownership.processOwner());
 
-            assertThat(endpoint.election(HoplockEndpoint.STORE_RECORDS).getBody()).isInstanceOf(StoreRecords.class);
+        });
+    }
+
+    @Test
+    void atMostFiftyLockRecordsShowHeldOnesFirstAndTheRestIsMarkedTruncated() {
+        InMemoryBackend store = new InMemoryBackend();
+        runner.withBean(Backend.class, () -> store).run(context -> {
+            awaitLeader(context);
+            Locks locks = context.getBean(Locks.class);
+            for (int i = 0; i < StoreRecords.MAX_LOCKS + 5; i++) {
+                AcquireResult taken = locks.tryAcquire("job-%03d".formatted(i), Duration.ofSeconds(30));
+                ((AcquireResult.Acquired) taken).handle().release();
+            }
+            assertThat(locks.tryAcquire("zz-held", Duration.ofSeconds(30))).isInstanceOf(AcquireResult.Acquired.class);
+            HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
+
+            StoreRecords records = endpoint.storeRecords().orElseThrow();
+            assertThat(records.locks()).hasSize(StoreRecords.MAX_LOCKS);
+            assertThat(records.locks().keySet().iterator().next()).isEqualTo("zz-held");
+            assertThat(Objects.requireNonNull(records.locks().get("zz-held")).state()).isEqualTo("held");
+            assertThat(records.locks()).containsKey("job-000").doesNotContainKey("job-054");
+            assertThat(records.truncated()).contains("showing 50 of 56 lock names").contains("held first");
         });
     }
 
@@ -102,6 +128,7 @@ class StoreRecordsEndpointTests {
             assertThat(locks.tryAcquire("nightly", Duration.ofSeconds(30))).isInstanceOf(AcquireResult.Acquired.class);
             store.memory.put("locks/broken", "{\"generation\":1.5}".getBytes(StandardCharsets.UTF_8));
             locks.tryAcquire("broken", Duration.ofSeconds(30));
+            locks.tryAcquire("secret", Duration.ofSeconds(30));
             HoplockEndpoint endpoint = context.getBean(HoplockEndpoint.class);
 
             store.hang.set(true);
@@ -115,6 +142,14 @@ class StoreRecordsEndpointTests {
                 assertThat(broken.error()).contains("'locks/broken'").contains("generation must be a JSON integer");
                 assertThat(Objects.requireNonNull(records.locks().get("nightly")).state()).isEqualTo("held");
                 assertThat(Objects.requireNonNull(records.elections().get("default")).holder()).isEqualTo("me");
+                StoreRecordDescriptor secret = Objects.requireNonNull(records.locks().get("secret"));
+                assertThat(secret.error()).isEqualTo("the read failed: java.lang.IllegalStateException");
+
+                StoreRecords refused = endpoint.storeRecords().orElseThrow();
+                assertThat(refused.error()).as("the hanging read of the first call still holds a thread")
+                        .contains("still wait for the store");
+                assertThat(refused.locks()).isEmpty();
+                assertThat(refused.elections()).isEmpty();
             } finally {
                 store.hang.set(false);
                 store.release.countDown();
@@ -150,6 +185,9 @@ class StoreRecordsEndpointTests {
                     Thread.currentThread().interrupt();
                     throw new BackendException(BackendException.Kind.TRANSIENT, "interrupted", e);
                 }
+            }
+            if (hang.get() && key.equals("locks/secret")) {
+                throw new IllegalStateException("token=s3cr3t rejected"); // a message that must never show
             }
             return memory.read(key, timeout);
         }
