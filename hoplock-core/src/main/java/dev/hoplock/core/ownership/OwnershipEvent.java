@@ -6,6 +6,9 @@ import java.util.Objects;
  * Something that happened to an {@link OwnershipGroup}, as this instance saw it. Delivered in order on the group's
  * event executor, after the state change (when a listener sees {@link MembershipChanged}, the checks already answer
  * over the new view).
+ *
+ * <p>Some events are published under the group's lock; with a direct event executor a listener runs inline there and
+ * must not block or call back into the group synchronously (see {@link OwnershipGroup#addListener}).
  */
 public sealed interface OwnershipEvent
         permits OwnershipEvent.MembershipChanged, OwnershipEvent.Settled, OwnershipEvent.ActingStopped,

@@ -295,7 +295,14 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return engine.elector.settings();
     }
 
-    /** Calls {@code listener} for every event, on the event executor. The returned handle stops the calls. */
+    /**
+     * Calls {@code listener} for every event, on the event executor. The returned handle stops the calls.
+     *
+     * <p>Some events are published while the group holds its internal lock. With a direct event executor (such as
+     * {@code Runnable::run}, used in tests) the listener then runs on that thread under that lock: it must not block,
+     * and must not call back into this group (or an elector or lock sharing its threads) synchronously, or it delays or
+     * deadlocks the group's timing. Use an asynchronous event executor, or hand the work off, for anything slower.
+     */
     public AutoCloseable addListener(Consumer<? super OwnershipEvent> listener) {
         return engine.events.add(listener);
     }
@@ -392,6 +399,10 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
             return this;
         }
 
+        /**
+         * The executor that delivers events to listeners. A direct executor runs listeners inline, possibly under the
+         * group's lock: see {@link OwnershipGroup#addListener} for what such listeners must not do.
+         */
         public Builder eventExecutor(Executor eventExecutor) {
             runtime.eventExecutor(eventExecutor);
             return this;

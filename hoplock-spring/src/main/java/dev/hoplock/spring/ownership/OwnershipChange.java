@@ -34,10 +34,13 @@ import java.util.Objects;
  * @param movedKeys how many keys seen by this instance changed owner
  * @param keysSeen  how many keys seen were compared (at most {@link KeysSeen#CAPACITY})
  * @param stoppedActing true when this instance stopped acting without a new view (see above)
+ * @param actedBefore   false when this change follows a stop (this instance owned nothing before it), so that
+ *                      {@link #gainedOf} and {@link #lostOf} compare with "owned nothing" as {@link #gained()} and
+ *                      {@link #lost()} do; true otherwise
  */
 public record OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
                               List<String> gained, List<String> lost, int movedKeys, int keysSeen,
-                              boolean stoppedActing) {
+                              boolean stoppedActing, boolean actedBefore) {
 
     public OwnershipChange {
         Objects.requireNonNull(previous, "previous");
@@ -49,7 +52,13 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
     /** A membership change (not a stop), as before {@link #stoppedActing()} existed. */
     public OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
             List<String> gained, List<String> lost, int movedKeys, int keysSeen) {
-        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, false);
+        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, false, true);
+    }
+
+    /** A change that does not follow a stop ({@link #actedBefore()} true), as before that component existed. */
+    public OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
+            List<String> gained, List<String> lost, int movedKeys, int keysSeen, boolean stoppedActing) {
+        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, stoppedActing, true);
     }
 
     /** Computes the change for {@code keys} (the keys seen). */
@@ -71,7 +80,7 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
             }
         }
         lost.sort(null);
-        return new OwnershipChange(group, epoch, self, view, view, List.of(), lost, 0, keys.size(), true);
+        return new OwnershipChange(group, epoch, self, view, view, List.of(), lost, 0, keys.size(), true, true);
     }
 
     /**
@@ -101,7 +110,8 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
         }
         gained.sort(null);
         lost.sort(null);
-        return new OwnershipChange(group, epoch, self, previous, current, gained, lost, moved, keys.size(), false);
+        return new OwnershipChange(group, epoch, self, previous, current, gained, lost, moved, keys.size(), false,
+                actedBefore);
     }
 
     /** Members in the new view and not in the old one (by id). */
@@ -114,14 +124,20 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
         return previous.members().stream().filter(m -> current.member(m.id()).isEmpty()).toList();
     }
 
-    /** Of {@code keys}, those this instance owns now and did not before (for keys not seen through the bean). */
+    /**
+     * Of {@code keys}, those this instance owns now and did not before (for keys not seen through the bean); after a
+     * stop, every key it owns now.
+     */
     public List<String> gainedOf(Collection<String> keys) {
-        return stoppedActing ? List.of() : of(group, epoch, self, previous, current, keys).gained();
+        return stoppedActing ? List.of() : of(group, epoch, self, previous, current, keys, actedBefore).gained();
     }
 
-    /** Of {@code keys}, those this instance owned before and does not now (all it owned, for a stop). */
+    /**
+     * Of {@code keys}, those this instance owned before and does not now (all it owned, for a stop; none after a stop,
+     * since those were lost at the stop).
+     */
     public List<String> lostOf(Collection<String> keys) {
         return stoppedActing ? stopped(group, epoch, self, current, keys).lost()
-                : of(group, epoch, self, previous, current, keys).lost();
+                : of(group, epoch, self, previous, current, keys, actedBefore).lost();
     }
 }

@@ -125,6 +125,11 @@ class HoplockOwnershipStopTest {
         assertThat(after).flatMap(OwnershipChange::lost).as("no key lost twice").doesNotContainAnyElementsOf(ownedByB);
         assertThat(after).flatMap(OwnershipChange::gained).as("the keys it owns again are gained")
                 .containsAll(owned(b));
+        assertThat(after).as("gainedOf and lostOf agree with gained and lost after the stop (review fix 1.1)")
+                .allSatisfy(change -> {
+                    assertThat(change.gainedOf(keys)).isEqualTo(change.gained());
+                    assertThat(change.lostOf(keys)).isEqualTo(change.lost());
+                });
     }
 
     /** A link that can be cut: every request fails fast while cut. */
