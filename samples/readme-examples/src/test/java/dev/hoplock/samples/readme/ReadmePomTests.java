@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Each case runs {@code mvn validate}, which builds the model (parent, imported BOMs, managed versions) and runs no
  * plugin, with the Maven that runs this build (3.8.7 on these machines) and with Maven 3.9.11 (unpacked from Maven
  * Central by the module's pom). It uses a local repository of its own that holds only this checkout's
- * {@code hoplock-bom} pom, and reads every other pom from the build's local repository through a {@code file:} mirror,
- * so it needs neither the network nor an installed hoplock.
+ * {@code hoplock-bom} pom, and reads every other pom from the build's local repository (a {@code file:} repository
+ * asked first) or, for one the build never needed ({@code spring-boot-starter-parent}), from Maven Central; so it
+ * needs no installed hoplock.
  */
 class ReadmePomTests {
 
@@ -62,9 +63,15 @@ class ReadmePomTests {
         Path settings = dir.resolve("settings.xml");
         Files.writeString(settings, """
                 <settings>
-                  <mirrors>
-                    <mirror><id>build-repository</id><mirrorOf>*</mirrorOf><url>%s</url></mirror>
-                  </mirrors>
+                  <profiles>
+                    <profile>
+                      <id>build-repository</id>
+                      <repositories>
+                        <repository><id>build-repository</id><url>%s</url></repository>
+                      </repositories>
+                    </profile>
+                  </profiles>
+                  <activeProfiles><activeProfile>build-repository</activeProfile></activeProfiles>
                 </settings>
                 """.formatted(Path.of(Objects.requireNonNull(System.getProperty("readme.maven.repository"),
                 "readme.maven.repository (set by the module's pom)")).toUri()), StandardCharsets.UTF_8);
