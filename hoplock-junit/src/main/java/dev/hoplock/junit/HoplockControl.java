@@ -212,9 +212,19 @@ public final class HoplockControl implements AutoCloseable {
             wanted.addAll(rival.lost);
         }
         leave(group.group());
-        waits.until(() -> group.members().size() == 1 && wanted.stream().allMatch(group::isOwner),
+        // Until its first registry read the group does not know its members (members() throws): not yet alone.
+        waits.until(() -> knowsMembers(group) && group.members().size() == 1 && wanted.stream().allMatch(group::isOwner),
                 "member '" + group.self().id() + "' of group '" + group.group() + "' to own " + wanted + " alone",
                 () -> describe(group, Set.of(), wanted));
+    }
+
+    private static boolean knowsMembers(OwnershipGroup group) {
+        try {
+            group.members();
+            return true;
+        } catch (dev.hoplock.core.ownership.MembershipUnavailableException notReadYet) {
+            return false;
+        }
     }
 
     /**
