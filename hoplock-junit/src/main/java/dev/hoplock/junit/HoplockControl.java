@@ -84,6 +84,19 @@ public final class HoplockControl implements AutoCloseable {
         this(store, time, waits, lockKeyPrefix, null);
     }
 
+    /**
+     * A control for engines that run on {@code time} (their time source and scheduler, with store requests and events
+     * on the thread that advances it): it waits by advancing {@code time}, up to {@code limit} of virtual time, and
+     * its rival members run on {@code time} too. For harnesses that build the engines themselves (the Spring test
+     * support); {@link TestHoplock#virtualTime()} makes one with the engines.
+     *
+     * @param lockKeyPrefix the key prefix of the named locks ({@code locks/} unless the application sets one)
+     */
+    public static HoplockControl onVirtualTime(InMemoryBackend store, VirtualTime time, Duration limit,
+            String lockKeyPrefix) {
+        return new HoplockControl(store, time, Waits.virtualTime(time, limit), lockKeyPrefix, time);
+    }
+
     HoplockControl(InMemoryBackend store, TimeSource time, Waits waits, String lockKeyPrefix,
             @Nullable VirtualTime virtualTime) {
         this.store = store;

@@ -7,6 +7,7 @@ import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.leader.Candidacy;
 import org.springframework.util.function.SingletonSupplier;
 import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.lock.LocksCustomizer;
 import dev.hoplock.spring.lock.WhenLockHeld;
 import dev.hoplock.spring.lock.WithLockAdvisor;
 import dev.hoplock.spring.lock.WithLockAttributeSource;
@@ -46,7 +47,8 @@ public final class HoplockLocksAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(Locks.class)
     @ConditionalOnBean(Backend.class)
-    NamedLocks hoplockLocks(Backend backend, LockProperties settings, ObjectProvider<BackendDecorator> decorators) {
+    NamedLocks hoplockLocks(Backend backend, LockProperties settings, ObjectProvider<BackendDecorator> decorators,
+            ObjectProvider<LocksCustomizer> customizers) {
         NamedLocks.Builder builder = NamedLocks.builder(BackendDecorator.applyAll(decorators.orderedStream().toList(),
                 BackendDecorator.Primitive.LOCK, "locks", backend));
         String property = "hoplock.locks";
@@ -62,6 +64,9 @@ public final class HoplockLocksAutoConfiguration {
             property = "hoplock.locks.poll-interval";
             builder.pollInterval(settings.getPollInterval());
             property = "hoplock.locks";
+            for (LocksCustomizer customizer : customizers.orderedStream().toList()) {
+                customizer.customize(builder);
+            }
             return builder.build();
         } catch (IllegalArgumentException e) {
             throw new HoplockConfigurationException(property, "Cannot configure hoplock's named locks (" + property

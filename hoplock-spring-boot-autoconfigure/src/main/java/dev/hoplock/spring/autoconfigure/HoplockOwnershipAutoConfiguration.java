@@ -7,6 +7,7 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.spring.HoplockConfigurationException;
 import dev.hoplock.spring.ownership.OwnershipEventPublisher;
+import dev.hoplock.spring.ownership.OwnershipGroupCustomizer;
 import dev.hoplock.spring.ownership.OwnershipMeterBinder;
 import dev.hoplock.spring.leader.Candidacy;
 import dev.hoplock.spring.ownership.HoplockOwnership;
@@ -23,6 +24,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -48,10 +50,10 @@ public final class HoplockOwnershipAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     HoplockOwnership hoplockOwnership(OwnershipProperties settings, Backend backend,
-            ObjectProvider<BackendDecorator> decorators) {
+            ObjectProvider<BackendDecorator> decorators, ObjectProvider<OwnershipGroupCustomizer> customizers) {
         String name = settings.getGroup() == null ? "" : settings.getGroup().strip();
         return new HoplockOwnership(group(settings, BackendDecorator.applyAll(decorators.orderedStream().toList(),
-                BackendDecorator.Primitive.OWNERSHIP, name, backend)));
+                BackendDecorator.Primitive.OWNERSHIP, name, backend), customizers.orderedStream().toList()));
     }
 
     @Bean
@@ -82,6 +84,15 @@ public final class HoplockOwnershipAutoConfiguration {
 
     /** Builds the group from the properties; a bad setting fails the start naming the property and the fix. */
     static OwnershipGroup group(OwnershipProperties settings, Backend backend) {
+        return group(settings, backend, List.of());
+    }
+
+    /**
+     * Builds the group from the properties, then lets {@code customizers} adjust the builder (a time source, executors);
+     * a bad setting fails the start naming the property and the fix.
+     */
+    static OwnershipGroup group(OwnershipProperties settings, Backend backend,
+            List<OwnershipGroupCustomizer> customizers) {
         String name = settings.getGroup() == null ? "" : settings.getGroup().strip();
         try {
             OwnershipGroup.Builder builder = OwnershipGroup.builder(backend, name).address(settings.getAddress());
@@ -90,6 +101,9 @@ public final class HoplockOwnershipAutoConfiguration {
             }
             settings.applyTimingTo(builder::ttl, builder::renewInterval, builder::pollInterval,
                     builder::requestTimeout, builder::safetyMargin, builder::releaseTimeout);
+            for (OwnershipGroupCustomizer customizer : customizers) {
+                customizer.customize(name, builder);
+            }
             return builder.build();
         } catch (InvalidSettingException e) {
             String property = "hoplock.ownership." + property(e.setting());

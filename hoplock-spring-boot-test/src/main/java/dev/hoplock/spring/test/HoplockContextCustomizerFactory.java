@@ -16,6 +16,7 @@ final class HoplockContextCustomizerFactory implements ContextCustomizerFactory 
             List<ContextConfigurationAttributes> configAttributes) {
         AutoConfigureHoplock annotation = TestContextAnnotationUtils.findMergedAnnotation(testClass,
                 AutoConfigureHoplock.class);
-        return annotation == null ? null : new HoplockContextCustomizer(annotation.ttl(), annotation.timeoutSeconds());
+        return annotation == null ? null : new HoplockContextCustomizer(annotation.ttl(), annotation.timeoutSeconds(),
+                annotation.time());
     }
 }

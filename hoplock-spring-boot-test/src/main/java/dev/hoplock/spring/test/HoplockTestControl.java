@@ -16,6 +16,7 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 
 /**
@@ -30,16 +31,30 @@ import java.util.Collection;
  * annotation's timeout naming what it waited for. A lock change needs no wait: the next {@code @WithLock} call sees it.
  * The rivals leave when the context closes. It refuses to work, saying why, when the context's store is not the
  * in-memory one (an application {@code Backend} bean wins over {@code hoplock.backend}) or hoplock is disabled.
+ *
+ * <p>With {@code @AutoConfigureHoplock(time = VIRTUAL)} the engines run on the context's virtual clock: the methods
+ * above wait by advancing it (up to 10 minutes of it, or the annotation's timeout if longer) and {@link #advance}
+ * moves it, so a test lets a lease, a lock or a member's TTL run out in no real time. The clock is driven from one
+ * thread at a time: the test's.
  */
 public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAware, DisposableBean {
 
+    /** The least a control waits in virtual time (the application's TTL may be long: a takeover takes two). */
+    private static final Duration VIRTUAL_LIMIT = Duration.ofMinutes(10);
+
     private final Duration timeout;
+    private final @Nullable VirtualTimeDriver virtualTime;
     private @Nullable BeanFactory beans;
     private @Nullable Environment environment;
     private @Nullable HoplockControl control;
 
-    HoplockTestControl(Duration timeout) {
+    HoplockTestControl(Duration timeout, @Nullable VirtualTimeDriver virtualTime) {
         this.timeout = timeout;
+        this.virtualTime = virtualTime;
+        if (virtualTime != null) {
+            // The rivals leave before the engines close (and stop renewing), when the context stops or pauses.
+            virtualTime.onStop(this::closeControl);
+        }
     }
 
     @Override
@@ -66,22 +81,22 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
 
     /** Makes this instance the leader of the default election; returns once it leads. */
     public void makeLeader() {
-        control().makeLeader(elections().getDefault());
+        drive(() -> control().makeLeader(elections().getDefault()));
     }
 
     /** Makes this instance the leader of {@code election} (a name of {@code hoplock.elections}); returns once it leads. */
     public void makeLeader(String election) {
-        control().makeLeader(elections().get(election));
+        drive(() -> control().makeLeader(elections().get(election)));
     }
 
     /** Makes another instance lead the default election; returns once this instance follows it. */
     public void makeFollower() {
-        control().makeFollower(elections().getDefault());
+        drive(() -> control().makeFollower(elections().getDefault()));
     }
 
     /** Makes another instance lead {@code election}; returns once this instance follows it. */
     public void makeFollower(String election) {
-        control().makeFollower(elections().get(election));
+        drive(() -> control().makeFollower(elections().get(election)));
     }
 
     /**
@@ -89,12 +104,12 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
      * instance took over, which its takeover rule allows only after a TTL of observation.
      */
     public void crashRival() {
-        control().crashRival(elections().getDefault());
+        drive(() -> control().crashRival(elections().getDefault()));
     }
 
     /** {@link #crashRival()} for {@code election}. */
     public void crashRival(String election) {
-        control().crashRival(elections().get(election));
+        drive(() -> control().crashRival(elections().get(election)));
     }
 
     /** Whether this instance leads the default election now. */
@@ -106,29 +121,29 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
 
     /** Lets another instance hold lock {@code name} (as {@code @WithLock(name = ...)} names it): calls skip it. */
     public void holdLockElsewhere(String name) {
-        control().holdLockElsewhere(name);
+        drive(() -> control().holdLockElsewhere(name));
     }
 
     /** Frees lock {@code name} if another instance holds it: the next call takes it. */
     public void freeLock(String name) {
-        control().freeLock(name);
+        drive(() -> control().freeLock(name));
     }
 
     // ------------------------------------------------------------------ ownership
 
     /** Makes this instance lose {@code key} of its ownership group; returns once it no longer owns it. */
     public void loseKey(String key) {
-        control().loseKey(group(), key);
+        drive(() -> control().loseKey(group(), key));
     }
 
     /** Makes this instance lose every key of {@code lost} and own every key of {@code kept}; see {@link HoplockControl#loseKeys}. */
     public void loseKeys(Collection<String> lost, Collection<String> kept) {
-        control().loseKeys(group(), lost, kept);
+        drive(() -> control().loseKeys(group(), lost, kept));
     }
 
     /** Makes this instance own every key again (the rival member leaves); returns once it owns {@code keys} too. */
     public void ownAllKeys(String... keys) {
-        control().ownAllKeys(group(), keys);
+        drive(() -> control().ownAllKeys(group(), keys));
     }
 
     /** Whether this instance owns {@code key} now. */
@@ -136,13 +151,68 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
         return group().isOwner(key);
     }
 
+    // ------------------------------------------------------------------ virtual time
+
+    /** Whether the context's engines run on virtual time ({@code @AutoConfigureHoplock(time = VIRTUAL)}). */
+    public boolean isVirtualTime() {
+        return virtualTime != null;
+    }
+
+    /**
+     * Moves the virtual time of the context's engines forward by {@code duration}, running every timer that falls due
+     * (renewals, expiries, polls, the group's member checks), with their store requests and events, on this thread;
+     * returns when done. Spring's {@code @Scheduled} methods do not follow it: call the gated method yourself.
+     *
+     * @throws IllegalStateException in real time (without {@code time = VIRTUAL})
+     */
+    public void advance(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("virtual time moves forward only, not by " + duration);
+        }
+        VirtualTimeDriver driver = driver();
+        driver.drive(() -> driver.time().advance(duration));
+    }
+
+    /** The virtual time elapsed since the context's clock started ({@code 2026-01-01T00:00:00Z} on its wall clock). */
+    public Duration elapsed() {
+        return driver().time().elapsed();
+    }
+
+    /** The wall clock the context's engines read: virtual time, or the system's in real time. */
+    public Instant wallNow() {
+        VirtualTimeDriver driver = virtualTime;
+        return driver == null ? Instant.now() : driver.time().wallNow();
+    }
+
     @Override
-    public synchronized void destroy() {
+    public void destroy() {
+        drive(this::closeControl);
+    }
+
+    private synchronized void closeControl() {
         HoplockControl started = control;
         control = null;
         if (started != null) {
             started.close();
         }
+    }
+
+    private void drive(Runnable work) {
+        VirtualTimeDriver driver = virtualTime;
+        if (driver == null) {
+            work.run();
+        } else {
+            driver.drive(work);
+        }
+    }
+
+    private VirtualTimeDriver driver() {
+        VirtualTimeDriver driver = virtualTime;
+        if (driver == null) {
+            throw new IllegalStateException("@AutoConfigureHoplock: this context runs on real time, so there is no"
+                    + " virtual clock to advance: use @AutoConfigureHoplock(time = AutoConfigureHoplock.Time.VIRTUAL)");
+        }
+        return driver;
     }
 
     private synchronized HoplockControl control() {
@@ -164,7 +234,10 @@ public final class HoplockTestControl implements BeanFactoryAware, EnvironmentAw
                     + " store is used.");
         }
         String prefix = env().getProperty("hoplock.locks.key-prefix", "locks/");
-        known = new HoplockControl(memory, TimeSource.system(), Waits.realTime(timeout), prefix);
+        VirtualTimeDriver driver = virtualTime;
+        known = driver == null ? new HoplockControl(memory, TimeSource.system(), Waits.realTime(timeout), prefix)
+                : HoplockControl.onVirtualTime(memory, driver.time(),
+                        timeout.compareTo(VIRTUAL_LIMIT) > 0 ? timeout : VIRTUAL_LIMIT, prefix);
         control = known;
         return known;
     }

@@ -106,6 +106,13 @@ class AutoConfigureHoplockTests {
     }
 
     @Test
+    void advancingTheClockOfARealTimeContextSaysHowToGetVirtualTime() {
+        assertThat(hoplock.isVirtualTime()).isFalse();
+        assertThatThrownBy(() -> hoplock.advance(Duration.ofSeconds(1))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("@AutoConfigureHoplock(time = AutoConfigureHoplock.Time.VIRTUAL)");
+    }
+
+    @Test
     void aFailedWaitSaysWhatItWaitedFor() {
         hoplock.calls().reset();
         assertThatThrownBy(() -> hoplock.calls().assertRanOnce("report")).isInstanceOf(AssertionError.class)

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DocsExamplesRunTests {
 
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
-    private static final List<String> EXAMPLES = List.of("BillingTests", "NightlyExportTests", "LocksAndTenantsTests");
+    private static final List<String> EXAMPLES = List.of("BillingTests", "VirtualTimeTests", "NightlyExportTests",
+            "LocksAndTenantsTests");
 
     @Test
     void everyExampleOfThePageIsATestOfThisModule() throws IOException {
