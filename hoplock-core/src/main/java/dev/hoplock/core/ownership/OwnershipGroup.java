@@ -307,6 +307,17 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return engine.events.add(listener);
     }
 
+    /**
+     * Calls {@code listener} for every event of this member's liveness lease (the elector on
+     * {@code <group>/members/<id>}, owner {@link #processOwner()}: acquired, renewed, lost, holder observed), on the
+     * group's event executor, with the delivery guarantees of {@link dev.hoplock.core.election.ElectionEvent}. For
+     * observing the lease (traces, logs); the group's own rules read the elector, not these events. The returned
+     * handle stops the calls.
+     */
+    public AutoCloseable addLivenessListener(Consumer<? super dev.hoplock.core.election.ElectionEvent> listener) {
+        return engine.elector.addListener(listener);
+    }
+
     @Override
     public String toString() {
         return "OwnershipGroup[" + config.group() + ", " + config.memberId() + "]";

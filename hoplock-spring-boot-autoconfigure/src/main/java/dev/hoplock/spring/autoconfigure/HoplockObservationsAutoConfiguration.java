@@ -4,9 +4,12 @@ import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.observation.LeaseObservationConvention;
 import dev.hoplock.spring.observation.LeaseObservations;
+import dev.hoplock.spring.observation.MembershipChangeObservationConvention;
 import dev.hoplock.spring.observation.MembershipObservations;
 import dev.hoplock.spring.observation.ObservedBackend;
+import dev.hoplock.spring.observation.StoreRequestObservationConvention;
 import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -26,8 +29,11 @@ import java.util.function.Supplier;
  * Micrometer Observations (traces) of hoplock, when the application has an {@link ObservationRegistry} bean (Spring
  * Boot's actuator provides one) and {@code hoplock.observations.enabled} is not false: {@link ObservedBackend} as a
  * {@link BackendDecorator} on the store of every election, of the named locks and of the ownership group,
- * {@link LeaseObservations} for the terms of the elections and locks, {@link MembershipObservations} for the ownership
- * group. The {@code @LeaderOnly} and {@code @WithLock} advisors look the registry up at their first call
+ * {@link LeaseObservations} for the terms of the elections, the locks and the ownership member's liveness lease,
+ * {@link MembershipObservations} for the ownership group. An application's {@link StoreRequestObservationConvention},
+ * {@link LeaseObservationConvention} or {@link MembershipChangeObservationConvention} bean replaces the default
+ * convention of its observations; the gates' conventions are global ones, which Spring Boot registers on the
+ * registry. The {@code @LeaderOnly} and {@code @WithLock} advisors look the registry up at their first call
  * ({@link #gateRegistry}). See docs/spring-boot.md, "Traces".
  */
 @AutoConfiguration(after = {HoplockAutoConfiguration.class, HoplockLocksAutoConfiguration.class,
@@ -42,7 +48,8 @@ public final class HoplockObservationsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "hoplockObservedBackendDecorator")
-    BackendDecorator hoplockObservedBackendDecorator(ObjectProvider<ObservationRegistry> registry) {
+    BackendDecorator hoplockObservedBackendDecorator(ObjectProvider<ObservationRegistry> registry,
+            ObjectProvider<StoreRequestObservationConvention> convention) {
         return new BackendDecorator() {
             @Override
             public Backend decorate(String election, Backend backend) {
@@ -51,7 +58,8 @@ public final class HoplockObservationsAutoConfiguration {
 
             @Override
             public Backend decorate(Primitive primitive, String name, Backend backend) {
-                return new ObservedBackend(backend, registry.getObject(), primitive, name);
+                return new ObservedBackend(backend, registry.getObject(), primitive, name,
+                        convention.getIfAvailable());
             }
         };
     }
@@ -59,15 +67,18 @@ public final class HoplockObservationsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LeaseObservations hoplockLeaseObservations(ObservationRegistry registry, HoplockElections elections,
-            ObjectProvider<Locks> locks) {
-        return new LeaseObservations(registry, elections, locks.getIfAvailable());
+            ObjectProvider<Locks> locks, ObjectProvider<HoplockOwnership> ownership,
+            ObjectProvider<LeaseObservationConvention> convention) {
+        return new LeaseObservations(registry, elections, locks.getIfAvailable(), ownership.getIfAvailable(),
+                convention.getIfAvailable());
     }
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(HoplockOwnership.class)
-    MembershipObservations hoplockMembershipObservations(ObservationRegistry registry, HoplockOwnership ownership) {
-        return new MembershipObservations(registry, ownership);
+    MembershipObservations hoplockMembershipObservations(ObservationRegistry registry, HoplockOwnership ownership,
+            ObjectProvider<MembershipChangeObservationConvention> convention) {
+        return new MembershipObservations(registry, ownership, convention.getIfAvailable());
     }
 
     /**

@@ -5,9 +5,11 @@ import dev.hoplock.spring.autoconfigure.HoplockAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLeaderOnlyAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockLocksAutoConfiguration;
 import dev.hoplock.spring.autoconfigure.HoplockObservationsAutoConfiguration;
+import dev.hoplock.spring.autoconfigure.HoplockOwnershipAutoConfiguration;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.LeaderOnly;
 import dev.hoplock.spring.lock.WithLock;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -15,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -97,6 +100,56 @@ class ObservationsAutoConfigurationTests {
             awaitLeader(context);
             assertThat(context.getBean(Jobs.class).leaderWork()).isEqualTo("ran");
         });
+    }
+
+    @Test
+    void conventionBeansRenameTheObservationsAndAddKeyValuesAndTheMembersLivenessLeaseIsObserved() {
+        TestObservationRegistry registry = TestObservationRegistry.create();
+        runner.withConfiguration(AutoConfigurations.of(HoplockOwnershipAutoConfiguration.class,
+                        // Spring Boot's own: registers GlobalObservationConvention beans on the registry (the gates').
+                        ObservationAutoConfiguration.class))
+                .withPropertyValues("hoplock.ownership.group=billing", "hoplock.ownership.ttl=3s")
+                .withBean(ObservationRegistry.class, () -> registry)
+                .withBean(StoreRequestObservationConvention.class, () -> new DefaultStoreRequestObservationConvention() {
+                    @Override
+                    public String getName() {
+                        return "billing.store";
+                    }
+                })
+                .withBean(LeaseObservationConvention.class, () -> new DefaultLeaseObservationConvention() {
+                    @Override
+                    public KeyValues getLowCardinalityKeyValues(LeaseObservationContext context) {
+                        return super.getLowCardinalityKeyValues(context).and("team", "billing");
+                    }
+                })
+                .withBean(LeaderOnlyObservationConvention.class, () -> new DefaultLeaderOnlyObservationConvention() {
+                    @Override
+                    public String getName() {
+                        return "billing.leader-work";
+                    }
+                })
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    awaitLeader(context);
+                    assertThat(context.getBean(Jobs.class).leaderWork()).isEqualTo("ran");
+
+                    assertThat(registry)
+                            .hasAnObservation(o -> o.hasNameEqualTo("billing.store")
+                                    .hasLowCardinalityKeyValue("primitive", "election")
+                                    .hasLowCardinalityKeyValue("outcome", "applied"))
+                            .hasAnObservation(o -> o.hasNameEqualTo("billing.leader-work")
+                                    .hasLowCardinalityKeyValue("method", "Jobs.leaderWork"));
+                    assertThat(registry).hasNumberOfObservationsWithNameEqualTo(HoplockObservations.STORE_REQUEST, 0)
+                            .hasNumberOfObservationsWithNameEqualTo(HoplockObservations.LEADER_ONLY, 0);
+                    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(registry)
+                            .hasAnObservation(o -> o.hasNameEqualTo(HoplockObservations.LEASE)
+                                    .hasLowCardinalityKeyValue("primitive", "election")
+                                    .hasLowCardinalityKeyValue("team", "billing"))
+                            .hasAnObservation(o -> o.hasNameEqualTo(HoplockObservations.LEASE)
+                                    .hasLowCardinalityKeyValue("primitive", "ownership")
+                                    .hasLowCardinalityKeyValue("name", "billing")
+                                    .hasLowCardinalityKeyValue("team", "billing")));
+                });
     }
 
     private static Elector awaitLeader(AssertableApplicationContext context) {

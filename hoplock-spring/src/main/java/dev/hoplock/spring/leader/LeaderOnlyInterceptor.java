@@ -115,12 +115,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     /** {@link #proceedInScope} inside a {@link HoplockObservations#LEADER_ONLY} observation, current meanwhile. */
     private @Nullable Object observed(ObservationRegistry registry, String election, MethodInvocation invocation,
             Method method, LeaderScope scope, boolean interruptOnLoss) throws Throwable {
-        String methodKey = observations.methodKey(method);
-        Observation observation = Observation.createNotStarted(HoplockObservations.LEADER_ONLY, registry)
-                .contextualName("leader-only " + methodKey)
-                .lowCardinalityKeyValue(HoplockObservations.ELECTION, election)
-                .lowCardinalityKeyValue(HoplockObservations.METHOD, methodKey)
-                .start();
+        Observation observation = observations.leaderOnly(registry, election, method).start();
         try (Observation.Scope ignored = observation.openScope()) {
             return proceedInScope(invocation, scope, interruptOnLoss);
         } catch (Throwable e) {

@@ -132,10 +132,7 @@ final class WithLockInterceptor implements MethodInterceptor {
         if (registry == null) {
             return acquireAndRun(invocation, gate, method, name, null, null);
         }
-        String methodKey = observations.methodKey(method);
-        Observation call = Observation.createNotStarted(HoplockObservations.WITH_LOCK, registry)
-                .contextualName("with-lock " + methodKey)
-                .lowCardinalityKeyValue(HoplockObservations.METHOD, methodKey)
+        Observation call = observations.withLock(registry, method)
                 // Set on every path below (and left so when the acquisition throws): one key set per name.
                 .lowCardinalityKeyValue(HoplockObservations.OUTCOME, "error")
                 .lowCardinalityKeyValue(HoplockObservations.LOST, "false")
@@ -191,11 +188,7 @@ final class WithLockInterceptor implements MethodInterceptor {
         if (call != null && registry != null) {
             call.event(HoplockObservations.LOCK_ACQUIRED)
                     .lowCardinalityKeyValue(HoplockObservations.OUTCOME, "ran");
-            hold = Observation.createNotStarted(HoplockObservations.WITH_LOCK_HOLD, registry)
-                    .contextualName("with-lock hold")
-                    .parentObservation(call)
-                    .lowCardinalityKeyValue(HoplockObservations.METHOD, observations.methodKey(method))
-                    .start();
+            hold = observations.withLockHold(registry, method).parentObservation(call).start();
             holding = hold.openScope();
         }
         LockHandle previous = LockContextHolder.enter(lock);

@@ -6,7 +6,9 @@ import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.election.LossCause;
 import dev.hoplock.core.lock.LockEvent;
 import dev.hoplock.core.lock.Locks;
+import dev.hoplock.core.ownership.OwnershipGroup;
 import dev.hoplock.spring.leader.HoplockElections;
+import dev.hoplock.spring.ownership.HoplockOwnership;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -21,12 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
-import static dev.hoplock.spring.observation.HoplockObservations.ACQUISITION;
-import static dev.hoplock.spring.observation.HoplockObservations.CAUSE;
-import static dev.hoplock.spring.observation.HoplockObservations.GENERATION;
-import static dev.hoplock.spring.observation.HoplockObservations.NAME;
-import static dev.hoplock.spring.observation.HoplockObservations.OUTCOME;
-import static dev.hoplock.spring.observation.HoplockObservations.PRIMITIVE;
 
 /**
  * One {@link HoplockObservations#LEASE} observation per term of a lease this instance holds, made from the engines'
@@ -38,7 +34,10 @@ import static dev.hoplock.spring.observation.HoplockObservations.PRIMITIVE;
  * ({@code stepped_down}, {@code stopped}, {@code taken_over}, {@code deadline_passed}, {@code deleted}). Named locks:
  * one per acquisition, the name {@code locks} (never the lock's name), {@code acquisition=unknown} (a lock's event
  * does not tell), {@code outcome} {@code released} (cause {@code released}) or {@code lost} (the lock's loss cause).
- * Every observation of this name has the same low-cardinality keys.
+ * The ownership group member's liveness lease (when an ownership group is given): as an election's, with
+ * {@code primitive=ownership} and the group's name; its loss is the member's, which then owns no key. Every
+ * observation of this name has the same low-cardinality keys; {@link DefaultLeaseObservationConvention} names them,
+ * an application's {@link LeaseObservationConvention} renames them or adds key values.
  *
  * <p>A term can last as long as the process: the span is exported when the term ends; a killed process exports
  * none. Store requests are observed on their own ({@link ObservedBackend}); they are not children of the term
@@ -53,17 +52,36 @@ public final class LeaseObservations implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(LeaseObservations.class);
 
     private final ObservationRegistry registry;
+    private final @Nullable LeaseObservationConvention convention;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
     private final List<Terms> terms = new ArrayList<>();
 
     /** Observes the terms of every election of {@code elections} and, when given, of the named locks. */
     public LeaseObservations(ObservationRegistry registry, HoplockElections elections, @Nullable Locks locks) {
+        this(registry, elections, locks, null, null);
+    }
+
+    /**
+     * Observes the terms of every election of {@code elections}, when given of the named locks, and when given of the
+     * liveness lease of this instance's member of the ownership group ({@code primitive=ownership}, the group's name;
+     * its lease is renewed as an election's, by the group's own elector), with the application's {@code convention}
+     * (null: the registry's global one for these contexts, if any, else {@link DefaultLeaseObservationConvention}).
+     */
+    public LeaseObservations(ObservationRegistry registry, HoplockElections elections, @Nullable Locks locks,
+            @Nullable HoplockOwnership ownership, @Nullable LeaseObservationConvention convention) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.convention = convention;
         elections.asMap().forEach((name, elector) -> {
-            ElectionTerms electionTerms = new ElectionTerms(name, elector.owner());
+            ElectionTerms electionTerms = new ElectionTerms("election", name, elector.owner());
             terms.add(electionTerms);
             subscriptions.add(elector.addListener(electionTerms::on));
         });
+        if (ownership != null) {
+            OwnershipGroup group = ownership.group();
+            ElectionTerms liveness = new ElectionTerms("ownership", group.group(), group.processOwner());
+            terms.add(liveness);
+            subscriptions.add(group.addLivenessListener(liveness::on));
+        }
         if (locks != null) {
             LockTerms lockTerms = new LockTerms();
             terms.add(lockTerms);
@@ -73,18 +91,17 @@ public final class LeaseObservations implements DisposableBean {
 
     /** Every observation of one name has the same low-cardinality keys (meter registries such as Prometheus need it). */
     private Observation start(String primitive, String name, long generation, String acquisition) {
-        return Observation.createNotStarted(HoplockObservations.LEASE, registry)
-                .contextualName("hoplock lease")
+        return Observation.createNotStarted(convention, DefaultLeaseObservationConvention.INSTANCE,
+                        () -> new LeaseObservationContext(primitive, name, acquisition, generation), registry)
                 .parentObservation(null)
-                .lowCardinalityKeyValue(PRIMITIVE, primitive)
-                .lowCardinalityKeyValue(NAME, name)
-                .lowCardinalityKeyValue(ACQUISITION, acquisition)
-                .highCardinalityKeyValue(GENERATION, Long.toString(generation))
                 .start();
     }
 
     private static void end(Observation observation, String outcome, String cause) {
-        observation.lowCardinalityKeyValue(OUTCOME, outcome).lowCardinalityKeyValue(CAUSE, cause).stop();
+        if (observation.getContext() instanceof LeaseObservationContext context) {
+            context.setEnd(outcome, cause);
+        }
+        observation.stop();
     }
 
     @Override
@@ -107,13 +124,15 @@ public final class LeaseObservations implements DisposableBean {
     /** The terms of one election; its events arrive one at a time on the elector's event thread. */
     private final class ElectionTerms implements Terms {
 
+        private final String primitive;
         private final String name;
         private final String self;
         private @Nullable Observation term;
         /** The last holder seen that was another owner, until the lease was seen free or taken here. */
         private @Nullable Holder other;
 
-        ElectionTerms(String name, String self) {
+        ElectionTerms(String primitive, String name, String self) {
+            this.primitive = primitive;
             this.name = name;
             this.self = self;
         }
@@ -130,7 +149,7 @@ public final class LeaseObservations implements DisposableBean {
                 if (term != null) {
                     end(term, "lost", "unreported");
                 }
-                term = start("election", name, acquired.lease().generation(), other != null ? "takeover" : "free");
+                term = start(primitive, name, acquired.lease().generation(), other != null ? "takeover" : "free");
                 other = null;
             } else if (event instanceof ElectionEvent.Renewed) {
                 if (term != null) {

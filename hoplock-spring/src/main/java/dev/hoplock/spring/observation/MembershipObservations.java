@@ -4,19 +4,11 @@ import dev.hoplock.spring.ownership.HoplockOwnership;
 import dev.hoplock.spring.ownership.OwnershipChange;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
 import java.util.Objects;
 
-import static dev.hoplock.spring.observation.HoplockObservations.EPOCH;
-import static dev.hoplock.spring.observation.HoplockObservations.GROUP;
-import static dev.hoplock.spring.observation.HoplockObservations.KEYS_GAINED;
-import static dev.hoplock.spring.observation.HoplockObservations.KEYS_LOST;
-import static dev.hoplock.spring.observation.HoplockObservations.KEYS_MOVED;
-import static dev.hoplock.spring.observation.HoplockObservations.MEMBERS;
-import static dev.hoplock.spring.observation.HoplockObservations.MEMBERS_JOINED;
-import static dev.hoplock.spring.observation.HoplockObservations.MEMBERS_LEFT;
-import static dev.hoplock.spring.observation.HoplockObservations.PRIMITIVE;
 
 /**
  * One {@link HoplockObservations#MEMBERSHIP_CHANGE} observation per membership change the ownership group adopted
@@ -25,31 +17,37 @@ import static dev.hoplock.spring.observation.HoplockObservations.PRIMITIVE;
  * become meter tags), the epoch, how many of the keys seen here were gained, lost and moved, and how many members
  * there are, joined and left.
  *
- * <p>Guarantees: never records a key or a member id; subscribes when constructed, before the group starts.
+ * <p>{@link DefaultMembershipChangeObservationConvention} names them; an application's
+ * {@link MembershipChangeObservationConvention} renames them or adds key values.
+ *
+ * <p>Guarantees: never records a key or a member id (with the default convention); subscribes when constructed, before the group starts.
  */
 public final class MembershipObservations implements DisposableBean {
 
     private final ObservationRegistry registry;
+    private final @Nullable MembershipChangeObservationConvention convention;
     private final AutoCloseable subscription;
 
+    /** Observes the changes of {@code ownership} with the registry's global convention, else the default one. */
     public MembershipObservations(ObservationRegistry registry, HoplockOwnership ownership) {
+        this(registry, ownership, null);
+    }
+
+    /**
+     * Observes the changes of {@code ownership} with the application's {@code convention} (null: the registry's global
+     * one for these contexts, if any, else {@link DefaultMembershipChangeObservationConvention}).
+     */
+    public MembershipObservations(ObservationRegistry registry, HoplockOwnership ownership,
+            @Nullable MembershipChangeObservationConvention convention) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.convention = convention;
         this.subscription = ownership.addChangeListener(this::observe);
     }
 
     private void observe(OwnershipChange change) {
-        Observation.createNotStarted(HoplockObservations.MEMBERSHIP_CHANGE, registry)
-                .contextualName("hoplock membership change")
+        Observation.createNotStarted(convention, DefaultMembershipChangeObservationConvention.INSTANCE,
+                        () -> new MembershipChangeObservationContext(change), registry)
                 .parentObservation(null)
-                .lowCardinalityKeyValue(PRIMITIVE, "ownership")
-                .lowCardinalityKeyValue(GROUP, change.group())
-                .highCardinalityKeyValue(EPOCH, Long.toString(change.epoch()))
-                .highCardinalityKeyValue(KEYS_GAINED, Integer.toString(change.gained().size()))
-                .highCardinalityKeyValue(KEYS_LOST, Integer.toString(change.lost().size()))
-                .highCardinalityKeyValue(KEYS_MOVED, Integer.toString(change.movedKeys()))
-                .highCardinalityKeyValue(MEMBERS, Integer.toString(change.current().size()))
-                .highCardinalityKeyValue(MEMBERS_JOINED, Integer.toString(change.joined().size()))
-                .highCardinalityKeyValue(MEMBERS_LEFT, Integer.toString(change.left().size()))
                 .start()
                 .stop();
     }

@@ -11,23 +11,19 @@ import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.DelegatingBackend;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
-import static dev.hoplock.spring.observation.HoplockObservations.NAME;
-import static dev.hoplock.spring.observation.HoplockObservations.OPERATION;
-import static dev.hoplock.spring.observation.HoplockObservations.OUTCOME;
-import static dev.hoplock.spring.observation.HoplockObservations.PRIMITIVE;
-import static dev.hoplock.spring.observation.HoplockObservations.RESULT;
-import static dev.hoplock.spring.observation.HoplockObservations.STORE;
 
 /**
  * A {@link Backend} that makes one {@link HoplockObservations#STORE_REQUEST} observation of every request of its
  * delegate (and of its verification), with the low-cardinality keys {@code store} (the store kind),
  * {@code primitive}, {@code name} (as the meters tag them), {@code operation}, {@code outcome} and {@code result}
- * (see {@link HoplockObservations}). The observation is current while the request runs, so a store client's own
+ * (see {@link HoplockObservations}), as {@link DefaultStoreRequestObservationConvention} names them; an application's
+ * {@link StoreRequestObservationConvention} renames them or adds key values. The observation is current while the request runs, so a store client's own
  * observations (an HTTP client's, a database driver's) are its children.
  *
  * <p>Guarantees: every call and its result or exception pass through unchanged (a {@link BackendDecorator} may observe,
@@ -44,11 +40,22 @@ public final class ObservedBackend extends DelegatingBackend {
     private final String store;
     private final String primitive;
     private final String name;
+    private final @Nullable StoreRequestObservationConvention convention;
 
     /** Observes the requests of {@code primitive} called {@code name} through {@code registry}. */
     public ObservedBackend(Backend delegate, ObservationRegistry registry, BackendDecorator.Primitive primitive,
             String name) {
+        this(delegate, registry, primitive, name, null);
+    }
+
+    /**
+     * As above, with the application's {@code convention} (null: the registry's global one for these contexts, if
+     * any, else {@link DefaultStoreRequestObservationConvention}).
+     */
+    public ObservedBackend(Backend delegate, ObservationRegistry registry, BackendDecorator.Primitive primitive,
+            String name, @Nullable StoreRequestObservationConvention convention) {
         super(delegate);
+        this.convention = convention;
         this.registry = Objects.requireNonNull(registry, "registry");
         this.primitive = Objects.requireNonNull(primitive, "primitive").tag();
         this.name = Objects.requireNonNull(name, "name");
@@ -138,17 +145,15 @@ public final class ObservedBackend extends DelegatingBackend {
     }
 
     private Observation start(String operation) {
-        return Observation.createNotStarted(HoplockObservations.STORE_REQUEST, registry)
-                .contextualName("hoplock " + operation)
-                .lowCardinalityKeyValue(STORE, store)
-                .lowCardinalityKeyValue(PRIMITIVE, primitive)
-                .lowCardinalityKeyValue(NAME, name)
-                .lowCardinalityKeyValue(OPERATION, operation)
-                .start();
+        return Observation.createNotStarted(convention, DefaultStoreRequestObservationConvention.INSTANCE,
+                () -> new StoreRequestObservationContext(store, primitive, name, operation), registry).start();
     }
 
     private static void stop(Observation observation, String outcome, String result) {
-        observation.lowCardinalityKeyValue(OUTCOME, outcome).lowCardinalityKeyValue(RESULT, result).stop();
+        if (observation.getContext() instanceof StoreRequestObservationContext context) {
+            context.setOutcome(outcome, result);
+        }
+        observation.stop();
     }
 
     /** The store kind this backend reports as {@code store}. */

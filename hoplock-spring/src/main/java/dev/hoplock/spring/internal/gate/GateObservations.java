@@ -1,5 +1,10 @@
 package dev.hoplock.spring.internal.gate;
 
+import dev.hoplock.spring.observation.DefaultLeaderOnlyObservationConvention;
+import dev.hoplock.spring.observation.DefaultWithLockHoldObservationConvention;
+import dev.hoplock.spring.observation.DefaultWithLockObservationConvention;
+import dev.hoplock.spring.observation.GateObservationContext;
+import dev.hoplock.spring.observation.HoplockObservations;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +20,11 @@ import java.util.function.Supplier;
  * when it has one that is not a no-op (a registry without handlers, or {@link ObservationRegistry#NOOP}, counts as
  * none), else none. A gate asks {@link #registry()} once per call and takes its unobserved path, unchanged, when the
  * answer is null: then observing costs one volatile read and one comparison, no allocation, no store request.
+ *
+ * <p>Creates the gates' observations ({@link #leaderOnly}, {@link #withLock}, {@link #withLockHold}) with a
+ * {@link GateObservationContext} and hoplock's default conventions, which the registry's global conventions of the
+ * same contexts replace (Spring Boot registers an application's {@code LeaderOnlyObservationConvention},
+ * {@code WithLockObservationConvention} and {@code WithLockHoldObservationConvention} beans as such).
  *
  * <p>Also the {@code method} key of the gates' observations ({@code SimpleClassName.method}), computed once per
  * method.
@@ -53,6 +63,31 @@ public final class GateObservations {
         String known = methodKeys.get(method);
         return known != null ? known
                 : methodKeys.computeIfAbsent(method, m -> m.getDeclaringClass().getSimpleName() + "." + m.getName());
+    }
+
+    /**
+     * A not started {@code hoplock.leader-only} observation of a call of {@code method} in {@code election}, named by
+     * the registry's global {@code LeaderOnlyObservationConvention} if it has one, else by the default one. Only on
+     * the observed path (a registry is present): the context is allocated then only.
+     */
+    public Observation leaderOnly(ObservationRegistry registry, String election, Method method) {
+        String key = methodKey(method);
+        return Observation.createNotStarted(null, DefaultLeaderOnlyObservationConvention.INSTANCE,
+                () -> new GateObservationContext(HoplockObservations.LEADER_ONLY, method, key, election), registry);
+    }
+
+    /** A not started {@code hoplock.with-lock} observation of a call of {@code method}; see {@link #leaderOnly}. */
+    public Observation withLock(ObservationRegistry registry, Method method) {
+        String key = methodKey(method);
+        return Observation.createNotStarted(null, DefaultWithLockObservationConvention.INSTANCE,
+                () -> new GateObservationContext(HoplockObservations.WITH_LOCK, method, key, null), registry);
+    }
+
+    /** A not started {@code hoplock.with-lock.hold} observation of a call of {@code method}; see {@link #leaderOnly}. */
+    public Observation withLockHold(ObservationRegistry registry, Method method) {
+        String key = methodKey(method);
+        return Observation.createNotStarted(null, DefaultWithLockHoldObservationConvention.INSTANCE,
+                () -> new GateObservationContext(HoplockObservations.WITH_LOCK_HOLD, method, key, null), registry);
     }
 
     /** Adds {@code event} to the current observation of {@code registry}, if there is one. */

@@ -1,0 +1,21 @@
+package dev.hoplock.spring.observation;
+
+import io.micrometer.observation.GlobalObservationConvention;
+import io.micrometer.observation.Observation;
+
+/**
+ * The convention of {@link HoplockObservations#WITH_LOCK} observations ({@code @WithLock} calls): a bean of this type replaces
+ * {@link DefaultWithLockObservationConvention} (extend it to rename or add key values). The gates create their
+ * observations without a custom convention, so Micrometer applies the registry's global conventions: as a
+ * {@link GlobalObservationConvention}, a bean of this type is registered on the application's
+ * {@code ObservationRegistry} by Spring Boot (Boot 3.5 and 4.x), and the gates use it. Keep low-cardinality keys
+ * low: never a lock name, a key or an argument.
+ */
+public interface WithLockObservationConvention extends GlobalObservationConvention<GateObservationContext> {
+
+    /** Only the contexts of {@link HoplockObservations#WITH_LOCK} observations. */
+    @Override
+    default boolean supportsContext(Observation.Context context) {
+        return context instanceof GateObservationContext gate && HoplockObservations.WITH_LOCK.equals(gate.getKind());
+    }
+}
