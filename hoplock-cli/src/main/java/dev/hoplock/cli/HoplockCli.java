@@ -8,6 +8,7 @@ import dev.hoplock.core.operations.ReleaseReport;
 import dev.hoplock.core.operations.StuckLeaseRelease;
 import dev.hoplock.core.time.HumanDurations;
 import dev.hoplock.core.time.TimeSource;
+import dev.hoplock.spring.HoplockConfigurationException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.boot.Banner;
@@ -157,7 +158,17 @@ public final class HoplockCli {
         }
     }
 
-    private static String rootMessage(Throwable e) {
+    /**
+     * What went wrong, for the operator: the starter's own description and action when it explained the failure (a
+     * {@link HoplockConfigurationException} in the chain: which setting, and what to set), otherwise the deepest
+     * cause's message. Never a stack trace; the starter's messages never contain a secret.
+     */
+    static String rootMessage(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof HoplockConfigurationException explained) {
+                return explained.description() + " " + explained.action();
+            }
+        }
         Throwable cause = e;
         while (cause.getCause() != null && cause.getCause() != cause) {
             cause = cause.getCause();
