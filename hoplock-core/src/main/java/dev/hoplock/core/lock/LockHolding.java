@@ -171,6 +171,7 @@ final class LockHolding {
     void detach(LockHold current) {
         if (slot.hold() == current) {
             slot.transition(LockSlot.Change.UNHOLD);
+            slot.takeover.holdEnded(locks.time().nanoTime());
             cancel(deadlineTimer);
             slot.keepAlive.cancelTimer();
             deadlineTimer = null;

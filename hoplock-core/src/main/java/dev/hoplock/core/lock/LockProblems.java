@@ -74,6 +74,12 @@ final class LockProblems {
                 + "; the default is 0.1";
     }
 
+    static String invalidTurn(Duration turn) {
+        return "fairTurn must be zero (no fair mode) or above zero and at most 7 days, was "
+                + HumanDurations.format(turn) + "; for example the interval of one instance's calls times the number"
+                + " of instances less one";
+    }
+
     static String notPositive(String setting, Duration value) {
         return setting + " must be above 0, was " + HumanDurations.format(value);
     }

@@ -54,6 +54,13 @@ final class LockTakeover {
     private long highestGeneration;
     /** Rule 2 for a version held by another owner: the validity it showed when first seen (wall clock), in nanos. */
     private long firstSightValidityNanos;
+    /** L7: the turn window of the attempt running now (zero: the default mode). */
+    private Duration turn = Duration.ZERO;
+    /** L7: the monotonic time the last acquisition of this process ended, when {@link #heldBefore}. */
+    private long lastHoldEndNanos;
+    private boolean heldBefore;
+    /** L7: the version this process last yielded its turn on, or null. */
+    private @Nullable Handle yieldedOn;
 
     LockTakeover(LockSlot slot) {
         this.slot = slot;
@@ -106,6 +113,10 @@ final class LockTakeover {
         observe(object.handle(), record);
         Owned owned = slot.owned();
         if (owned != null && owned.handle().equals(object.handle()) && mayWrite) {
+            if (yieldsTurn(object.handle(), false)) {
+                yieldTurn(owned, out);
+                return;
+            }
             // The current version is the one this process wrote, and its acquisition has ended (no hold): nobody
             // else can hold it, so take it over at once, with a new fencing token (rule 6).
             write(object.handle(), TakeoverDecision.nextGeneration(highestGeneration), ttl, out);
@@ -129,6 +140,10 @@ final class LockTakeover {
         TakeoverDecision.Outcome outcome = locks.takeoverRule().decide(observation, highestGeneration,
                 locks.time().nanoTime(), locks.time().wallNow(), observeFor, locks.pollInterval());
         if (outcome instanceof TakeoverDecision.Acquire take && mayWrite) {
+            if (yieldsTurn(take.expected(), false)) {
+                yieldTurn(null, out);
+                return;
+            }
             write(take.expected(), take.generation(), ttl, out);
             return;
         }
@@ -206,6 +221,54 @@ final class LockTakeover {
         } else {
             out.complete(new AcquireResult.Unavailable(slot.name(), LockProblems.lateEarlierWrite(slot.name())));
         }
+    }
+
+    /** L7: the turn window of the attempt that starts now (zero: the default mode). */
+    void turn(Duration window) {
+        this.turn = window;
+    }
+
+    /** L7: this process's acquisition of the name ended now (released, lost or past its validity). */
+    void holdEnded(long nowNanos) {
+        lastHoldEndNanos = nowNanos;
+        heldBefore = true;
+    }
+
+    /**
+     * L7: asks the {@link LockTurnRule} whether the attempt that could take (or, {@code holding}, extend) the version
+     * {@code version} now yields its turn instead; remembers the version when it does.
+     */
+    boolean yieldsTurn(Handle version, boolean holding) {
+        if (turn.isZero()) {
+            return false;
+        }
+        long since = heldBefore ? locks.time().nanoTime() - lastHoldEndNanos : -1;
+        boolean yields = locks.turnRule().yields(turn, holding, since, version.equals(yieldedOn));
+        if (yields) {
+            yieldedOn = version;
+        }
+        return yields;
+    }
+
+    /**
+     * L7: gives the turn away. {@code own}: the version found is this process's own record (its acquisition ended, or,
+     * only under a planted defect, still held), written released first (L4) so that another instance may take it at
+     * once; the answer is {@link AcquireResult.HeldByAnother}, to look again within the rest of the window.
+     */
+    void yieldTurn(@Nullable Owned own, CompletableFuture<AcquireResult> out) {
+        long since = heldBefore ? locks.time().nanoTime() - lastHoldEndNanos : 0;
+        Duration left = Duration.ofNanos(Math.max(0, turn.toNanos() - since));
+        Duration retryAfter = LeaseTimes.min(left, locks.pollInterval());
+        if (own == null) {
+            out.complete(heldByAnother(retryAfter));
+            return;
+        }
+        slot.releaseForTurn(own, released -> {
+            if (released != null) {
+                yieldedOn = released;
+            }
+            out.complete(heldByAnother(retryAfter));
+        });
     }
 
     /** Rules 4 and 6: records a version seen (or written) now; a new version restarts the observation. */
