@@ -25,6 +25,9 @@ import java.util.function.Consumer;
  *   <li>any number of names share the instance's one scheduler thread: there is no thread per name;</li>
  *   <li>operations on one name run one after another, in the order they were called.</li>
  * </ul>
+ * Not guaranteed: fairness. Of several instances asking for a free lock the first whose write lands wins, and an
+ * instance that left its own record to expire takes it back at once while the others must observe it for a TTL; so one
+ * instance may win every time. {@link #tryAcquire(String, Duration, Duration)} (the fair mode, L7) takes turns.
  * Thread-safe.
  */
 public interface Locks extends AutoCloseable {
