@@ -22,7 +22,8 @@ import java.util.concurrent.CompletableFuture;
  * else's version is touched; a release without an answer is never remembered as a write of ours to adopt (rule 5: a
  * released record is nobody's). The outcome says {@link ReleaseOutcome#RELEASED} only when the store confirmed it for
  * an acquisition still valid here; each release is answered once, later calls {@link ReleaseOutcome#ALREADY_RELEASED}.
- * <p>Implements L4 (and, for the fair mode's yielded turns, L7's release: {@link #releaseForTurn}); text in {@link dev.hoplock.core.lock}.
+ * <p>Implements L4 (and, for the fair mode's yielded turns, L7's release: {@link #releaseForTurn}); text in
+ * {@link dev.hoplock.core.lock}.
  */
 final class LockRelease {
 

@@ -8,8 +8,8 @@ import java.time.Duration;
  * turn window above zero ({@link NamedLocks.Builder#fairTurn(Duration)},
  * {@link Locks#tryAcquire(String, Duration, Duration)}); without one it is never asked.
  *
- * <p>The engine's rule is {@link #TURNS}: an attempt yields when (a) this instance holds nothing under the name, (b) its
- * last acquisition of the name ended (released, or its validity over) less than the turn window ago, and (c) it has
+ * <p>The engine's rule is {@link #TURNS}: an attempt yields when (a) this instance holds nothing under the name, (b)
+ * its last acquisition of the name ended (released, or its validity over) less than the turn window ago, and (c) it has
  * not yielded on the version it found already. Yielding means: when the version found is its own ended record (left
  * to expire, for example by {@code @WithLock}'s {@code lockAtLeastFor}), it writes the release of L4 on it (others
  * may take a released record at once, but an unreleased one only after E4's observation); then it answers

@@ -229,7 +229,8 @@ class LockTurnsTest {
         a.tryAcquire(NAME, Duration.ofSeconds(10), TURN); // yields
         LockHandle second = ((AcquireResult.Acquired) a.tryAcquire(NAME, Duration.ofSeconds(10), TURN)).handle();
         time.advance(Duration.ofMillis(10));
-        assertThat(a.tryAcquire(NAME, Duration.ofSeconds(10), TURN)).isEqualTo(new AcquireResult.Acquired(second, true));
+        assertThat(a.tryAcquire(NAME, Duration.ofSeconds(10), TURN))
+                .isEqualTo(new AcquireResult.Acquired(second, true));
         assertThat(second.isHeld()).isTrue();
     }
 
