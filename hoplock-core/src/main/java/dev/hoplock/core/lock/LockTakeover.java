@@ -61,6 +61,11 @@ final class LockTakeover {
     private boolean heldBefore;
     /** L7: the version this process last yielded its turn on, or null. */
     private @Nullable Handle yieldedOn;
+    /** L7 (d): when a yield of this process was last found untaken (when {@link #quiet}). */
+    private long quietSinceNanos;
+    private boolean quiet;
+    /** L7 (d): a version written by another instance's acquisition was seen since {@link #quietSinceNanos}. */
+    private boolean othersSinceQuiet;
 
     LockTakeover(LockSlot slot) {
         this.slot = slot;
@@ -242,12 +247,29 @@ final class LockTakeover {
         if (turn.isZero()) {
             return false;
         }
-        long since = heldBefore ? locks.time().nanoTime() - lastHoldEndNanos : -1;
-        boolean yields = locks.turnRule().yields(turn, holding, since, version.equals(yieldedOn));
+        long now = locks.time().nanoTime();
+        long since = heldBefore ? now - lastHoldEndNanos : -1;
+        boolean again = version.equals(yieldedOn);
+        if (again && !holding && ownVersion(version)) {
+            // The version this process yielded on is still there and still of its own last acquisition: nobody
+            // took the turn, and no other instance acquired the name since (d).
+            quietSinceNanos = now;
+            quiet = true;
+            othersSinceQuiet = false;
+        }
+        long quietFor = !quiet || othersSinceQuiet ? -1 : now - quietSinceNanos;
+        boolean yields = locks.turnRule().yields(turn, holding, since, again, quietFor);
         if (yields) {
             yieldedOn = version;
         }
         return yields;
+    }
+
+    /** L7 (d): whether {@code version} is the record of this process's last acquisition (held or released by it). */
+    private boolean ownVersion(Handle version) {
+        Observation.Present present = tracker == null ? null : tracker.present();
+        return present != null && present.handle().equals(version) && present.record() != null
+                && present.record().generation() <= slot.holding.lastHoldGeneration();
     }
 
     /**
@@ -277,6 +299,11 @@ final class LockTakeover {
         Instant wallNow = locks.time().wallNow();
         if (seen.sawVersion(handle, record, locks.time().nanoTime(), wallNow)) {
             firstSightValidityNanos = record == null ? 0 : TakeoverDecision.nanosUntil(wallNow, record.expiresAt());
+            if (record != null && !record.owner().equals(locks.owner())
+                    && record.generation() > slot.holding.lastHoldGeneration()) {
+                // L7 (d): another instance's acquisition (held, or released by it): a generation this one never held.
+                othersSinceQuiet = true;
+            }
             if (record != null) {
                 if (record.generation() < highestGeneration) {
                     LockProblems.warnRegressed(slot.name(), highestGeneration, record.generation());

@@ -370,8 +370,9 @@ public final class NamedLocks implements Locks {
          * ({@link Locks#tryAcquire(String, Duration, Duration)}): zero (the default) for none. With a window above
          * zero, an instance whose acquisition of a name ended less than {@code turn} ago yields its next attempt on
          * that name when it finds the name free, once per version it finds (L7, text in {@link dev.hoplock.core.lock}):
-         * another instance that asks meanwhile takes it; alone, it takes it at its next attempt. Choose about the
-         * interval of one instance's calls times the number of instances less one. At most {@link #MAX_TTL}.
+         * another instance that asks meanwhile takes it; alone, it takes it at its next attempt and then stays quiet
+         * (yields no more) for ten windows. Choose about the interval of one instance's calls times the number of
+         * instances less one. At most {@link #MAX_TTL}.
          */
         public Builder fairTurn(Duration turn) {
             this.fairTurn = LockSettingChecks.turn(turn);

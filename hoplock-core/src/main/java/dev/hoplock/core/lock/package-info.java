@@ -45,16 +45,19 @@
  *       holds nothing under a name, whose last acquisition of it ended less than the window ago, does not take the
  *       name the first time it finds it free in a given version: it writes L4's release on that version if it is its
  *       own ended record, and answers "held by another"; a later attempt that finds the same version takes it by E4
- *       and L3 as in the default mode. It never yields while it holds the name (an extension), so its release never
- *       touches a record whose acquisition still counts as held here; it only ever delays an acquisition, never makes
- *       one. (A liveness rule: in the default mode nothing is promised about which instance wins.)</li>
+ *       and L3 as in the default mode. An instance whose yield on its own record nobody took stays quiet (does not
+ *       yield) for ten windows unless another instance acquires the name meanwhile. It never yields while it holds
+ *       the name (an extension), so its release never touches a record whose acquisition still counts as held here;
+ *       it only ever delays an acquisition, never makes one. (A liveness rule: in the default mode nothing is
+ *       promised about which instance wins.)</li>
  * </ul>
  *
  * <p>Fairness: the default mode promises none. Of several instances asking for a free name the first whose write
  * lands wins, so a caller whose calls come first in each period wins every period, and an instance that left its own
  * record to expire (a minimum hold) takes it back at once while the others must observe it for a whole TTL (E4).
  * The fair mode (L7; {@link dev.hoplock.core.lock.NamedLocks.Builder#fairTurn}) takes turns instead, at the cost of
- * at most one yielded attempt per turn for an instance alone.
+ * attempts that go by: one per turn for an instance that others share the name with, about one per ten windows for an
+ * instance alone.
  *
  * <p>Nullness: no method accepts or returns {@code null} unless marked {@code @Nullable}.
  */

@@ -32,6 +32,12 @@ class LockTurnsTest {
     private static final Duration[] PHASES = {Duration.ZERO, Duration.ofMillis(40), Duration.ofMillis(110)};
     private static final Duration WINDOW = Duration.ofSeconds(20);
     private static final Duration TURN = Duration.ofMillis(400);
+    /**
+     * Two instances with the window for three: each yields in the period after its own run, so every third period
+     * nobody runs; an untaken yield on another instance's record is no sign of being alone (no quiet: it was 90 and 5).
+     */
+    private static final int TWO_A = 34;
+    private static final int TWO_B = 33;
 
     private final VirtualTime time = new VirtualTime(Instant.parse("2026-01-01T00:00:00Z"));
     private final InMemoryBackend store = new InMemoryBackend();
@@ -158,6 +164,14 @@ class LockTurnsTest {
     }
 
     @Test
+    void twoInstancesWithAWindowSizedForThreeTakeTurnsToo() {
+        Counts counts = run(List.of(locks("a"), locks("b")),
+                new Job(Duration.ofSeconds(10), Duration.ofMillis(150), true, TURN));
+        System.out.println("fair mode (turn 400 ms), two instances: " + counts);
+        assertThat(counts.wins()).containsExactly(TWO_A, TWO_B);
+    }
+
+    @Test
     void theTurnWindowCanBeTheInstancesDefault() {
         List<NamedLocks> fair = List.of(locks("a", NamedLocks.builder(store).fairTurn(TURN)),
                 locks("b", NamedLocks.builder(store).fairTurn(TURN)),
@@ -168,11 +182,31 @@ class LockTurnsTest {
     }
 
     @Test
-    void anInstanceAloneYieldsAtMostOneAttemptPerTurnAndNeverForEver() {
+    void anInstanceAloneLosesOneAttemptThenRunsWhileQuietLookingAgainEveryTenWindows() {
         Counts counts = run(List.of(locks("a")), new Job(Duration.ofSeconds(10), Duration.ofMillis(150), true, TURN));
         System.out.println("fair mode (turn 400 ms), one instance alone: " + counts);
         assertThat(counts.tries()).containsExactly(100);
-        assertThat(counts.wins()).containsExactly(50);
+        // Yields at 200 ms; nobody took it, so quiet for 10 windows (4 s); a yield every 4.2 s or so after that.
+        assertThat(counts.wins()).containsExactly(95);
+    }
+
+    @Test
+    void anotherInstancesAcquisitionEndsTheQuiet() throws Exception {
+        NamedLocks a = locks("a");
+        NamedLocks b = locks("b");
+        ((AcquireResult.Acquired) a.tryAcquire(NAME, Duration.ofSeconds(10), TURN)).handle().release();
+        assertThat(a.tryAcquire(NAME, Duration.ofSeconds(10), TURN).acquired()).as("yields").isFalse();
+        LockHandle mine = ((AcquireResult.Acquired) a.tryAcquire(NAME, Duration.ofSeconds(10), TURN)).handle();
+        mine.release();
+        time.advance(Duration.ofMillis(10));
+        assertThat(a.tryAcquire(NAME, Duration.ofSeconds(10), TURN).acquired())
+                .as("quiet: nobody took its yield, so it runs within its window").isTrue();
+        a.held().get(0).release();
+        time.advance(Duration.ofMillis(500)); // a's window is over: b takes it as in the default mode
+        ((AcquireResult.Acquired) b.tryAcquire(NAME, Duration.ofSeconds(10), TURN)).handle().release();
+        ((AcquireResult.Acquired) a.tryAcquire(NAME, Duration.ofSeconds(10), TURN)).handle().release();
+        assertThat(a.tryAcquire(NAME, Duration.ofSeconds(10), TURN).acquired())
+                .as("b acquired since a's quiet began: a yields again").isFalse();
     }
 
     @Test
