@@ -42,8 +42,8 @@ import java.lang.annotation.Target;
  *       once, while the others must observe it for a whole {@link #lockAtMostFor()} first (they never trust its
  *       wall-clock expiry). We measured 100, 0 and 0 runs of 100 calls each for three instances
  *       ({@code WithLockFairnessTest}). {@link #fairTurn()} takes turns instead (rule L7): 25, 25 and 25 in the same
- *       test, at the cost of a call that does not run now and then, also for an instance alone (one call per turn at
- *       most).</li>
+ *       test, at the cost of a call that does not run now and then, also for an instance alone (about one per ten
+ *       turn windows, once it found that nobody took its turn).</li>
  *   <li>Mistakes fail the start, not the first call: a name that is not a valid SpEL template or (without
  *       expressions) not a valid lock name, a duration that does not parse, a zero or longer-than-7-days
  *       {@code lockAtMostFor}, a {@code lockAtLeastFor} above it, a negative or unit-less {@code fairTurn}, a
@@ -92,7 +92,8 @@ public @interface WithLock {
      * fairness); empty (the default): {@code hoplock.locks.fair-turn} (itself {@code 0s}). With a window, an instance
      * whose hold of the lock ended less than the window ago lets the first call that finds the lock free in a given
      * version go by (releasing its record first if it left it to expire under {@link #lockAtLeastFor()}): that call
-     * does not run, so that another instance calling meanwhile runs; the next call that finds the same version runs.
+     * does not run, so that another instance calling meanwhile runs; the next call that finds the same version runs,
+     * and an instance whose turn nobody took yields no more for ten windows unless another instance runs meanwhile.
      * Choose about the interval of the calls times the number of instances less one. See "Fairness" above.
      */
     String fairTurn() default "";
