@@ -36,6 +36,9 @@ class LockTurnsTest {
      * Two instances with the window for three: each yields in the period after its own run, so every third period
      * nobody runs; an untaken yield on another instance's record is no sign of being alone (no quiet: it was 90 and 5).
      */
+    /** a: about 48 runs alone in the first 10 s, then turns with b, which first ran 2.8 s after its first call. */
+    private static final int NEWCOMER_A = 73;
+    private static final int NEWCOMER_B = 12;
     private static final int TWO_A = 34;
     private static final int TWO_B = 33;
 
@@ -67,7 +70,7 @@ class LockTurnsTest {
     }
 
     /** What a run of the fleet gave: attempts and wins per instance, and the tokens in the order they were won. */
-    private record Counts(int[] tries, int[] wins, List<Long> tokens) {
+    private record Counts(int[] tries, int[] wins, List<Long> tokens, long[] firstWinNanos) {
         @Override
         public String toString() {
             return "tries " + Arrays.toString(tries) + ", wins " + Arrays.toString(wins);
@@ -80,11 +83,18 @@ class LockTurnsTest {
      * start of work that no other instance is working or holds the lock.
      */
     private Counts run(List<NamedLocks> instances, Job job) {
+        return run(instances, job, new Duration[instances.size()]);
+    }
+
+    /** As {@link #run(List, Job)}, instance {@code i} making its first call {@code joins[i]} late (null: at once). */
+    private Counts run(List<NamedLocks> instances, Job job, Duration[] joins) {
         int n = instances.size();
         int[] tries = new int[n];
         int[] wins = new int[n];
         boolean[] working = new boolean[n];
         List<Long> tokens = new ArrayList<>();
+        long[] firstWin = new long[n];
+        Arrays.fill(firstWin, -1);
         long end = time.nanoTime() + WINDOW.toNanos();
         for (int i = 0; i < n; i++) {
             int me = i;
@@ -113,7 +123,9 @@ class LockTurnsTest {
                     assertThat(lock.token()).as("tokens rise").isGreaterThan(tokens.get(tokens.size() - 1));
                 }
                 tokens.add(lock.token());
-                wins[me]++;
+                if (wins[me]++ == 0) {
+                    firstWin[me] = time.nanoTime();
+                }
                 working[me] = true;
                 time.advance(job.runsFor());
                 working[me] = false;
@@ -121,10 +133,10 @@ class LockTurnsTest {
                     lock.release();
                 }
             };
-            time.schedule(call[0], PHASES[i]);
+            time.schedule(call[0], joins[i] == null ? PHASES[i] : PHASES[i].plus(joins[i]));
         }
         time.advance(WINDOW.plus(PERIOD));
-        return new Counts(tries, wins, tokens);
+        return new Counts(tries, wins, tokens, firstWin);
     }
 
     private List<NamedLocks> three() {
@@ -188,6 +200,23 @@ class LockTurnsTest {
         assertThat(counts.tries()).containsExactly(100);
         // Yields at 200 ms; nobody took it, so quiet for 10 windows (4 s); a yield every 4.2 s or so after that.
         assertThat(counts.wins()).containsExactly(95);
+    }
+
+    /**
+     * b joins after 10 s, while a, alone until then, is quiet; b's calls come after a's in each period, so b wins only
+     * when a yields: a looks again (yields) about every ten windows, and from b's first win on they take turns.
+     */
+    @Test
+    void aNewcomerWaitsAtMostAboutTenWindowsBehindAQuietInstance() {
+        Counts counts = run(List.of(locks("a"), locks("b")),
+                new Job(Duration.ofSeconds(10), Duration.ofMillis(150), true, TURN),
+                new Duration[] {null, Duration.ofSeconds(10)});
+        Duration waited = Duration.ofNanos(counts.firstWinNanos()[1]).minus(Duration.ofMillis(10_040));
+        System.out.println("fair mode (turn 400 ms), b joins after 10 s: " + counts + ", b's first run "
+                + waited.toMillis() + " ms after its first call");
+        assertThat(counts.tries()).containsExactly(100, 50);
+        assertThat(waited).isLessThanOrEqualTo(TURN.multipliedBy(11));
+        assertThat(counts.wins()).containsExactly(NEWCOMER_A, NEWCOMER_B);
     }
 
     @Test
