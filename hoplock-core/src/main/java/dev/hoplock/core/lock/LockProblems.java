@@ -103,6 +103,13 @@ final class LockProblems {
     }
 
     static String describeRefusal(AcquireResult answer) {
+        if (answer instanceof AcquireResult.HeldByAnother held && held.holder().isEmpty()
+                && held.expiresAt() != null) {
+            // Only a yielded turn (L7) leaves a released record untaken.
+            return "the lock '" + held.name() + "' is released (token " + held.token() + "), but this instance held"
+                    + " it less than its fair turn ago and lets another instance take it first (it takes it at its next"
+                    + " attempt if nobody did)";
+        }
         if (answer instanceof AcquireResult.HeldByAnother held) {
             return "the lock '" + held.name() + "' is held by " + (held.holder().isEmpty() ? "an unknown owner"
                     : "'" + held.holder() + "'") + " (token " + held.token() + ")"

@@ -317,6 +317,19 @@ class LockTurnsTest {
     }
 
     @Test
+    void withLockSaysThatItYieldedItsTurn() {
+        NamedLocks a = locks("a", NamedLocks.builder(store).fairTurn(TURN));
+        Long first = a.withLock(NAME, Duration.ofSeconds(10), lock -> lock.token());
+        assertThat(first).isEqualTo(1L);
+        assertThatThrownBy(() -> a.withLock(NAME, Duration.ofSeconds(10), lock -> lock.token()))
+                .isInstanceOf(LockNotAcquiredException.class)
+                .hasMessageContaining("the lock 'report-daily' is released (token 1), but this instance held it less"
+                        + " than its fair turn ago");
+        Long next = a.withLock(NAME, Duration.ofSeconds(10), lock -> lock.token());
+        assertThat(next).as("nobody took it: the next attempt runs").isEqualTo(2L);
+    }
+
+    @Test
     void aNegativeOrTooLongTurnIsRefusedNamingTheSetting() {
         assertThatThrownBy(() -> NamedLocks.builder(store).fairTurn(Duration.ofMillis(-1)))
                 .isInstanceOf(InvalidSettingException.class).hasMessageContaining("fairTurn must be zero")
