@@ -45,6 +45,11 @@ final class LockHolding {
         this.locks = slot.locks();
     }
 
+    /** The generation of the last acquisition this slot held (0: none); L7 tells its own acquisitions by it. */
+    long lastHoldGeneration() {
+        return lastHoldGeneration;
+    }
+
     /** Rule 6 for adopted writes: whether an acquisition at {@code generation} would come after the last one held. */
     boolean startsAfterLastHold(long generation) {
         return generation > lastHoldGeneration;
@@ -171,6 +176,7 @@ final class LockHolding {
     void detach(LockHold current) {
         if (slot.hold() == current) {
             slot.transition(LockSlot.Change.UNHOLD);
+            slot.takeover.holdEnded(locks.time().nanoTime());
             cancel(deadlineTimer);
             slot.keepAlive.cancelTimer();
             deadlineTimer = null;

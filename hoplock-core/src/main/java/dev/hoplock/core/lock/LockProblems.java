@@ -74,6 +74,12 @@ final class LockProblems {
                 + "; the default is 0.1";
     }
 
+    static String invalidTurn(Duration turn) {
+        return "fairTurn must be zero (no fair mode) or above zero and at most 7 days, was "
+                + HumanDurations.format(turn) + "; for example the interval of one instance's calls times the number"
+                + " of instances less one";
+    }
+
     static String notPositive(String setting, Duration value) {
         return setting + " must be above 0, was " + HumanDurations.format(value);
     }
@@ -97,6 +103,13 @@ final class LockProblems {
     }
 
     static String describeRefusal(AcquireResult answer) {
+        if (answer instanceof AcquireResult.HeldByAnother held && held.holder().isEmpty()
+                && held.expiresAt() != null) {
+            // Only a yielded turn (L7) leaves a released record untaken.
+            return "the lock '" + held.name() + "' is released (token " + held.token() + "), but this instance held"
+                    + " it less than its fair turn ago and lets another instance take it first (it takes it at its next"
+                    + " attempt if nobody did)";
+        }
         if (answer instanceof AcquireResult.HeldByAnother held) {
             return "the lock '" + held.name() + "' is held by " + (held.holder().isEmpty() ? "an unknown owner"
                     : "'" + held.holder() + "'") + " (token " + held.token() + ")"

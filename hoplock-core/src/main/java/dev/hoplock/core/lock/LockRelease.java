@@ -22,7 +22,8 @@ import java.util.concurrent.CompletableFuture;
  * else's version is touched; a release without an answer is never remembered as a write of ours to adopt (rule 5: a
  * released record is nobody's). The outcome says {@link ReleaseOutcome#RELEASED} only when the store confirmed it for
  * an acquisition still valid here; each release is answered once, later calls {@link ReleaseOutcome#ALREADY_RELEASED}.
- * <p>Implements L4; text in {@link dev.hoplock.core.lock}.
+ * <p>Implements L4 (and, for the fair mode's yielded turns, L7's release: {@link #releaseForTurn}); text in
+ * {@link dev.hoplock.core.lock}.
  */
 final class LockRelease {
 
@@ -73,6 +74,34 @@ final class LockRelease {
                     });
             return out;
         });
+    }
+
+    /**
+     * L7 with L4: the release of a record of this process whose acquisition has ended (the fair mode yields a turn on
+     * it), conditional on that version ({@code mine}); runs inside the attempt that yields, under the slot's monitor.
+     * {@code then} gets the released version's handle, or null when the store refused (the record changed) or did not
+     * answer (the record then stays as it was, or expires by itself). As for {@link #release}, a release without an
+     * answer is never remembered as a write of ours to adopt.
+     */
+    void releaseForTurn(Owned mine, java.util.function.Consumer<dev.hoplock.core.backend.@Nullable Handle> then) {
+        LeaseRecord released = LeaseRecord.released(mine.record().generation(), OwnerIds.randomHex(8));
+        byte[] bytes = LeaseRecordCodec.encode(released);
+        Duration timeout = locks.requestTimeout();
+        slot.requests.send(() -> locks.backend().write(slot.key(), mine.handle(), bytes, timeout), timeout,
+                (WriteResult result, @Nullable BackendException failure) -> {
+                    if (failure != null) {
+                        then.accept(null);
+                        return;
+                    }
+                    slot.transition(LockSlot.Change.DISOWN);
+                    if (result instanceof WriteResult.Written written) {
+                        slot.unknown.settled();
+                        slot.takeover.observe(written.handle(), released);
+                        then.accept(written.handle());
+                    } else {
+                        then.accept(null);
+                    }
+                });
     }
 
     private void finish(LockHold current, ReleaseOutcome outcome, CompletableFuture<ReleaseOutcome> out) {

@@ -50,6 +50,15 @@ final class LockSettingChecks {
         return value;
     }
 
+    /** L7: a fair turn window: zero (none) or positive, at most {@link NamedLocks#MAX_TTL}. */
+    static Duration turn(Duration turn) {
+        Objects.requireNonNull(turn, "fairTurn");
+        if (turn.isNegative() || turn.compareTo(NamedLocks.MAX_TTL) > 0) {
+            throw new InvalidSettingException("fairTurn", LockProblems.invalidTurn(turn));
+        }
+        return turn;
+    }
+
     /** A call's TTL: positive, at most {@link NamedLocks#MAX_TTL}, at least {@code minimum} (L6). */
     static void ttl(Duration ttl, Duration minimum, Duration requestTimeout, double safetyFraction) {
         Objects.requireNonNull(ttl, "ttl");

@@ -33,6 +33,8 @@ import java.util.concurrent.CompletableFuture;
  *       {@link LockTakeover}, with {@link ObservationTracker} and {@link TakeoverDecision};</li>
  *   <li>a release writes an expired, ownerless record at the same generation (never a delete), so fencing tokens keep
  *       rising: {@link LockRelease}.</li>
+ *   <li>L7 (the fair mode's turns, with a turn window above zero): {@link LockTakeover} asks {@link LockTurnRule}
+ *       whether an attempt yields its turn instead of taking the name.</li>
  * </ul>
  * Operations run one at a time in call order ({@link SlotQueue}); all state, here and in the parts, is guarded by this
  * object's monitor. The slot's own state (the version owned, the acquisition held) changes only through
@@ -143,10 +145,19 @@ final class LockSlot {
         return hold != null && hold.isHeld() ? hold : null;
     }
 
-    /** One attempt: extend the acquisition held, or read and take the lock if rule 4 allows; rule 0 first. */
+    /** One attempt with the instance's turn window: see {@link #tryAcquire(Duration, Duration)}. */
     CompletableFuture<AcquireResult> tryAcquire(Duration ttl) {
+        return tryAcquire(ttl, locks.fairTurn());
+    }
+
+    /**
+     * One attempt: extend the acquisition held, or read and take the lock if rule 4 allows; rule 0 first. A {@code turn}
+     * above zero is the fair mode's window (L7, {@link LockTurnRule}): the attempt may yield its turn instead.
+     */
+    CompletableFuture<AcquireResult> tryAcquire(Duration ttl, Duration turn) {
         return queue.enqueue(() -> locks.verified().handle((ok, error) -> error).thenCompose(error -> {
             synchronized (this) {
+                takeover.turn(turn);
                 if (error != null) {
                     AcquireResult refused = new AcquireResult.Unavailable(name, asBackendException(error));
                     locks.events().publish(new LockEvent.Refused(name, 0, locks.time().wallNow(), refused));
@@ -172,7 +183,12 @@ final class LockSlot {
         holding.checkDeadline();
         LockHold current = hold;
         if (current != null && owned != null) {
-            keepAlive.renew(current, ttl, false, out);
+            if (takeover.yieldsTurn(owned.handle(), true)) {
+                // Never with the engine's rule (L7: a holder extends); only a planted defect yields here.
+                takeover.yieldTurn(owned, out);
+            } else {
+                keepAlive.renew(current, ttl, false, out);
+            }
         } else {
             takeover.read(ttl, true, out);
         }
@@ -197,5 +213,10 @@ final class LockSlot {
 
     CompletableFuture<ReleaseOutcome> release(LockHold current) {
         return release.release(current);
+    }
+
+    /** L7: see {@link LockRelease#releaseForTurn}. */
+    void releaseForTurn(Owned mine, java.util.function.Consumer<dev.hoplock.core.backend.@Nullable Handle> then) {
+        release.releaseForTurn(mine, then);
     }
 }

@@ -54,6 +54,18 @@ final class LockTakeover {
     private long highestGeneration;
     /** Rule 2 for a version held by another owner: the validity it showed when first seen (wall clock), in nanos. */
     private long firstSightValidityNanos;
+    /** L7: the turn window of the attempt running now (zero: the default mode). */
+    private Duration turn = Duration.ZERO;
+    /** L7: the monotonic time the last acquisition of this process ended, when {@link #heldBefore}. */
+    private long lastHoldEndNanos;
+    private boolean heldBefore;
+    /** L7: the version this process last yielded its turn on, or null. */
+    private @Nullable Handle yieldedOn;
+    /** L7 (d): when a yield of this process was last found untaken (when {@link #quiet}). */
+    private long quietSinceNanos;
+    private boolean quiet;
+    /** L7 (d): a version written by another instance's acquisition was seen since {@link #quietSinceNanos}. */
+    private boolean othersSinceQuiet;
 
     LockTakeover(LockSlot slot) {
         this.slot = slot;
@@ -106,6 +118,10 @@ final class LockTakeover {
         observe(object.handle(), record);
         Owned owned = slot.owned();
         if (owned != null && owned.handle().equals(object.handle()) && mayWrite) {
+            if (yieldsTurn(object.handle(), false)) {
+                yieldTurn(owned, out);
+                return;
+            }
             // The current version is the one this process wrote, and its acquisition has ended (no hold): nobody
             // else can hold it, so take it over at once, with a new fencing token (rule 6).
             write(object.handle(), TakeoverDecision.nextGeneration(highestGeneration), ttl, out);
@@ -129,6 +145,10 @@ final class LockTakeover {
         TakeoverDecision.Outcome outcome = locks.takeoverRule().decide(observation, highestGeneration,
                 locks.time().nanoTime(), locks.time().wallNow(), observeFor, locks.pollInterval());
         if (outcome instanceof TakeoverDecision.Acquire take && mayWrite) {
+            if (yieldsTurn(take.expected(), false)) {
+                yieldTurn(null, out);
+                return;
+            }
             write(take.expected(), take.generation(), ttl, out);
             return;
         }
@@ -208,12 +228,82 @@ final class LockTakeover {
         }
     }
 
+    /** L7: the turn window of the attempt that starts now (zero: the default mode). */
+    void turn(Duration window) {
+        this.turn = window;
+    }
+
+    /** L7: this process's acquisition of the name ended now (released, lost or past its validity). */
+    void holdEnded(long nowNanos) {
+        lastHoldEndNanos = nowNanos;
+        heldBefore = true;
+    }
+
+    /**
+     * L7: asks the {@link LockTurnRule} whether the attempt that could take (or, {@code holding}, extend) the version
+     * {@code version} now yields its turn instead; remembers the version when it does.
+     */
+    boolean yieldsTurn(Handle version, boolean holding) {
+        if (turn.isZero()) {
+            return false;
+        }
+        long now = locks.time().nanoTime();
+        long since = heldBefore ? now - lastHoldEndNanos : -1;
+        boolean again = version.equals(yieldedOn);
+        if (again && !holding && ownVersion(version)) {
+            // The version this process yielded on is still there and still of its own last acquisition: nobody
+            // took the turn, and no other instance acquired the name since (d).
+            quietSinceNanos = now;
+            quiet = true;
+            othersSinceQuiet = false;
+        }
+        long quietFor = !quiet || othersSinceQuiet ? -1 : now - quietSinceNanos;
+        boolean yields = locks.turnRule().yields(turn, holding, since, again, quietFor);
+        if (yields) {
+            yieldedOn = version;
+        }
+        return yields;
+    }
+
+    /** L7 (d): whether {@code version} is the record of this process's last acquisition (held or released by it). */
+    private boolean ownVersion(Handle version) {
+        Observation.Present present = tracker == null ? null : tracker.present();
+        return present != null && present.handle().equals(version) && present.record() != null
+                && present.record().generation() <= slot.holding.lastHoldGeneration();
+    }
+
+    /**
+     * L7: gives the turn away. {@code own}: the version found is this process's own record (its acquisition ended, or,
+     * only under a planted defect, still held), written released first (L4) so that another instance may take it at
+     * once; the answer is {@link AcquireResult.HeldByAnother}, to look again within the rest of the window.
+     */
+    void yieldTurn(@Nullable Owned own, CompletableFuture<AcquireResult> out) {
+        long since = heldBefore ? locks.time().nanoTime() - lastHoldEndNanos : 0;
+        Duration left = Duration.ofNanos(Math.max(0, turn.toNanos() - since));
+        Duration retryAfter = LeaseTimes.min(left, locks.pollInterval());
+        if (own == null) {
+            out.complete(heldByAnother(retryAfter));
+            return;
+        }
+        slot.releaseForTurn(own, released -> {
+            if (released != null) {
+                yieldedOn = released;
+            }
+            out.complete(heldByAnother(retryAfter));
+        });
+    }
+
     /** Rules 4 and 6: records a version seen (or written) now; a new version restarts the observation. */
     void observe(Handle handle, @Nullable LeaseRecord record) {
         ObservationTracker seen = tracker == null ? tracker(Duration.ofNanos(1)) : tracker;
         Instant wallNow = locks.time().wallNow();
         if (seen.sawVersion(handle, record, locks.time().nanoTime(), wallNow)) {
             firstSightValidityNanos = record == null ? 0 : TakeoverDecision.nanosUntil(wallNow, record.expiresAt());
+            if (record != null && !record.owner().equals(locks.owner())
+                    && record.generation() > slot.holding.lastHoldGeneration()) {
+                // L7 (d): another instance's acquisition (held, or released by it): a generation this one never held.
+                othersSinceQuiet = true;
+            }
             if (record != null) {
                 if (record.generation() < highestGeneration) {
                     LockProblems.warnRegressed(slot.name(), highestGeneration, record.generation());

@@ -25,6 +25,9 @@ import java.util.function.Consumer;
  *   <li>any number of names share the instance's one scheduler thread: there is no thread per name;</li>
  *   <li>operations on one name run one after another, in the order they were called.</li>
  * </ul>
+ * Not guaranteed: fairness. Of several instances asking for a free lock the first whose write lands wins, and an
+ * instance that left its own record to expire takes it back at once while the others must observe it for a TTL; so one
+ * instance may win every time. {@link #tryAcquire(String, Duration, Duration)} (the fair mode, L7) takes turns.
  * Thread-safe.
  */
 public interface Locks extends AutoCloseable {
@@ -45,6 +48,37 @@ public interface Locks extends AutoCloseable {
 
     /** As {@link #tryAcquire(String, Duration)}, without blocking: the stage completes with the answer. */
     CompletableFuture<AcquireResult> tryAcquireAsync(String name, Duration ttl);
+
+    /**
+     * As {@link #tryAcquire(String, Duration)}, in the fair mode with the turn window {@code fairTurn} (zero: the
+     * default mode): when this instance's last acquisition of {@code name} ended less than {@code fairTurn} ago and it
+     * finds the lock free, it yields its turn once per version it finds, answering
+     * {@link AcquireResult.HeldByAnother} (after releasing its own record, if that is what it found, so that another
+     * instance may take it at once); it takes the lock at a later attempt that finds the same version, or after the
+     * window. The rule (L7) and what it costs: the package doc and {@code docs/named-locks.md}, "Fairness".
+     *
+     * <p>The default implementation supports only a zero window (it calls {@link #tryAcquire(String, Duration)});
+     * {@link NamedLocks} implements the fair mode.
+     *
+     * @throws IllegalArgumentException for a negative window or one above 7 days
+     * @throws UnsupportedOperationException when the implementation has no fair mode and {@code fairTurn} is not zero
+     */
+    default AcquireResult tryAcquire(String name, Duration ttl, Duration fairTurn) {
+        if (fairTurn.isZero()) {
+            return tryAcquire(name, ttl);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " has no fair mode (fairTurn "
+                + fairTurn + "): use NamedLocks, or a zero fairTurn");
+    }
+
+    /** As {@link #tryAcquire(String, Duration, Duration)}, without blocking. */
+    default CompletableFuture<AcquireResult> tryAcquireAsync(String name, Duration ttl, Duration fairTurn) {
+        if (fairTurn.isZero()) {
+            return tryAcquireAsync(name, ttl);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " has no fair mode (fairTurn "
+                + fairTurn + "): use NamedLocks, or a zero fairTurn");
+    }
 
     /**
      * Takes the lock {@code name}, waiting up to {@code maxWait} while it is held by another owner (or the store does

@@ -74,6 +74,8 @@ public final class NamedLocks implements Locks {
     private final LockTakeoverRule takeoverRule;
     private final LockExtensionRule extensionRule;
     private final LockAdoptionRule adoptionRule;
+    private final LockTurnRule turnRule;
+    private final Duration fairTurn;
     private final EngineRuntime runtime;
     private final LoopTimers timers;
     private final LockEvents events;
@@ -95,6 +97,8 @@ public final class NamedLocks implements Locks {
         this.takeoverRule = builder.takeoverRule;
         this.extensionRule = builder.extensionRule;
         this.adoptionRule = builder.adoptionRule;
+        this.turnRule = builder.turnRule;
+        this.fairTurn = builder.fairTurn;
         this.timers = runtime.timers(e -> log.error("hoplock: the lock scheduler failed; using a fallback timer", e));
         this.events = new LockEvents(runtime.eventExecutor());
         this.storeGate = new LockStoreGate(runtime.backend(), requestTimeout);
@@ -132,6 +136,18 @@ public final class NamedLocks implements Locks {
         LockSlot slot = slot(name);
         checkTtl(ttl);
         return slot.tryAcquire(ttl);
+    }
+
+    @Override
+    public AcquireResult tryAcquire(String name, Duration ttl, Duration fairTurn) {
+        return LockWaits.await(tryAcquireAsync(name, ttl, fairTurn), "taking the lock '" + name + "'", true);
+    }
+
+    @Override
+    public CompletableFuture<AcquireResult> tryAcquireAsync(String name, Duration ttl, Duration fairTurn) {
+        LockSlot slot = slot(name);
+        checkTtl(ttl);
+        return slot.tryAcquire(ttl, LockSettingChecks.turn(fairTurn));
     }
 
     @Override
@@ -241,6 +257,15 @@ public final class NamedLocks implements Locks {
         return adoptionRule;
     }
 
+    LockTurnRule turnRule() {
+        return turnRule;
+    }
+
+    /** The turn window of every call that does not name one (zero: the default mode). */
+    Duration fairTurn() {
+        return fairTurn;
+    }
+
     String describeStore() {
         return runtime.backend().describe();
     }
@@ -285,7 +310,7 @@ public final class NamedLocks implements Locks {
     /**
      * Configures {@link NamedLocks}. Defaults: owner {@link #processOwner()}, key prefix {@code locks/}, request
      * timeout 5s, poll interval 1s (blocking waits look again at least this often), safety margin 10% of each TTL,
-     * real clocks, one scheduler thread, one event thread, a cached pool of I/O threads for a blocking backend.
+     * no fair turn (the default mode), real clocks, one scheduler thread, one event thread, a cached pool of I/O threads for a blocking backend.
      */
     public static final class Builder {
 
@@ -298,6 +323,8 @@ public final class NamedLocks implements Locks {
         private LockTakeoverRule takeoverRule = TakeoverDecision::decide;
         private LockExtensionRule extensionRule = LockExtensionRule.EXACT;
         private LockAdoptionRule adoptionRule = LockAdoptionRule.WRITTEN;
+        private LockTurnRule turnRule = LockTurnRule.TURNS;
+        private Duration fairTurn = Duration.ZERO;
 
         private Builder(EngineRuntime.Builder runtime) {
             this.runtime = runtime;
@@ -335,6 +362,20 @@ public final class NamedLocks implements Locks {
          */
         public Builder safetyMargin(double fractionOfTtl) {
             this.safetyFraction = LockSettingChecks.safetyFraction(fractionOfTtl);
+            return this;
+        }
+
+        /**
+         * The fair mode for every call that does not name its own turn window
+         * ({@link Locks#tryAcquire(String, Duration, Duration)}): zero (the default) for none. With a window above
+         * zero, an instance whose acquisition of a name ended less than {@code turn} ago yields its next attempt on
+         * that name when it finds the name free, once per version it finds (L7, text in {@link dev.hoplock.core.lock}):
+         * another instance that asks meanwhile takes it; alone, it takes it at its next attempt and then stays quiet
+         * (yields no more) for ten windows. Choose about the interval of one instance's calls times the number of
+         * instances less one. At most {@link #MAX_TTL}.
+         */
+        public Builder fairTurn(Duration turn) {
+            this.fairTurn = LockSettingChecks.turn(turn);
             return this;
         }
 
@@ -386,6 +427,12 @@ public final class NamedLocks implements Locks {
         /** Test seam (package-private): the simulation plants a broken adoption rule through it. */
         Builder adoptionRule(LockAdoptionRule rule) {
             this.adoptionRule = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /** Test seam (package-private): the simulation plants a broken turn rule (L7) through it. */
+        Builder turnRule(LockTurnRule rule) {
+            this.turnRule = Objects.requireNonNull(rule, "rule");
             return this;
         }
 

@@ -22,7 +22,7 @@
  *       owner, generation and nonce prove it ours.</li>
  * </ul>
  *
- * <p>What named locks add to E, with stable ids L1 to L6 (this list is the one place where their text lives; the types
+ * <p>What named locks add to E, with stable ids L1 to L7 (this list is the one place where their text lives; the types
  * that implement them say "Implements Ln", tests cite the id, {@code RuleIdsTest} checks both):
  * <ul>
  *   <li><b>L1: An extension keeps exactly its own write's validity</b>, counted from the instant before it was sent,
@@ -41,7 +41,23 @@
  *       for it.</li>
  *   <li><b>L6: A TTL that cannot work is refused</b> at the call, naming the minimum
  *       ({@link dev.hoplock.core.lock.NamedLocks#minimumTtl()}): the usable part of the TTL must outlast a write.</li>
+ *   <li><b>L7: The fair mode yields turns, never a held lock.</b> With a turn window above zero, an instance that
+ *       holds nothing under a name, whose last acquisition of it ended less than the window ago, does not take the
+ *       name the first time it finds it free in a given version: it writes L4's release on that version if it is its
+ *       own ended record, and answers "held by another"; a later attempt that finds the same version takes it by E4
+ *       and L3 as in the default mode. An instance whose yield on its own record nobody took stays quiet (does not
+ *       yield) for ten windows unless another instance acquires the name meanwhile. It never yields while it holds
+ *       the name (an extension), so its release never touches a record whose acquisition still counts as held here;
+ *       it only ever delays an acquisition, never makes one. (A liveness rule: in the default mode nothing is
+ *       promised about which instance wins.)</li>
  * </ul>
+ *
+ * <p>Fairness: the default mode promises none. Of several instances asking for a free name the first whose write
+ * lands wins, so a caller whose calls come first in each period wins every period, and an instance that left its own
+ * record to expire (a minimum hold) takes it back at once while the others must observe it for a whole TTL (E4).
+ * The fair mode (L7; {@link dev.hoplock.core.lock.NamedLocks.Builder#fairTurn}) takes turns instead, at the cost of
+ * attempts that go by: one per turn for an instance that others share the name with, about one per ten windows for an
+ * instance alone.
  *
  * <p>Nullness: no method accepts or returns {@code null} unless marked {@code @Nullable}.
  */

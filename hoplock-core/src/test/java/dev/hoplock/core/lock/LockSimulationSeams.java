@@ -68,6 +68,20 @@ public final class LockSimulationSeams {
     }
 
     /**
+     * Plants the defect L7 (the fair mode's turns, {@link LockTurnRule}) excludes: the turn rule yields also while this
+     * instance holds the name, so an extension attempt within the turn window releases the record (L4's write,
+     * conditional on its own version: it lands) while the acquisition still counts as held here; another instance
+     * takes the released record at once: two holders. The planted rule leaves out the quiet condition (d) too: with
+     * it, an instance that holds a name within its window has always just found a yield of its own untaken, so is
+     * quiet, and (a) is never reached. The simulation's checker must catch it; it needs fair-mode processes that
+     * extend a lock they hold within their turn window to be able to.
+     */
+    public static NamedLocks.Builder yieldWhileHolding(NamedLocks.Builder builder) {
+        return builder.turnRule((turn, holding, since, already, quietFor) -> !turn.isZero() && since >= 0
+                && since < turn.toNanos() && !already);
+    }
+
+    /**
      * The TTL the acquisition behind {@code handle} was last written with (its keep-alive renews with it). The lock
      * simulation needs it to keep a wall-clock step fair in a schedule with mixed TTLs: a machine whose wall clock is
      * behind may write only the shortest TTL of the schedule.

@@ -65,6 +65,10 @@ import java.util.concurrent.CompletionStage;
  * re-creates the record may not have seen its last version, or any), so both checks start again from that delete;
  * a token that repeats one from before it is counted ({@code lock.token-repeats-one-from-before-an-outside-delete}).
  * After the faults heal, each name must be acquired again within 4 TTL.
+ *
+ * <p>With {@link #fair} set (every other schedule of {@code LockSimulationTest}), most processes call in the fair mode
+ * (L7) with turn windows of their own, next to processes in the default mode: the checker and the liveness bound are
+ * the same.
  */
 final class LockSimulation extends SimWorld {
 
@@ -115,6 +119,12 @@ final class LockSimulation extends SimWorld {
     String failure;
     /** A planted bug applied to every machine's builder ("the checker has teeth"); none by default. */
     java.util.function.UnaryOperator<NamedLocks.Builder> planted = java.util.function.UnaryOperator.identity();
+    /**
+     * The fair mode (L7) in this schedule: when set, three processes in four call with a turn window of 1 s to 2 TTL,
+     * drawn from a random of their own (so the schedule's other draws are those of the same seed without it).
+     */
+    boolean fair;
+    private final SplittableRandom fairRandom;
 
     LockSimulation(long seed, boolean trustExpiresAt) {
         this(seed, trustExpiresAt, EnumSet.allOf(Simulation.Fault.class), 400);
@@ -123,6 +133,7 @@ final class LockSimulation extends SimWorld {
     LockSimulation(long seed, boolean trustExpiresAt, Set<Simulation.Fault> faults, int traceLines) {
         super(seed, START);
         this.seed = seed;
+        this.fairRandom = new SplittableRandom(seed ^ 0x7A1CL);
         this.trustExpiresAt = trustExpiresAt;
         this.faults = faults;
         this.trace = new Trace(traceLines);
@@ -552,6 +563,8 @@ final class LockSimulation extends SimWorld {
         String owner;
         long startedAt;
         NamedLocks locks;
+        /** L7: this process's turn window (zero: the default mode). */
+        Duration turn = Duration.ZERO;
         final Map<String, LockHandle> handles = new HashMap<>();
         /** Per key, the owner of the record this process last saw ({@link OutsideDeletes}); "" for none or released. */
         final Map<String, String> lastSeenOwner = new HashMap<>();
@@ -587,7 +600,12 @@ final class LockSimulation extends SimWorld {
                     .eventExecutor(Runnable::run).requestTimeout(requestTimeout)
                     .pollInterval(shortestTtl.dividedBy(10));
             locks = planted.apply(trustExpiresAt ? LockSimulationSeams.trustExpiresAt(builder) : builder).build();
-            trace(this, "START");
+            turn = fair && fairRandom.nextInt(4) != 0
+                    ? Duration.ofMillis(1_000 + fairRandom.nextLong(2 * ttl.toMillis())) : Duration.ZERO;
+            if (!turn.isZero()) {
+                stats.count("fair.process");
+            }
+            trace(this, turn.isZero() ? "START" : "START fair turn " + turn.toMillis() + "ms");
             NodeClock mine = clock;
             later(mine, this::client, uniform(0, 2_000 * MS));
         }
@@ -646,13 +664,18 @@ final class LockSimulation extends SimWorld {
             if (held == null || !held.isHeld()) {
                 NamedLocks current = locks;
                 Duration asked = drawTtl();
-                tracked(asked, current.tryAcquireAsync(name, asked)).thenAccept(answer -> {
+                tracked(asked, current.tryAcquireAsync(name, asked, turn)).thenAccept(answer -> {
                     if (current != locks) {
                         return;
                     }
                     if (answer instanceof AcquireResult.Acquired got) {
                         took(name, got.handle(), null);
                     } else {
+                        if (answer instanceof AcquireResult.HeldByAnother other && other.holder().isEmpty()
+                                && other.expiresAt() != null) {
+                            // A released record found and not taken: only a yielded turn (L7) does that.
+                            stats.count("fair.yielded");
+                        }
                         stats.count(answer instanceof AcquireResult.HeldByAnother ? "lock.held-by-another"
                                 : "lock.unavailable");
                         trace(this, "try " + name + " for " + asked.toSeconds() + "s -> " + answer);
@@ -694,7 +717,7 @@ final class LockSimulation extends SimWorld {
             NamedLocks current = locks;
             Duration before = LockSimulationSeams.ttlOf(handle);
             Duration asked = drawTtl();
-            tracked(asked, current.tryAcquireAsync(name, asked)).thenAccept(answer -> {
+            tracked(asked, current.tryAcquireAsync(name, asked, turn)).thenAccept(answer -> {
                 if (current == locks && answer instanceof AcquireResult.Acquired got) {
                     took(name, got.handle(), before);
                 }

@@ -36,6 +36,7 @@ class LockSimulationTest {
         Long single = Long.getLong("hoplock.sim.lockSeed");
         if (single != null) {
             LockSimulation sim = new LockSimulation(single, false, FAULTS, 1_000_000);
+            sim.fair = Math.floorMod(single, 2) == 0;
             String failure = sim.run();
             System.out.println(failure != null ? failure : "seed " + single + " kept every invariant");
             assertThat(failure).as("the schedule of seed %d", single).isNull();
@@ -53,6 +54,7 @@ class LockSimulationTest {
                 long seed = BASE_SEED + i;
                 runs.add(pool.submit(() -> {
                     LockSimulation sim = new LockSimulation(seed, false, FAULTS, 400);
+                    sim.fair = Math.floorMod(seed, 2) == 0;
                     sim.failure = sim.run();
                     return sim;
                 }));
@@ -81,7 +83,8 @@ class LockSimulationTest {
                     "fault.request-loss-window", "fault.answer-loss-window", "fault.conflict-409-window",
                     "fault.wall-clock-step", "net.answer-lost-after-apply", "net.request-lost.hung",
                     "net.request-lost.reset", "net.409-without-effect", "net.slow", "work.stopped-lock-lost",
-                    "lock.abandoned", "release.RELEASED", "lock.held-by-another", "lock.unavailable", "lock.extended");
+                    "lock.abandoned", "release.RELEASED", "lock.held-by-another", "lock.unavailable", "lock.extended",
+                    "fair.process", "fair.yielded");
             for (Simulation.Fault fault : FAULTS) {
                 String[] counters = injected(fault);
                 if (counters.length > 0) {  // leader work and step-downs are the elector's alone
@@ -180,6 +183,32 @@ class LockSimulationTest {
                 + " schedules, counters " + total.keySet() + ")").isNotEmpty();
         System.out.println("planted bug (keep the later deadline): " + caught.size() + " of " + ran + " schedules"
                 + " caught it; first: " + caught.get(0).lines().findFirst().orElse(""));
+    }
+
+    /**
+     * Planted bug (issue 23, L7): the fair mode's turn rule yields also while the process holds the name
+     * ({@link dev.hoplock.core.lock.LockSimulationSeams#yieldWhileHolding}), releasing a record whose acquisition still
+     * counts as held; another process takes it at once. Schedules in the fair mode. Stops at the first schedule that
+     * catches it, unless {@code hoplock.sim.plantedSchedules} asks for a count over that many schedules.
+     */
+    @Test
+    void rule7_aTurnThatIsYieldedWhileHoldingIsCaught() {
+        int counted = Integer.getInteger("hoplock.sim.plantedSchedules", 0);
+        List<String> caught = new ArrayList<>();
+        int ran = 0;
+        for (int i = 0; i < Math.max(300, counted) && (counted > 0 || caught.isEmpty()); i++) {
+            ran++;
+            LockSimulation sim = new LockSimulation(BASE_SEED + i, false);
+            sim.fair = true;
+            sim.planted = dev.hoplock.core.lock.LockSimulationSeams::yieldWhileHolding;
+            String failure = sim.run();
+            if (failure != null && failure.contains("two holders")) {
+                caught.add(failure);
+            }
+        }
+        assertThat(caught).as("a schedule in which the planted bug gives two holders (ran %d)", ran).isNotEmpty();
+        System.out.println("planted bug (yield a turn while holding, L7): " + caught.size() + " of " + ran
+                + " schedules caught it; first: " + caught.get(0).lines().findFirst().orElse(""));
     }
 
     /**

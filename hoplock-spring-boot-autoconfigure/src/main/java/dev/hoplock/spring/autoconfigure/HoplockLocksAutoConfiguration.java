@@ -29,6 +29,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -36,7 +37,8 @@ import java.util.Optional;
  * elections, whatever {@code hoplock.backend} chose, set by {@code hoplock.locks.*}; closed, releasing every lock it
  * holds, when the context closes) and {@code @WithLock}: its advisor (ordered by {@code hoplock.aspect-order}) and
  * the start-up validation of annotated methods. The advisor finds the locks at the first call, so that nothing is
- * created early while post-processors are registered. Its settings are {@link LockProperties}.
+ * created early while post-processors are registered. Its settings are {@link LockProperties}; a setting the locks
+ * refuse (a negative {@code hoplock.locks.fair-turn}, say) fails the start naming the property.
  */
 @AutoConfiguration(after = {HoplockAutoConfiguration.class, AopAutoConfiguration.class})
 @ConditionalOnBooleanProperty(name = "hoplock.enabled", matchIfMissing = true)
@@ -63,6 +65,8 @@ public final class HoplockLocksAutoConfiguration {
             builder.requestTimeout(settings.getRequestTimeout());
             property = "hoplock.locks.poll-interval";
             builder.pollInterval(settings.getPollInterval());
+            property = "hoplock.locks.fair-turn";
+            builder.fairTurn(settings.getFairTurn());
             property = "hoplock.locks";
             for (LocksCustomizer customizer : customizers.orderedStream().toList()) {
                 customizer.customize(builder);
@@ -81,7 +85,16 @@ public final class HoplockLocksAutoConfiguration {
             ConfigurableListableBeanFactory beans) {
         WhenLockHeld mode = Binder.get(environment).bind("hoplock.locks.when-held", WhenLockHeld.class)
                 .orElse(WhenLockHeld.SKIP);
-        return new WithLockAttributeSource(mode, beans::resolveEmbeddedValue);
+        Duration fairTurn = Binder.get(environment).bind("hoplock.locks.fair-turn", Duration.class)
+                .orElse(Duration.ZERO);
+        try {
+            return new WithLockAttributeSource(mode, fairTurn, beans::resolveEmbeddedValue);
+        } catch (IllegalArgumentException e) {
+            throw new HoplockConfigurationException("hoplock.locks.fair-turn", "Cannot configure @WithLock"
+                    + " (hoplock.locks.fair-turn): " + e.getMessage() + ".", "Fix hoplock.locks.fair-turn: 0s for no"
+                    + " fair mode, or for example the interval of the calls times the number of instances less one.",
+                    e);
+        }
     }
 
     @Bean

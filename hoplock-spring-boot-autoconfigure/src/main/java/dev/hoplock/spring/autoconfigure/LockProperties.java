@@ -34,6 +34,15 @@ public class LockProperties {
      */
     private WhenLockHeld whenHeld = WhenLockHeld.SKIP;
 
+    /**
+     * The fair mode's turn window, for every @WithLock that does not set fairTurn and every call of the Locks bean: 0
+     * (the default mode, which promises no fairness: the instance whose calls come first, or that ran last, may win
+     * every time) or a duration up to 7 days. With a window, an instance whose hold of a lock ended less than the
+     * window ago lets the first call that finds the lock free in a given version go by, so that another instance
+     * calling meanwhile takes it. About the interval of the calls times the number of instances less one.
+     */
+    private Duration fairTurn = Duration.ZERO;
+
     public @Nullable String getOwner() {
         return owner;
     }
@@ -64,6 +73,14 @@ public class LockProperties {
 
     public void setPollInterval(Duration pollInterval) {
         this.pollInterval = pollInterval;
+    }
+
+    public Duration getFairTurn() {
+        return fairTurn;
+    }
+
+    public void setFairTurn(Duration fairTurn) {
+        this.fairTurn = fairTurn;
     }
 
     public WhenLockHeld getWhenHeld() {

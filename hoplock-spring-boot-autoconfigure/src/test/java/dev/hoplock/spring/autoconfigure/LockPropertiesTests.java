@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockPropertiesTests {
 
     private static final List<String> LOCK_PROPERTIES = List.of("hoplock.locks.owner", "hoplock.locks.key-prefix",
-            "hoplock.locks.request-timeout", "hoplock.locks.poll-interval", "hoplock.locks.when-held");
+            "hoplock.locks.request-timeout", "hoplock.locks.poll-interval", "hoplock.locks.when-held",
+            "hoplock.locks.fair-turn");
 
     @Test
     void theLockPropertiesAreKnownAndAMisspellingGetsTheClosestOne() {

@@ -14,9 +14,17 @@ import java.time.Duration;
  * @param interruptOnLoss whether the calling thread is interrupted when the lock ends during the call
  * @param origin          where the gate comes from, for messages
  * @param problem         why the annotation cannot work (reported at start-up), or null
+ * @param fairTurn        the fair mode's turn window (L7; zero: the default mode, no fairness promised); the
+ *                        property's value is already applied
  */
 public record WithLockAttribute(@Nullable LockNameTemplate name, Duration atMostFor, Duration atLeastFor,
-        WhenLockHeld whenHeld, boolean interruptOnLoss, String origin, @Nullable String problem) {
+        WhenLockHeld whenHeld, boolean interruptOnLoss, String origin, @Nullable String problem, Duration fairTurn) {
+
+    /** As before the fair mode: no turn window. */
+    public WithLockAttribute(@Nullable LockNameTemplate name, Duration atMostFor, Duration atLeastFor,
+            WhenLockHeld whenHeld, boolean interruptOnLoss, String origin, @Nullable String problem) {
+        this(name, atMostFor, atLeastFor, whenHeld, interruptOnLoss, origin, problem, Duration.ZERO);
+    }
 
     /** The name as written in the annotation. */
     public String nameText() {

@@ -24,6 +24,7 @@ import java.util.Set;
 public final class WithLockAttributeSource extends GateAttributeSource<WithLockAttribute> {
 
     private final WhenLockHeld defaultMode;
+    private final Duration defaultFairTurn;
     private final @Nullable StringValueResolver placeholders;
 
     /**
@@ -31,9 +32,27 @@ public final class WithLockAttributeSource extends GateAttributeSource<WithLockA
      * @param placeholders resolves {@code ${...}} in names and durations (the bean factory's), or null
      */
     public WithLockAttributeSource(WhenLockHeld defaultMode, @Nullable StringValueResolver placeholders) {
+        this(defaultMode, Duration.ZERO, placeholders);
+    }
+
+    /**
+     * @param defaultMode     what DEFAULT means ({@code hoplock.locks.when-held}): SKIP or THROW
+     * @param defaultFairTurn the turn window of an annotation that does not set {@code fairTurn}
+     *                        ({@code hoplock.locks.fair-turn}): zero (the default mode) or positive
+     * @param placeholders    resolves {@code ${...}} in names and durations (the bean factory's), or null
+     * @throws IllegalArgumentException for a negative {@code defaultFairTurn} or one above 7 days
+     */
+    public WithLockAttributeSource(WhenLockHeld defaultMode, Duration defaultFairTurn,
+            @Nullable StringValueResolver placeholders) {
         super(Set.of(WithLock.class));
         Objects.requireNonNull(defaultMode, "defaultMode");
+        Objects.requireNonNull(defaultFairTurn, "defaultFairTurn");
+        if (defaultFairTurn.isNegative() || defaultFairTurn.compareTo(NamedLocks.MAX_TTL) > 0) {
+            throw new IllegalArgumentException("the fair turn must be zero (no fair mode) or above zero and at most "
+                    + NamedLocks.MAX_TTL.toDays() + " days, was " + defaultFairTurn);
+        }
         this.defaultMode = defaultMode == WhenLockHeld.DEFAULT ? WhenLockHeld.SKIP : defaultMode;
+        this.defaultFairTurn = defaultFairTurn;
         this.placeholders = placeholders;
     }
 
@@ -76,10 +95,41 @@ public final class WithLockAttributeSource extends GateAttributeSource<WithLockA
             problems.add("lockAtLeastFor (" + annotation.lockAtLeastFor() + ") is above lockAtMostFor ("
                     + annotation.lockAtMostFor() + "), so the lock could not be held that long");
         }
+        Duration turn = fairTurn(annotation.fairTurn(), problems);
         WhenLockHeld mode = annotation.whenHeld() == WhenLockHeld.DEFAULT ? defaultMode : annotation.whenHeld();
         return new WithLockAttribute(name, atMost == null ? Duration.ofSeconds(1) : atMost,
                 atLeast == null ? Duration.ZERO : atLeast, mode, annotation.interruptOnLoss(), origin,
-                problems.isEmpty() ? null : String.join("; ", problems));
+                problems.isEmpty() ? null : String.join("; ", problems), turn);
+    }
+
+    /**
+     * The fair mode's turn window: empty for {@code hoplock.locks.fair-turn}; otherwise a duration with its unit (a
+     * bare number, read as milliseconds in the other attributes for ShedLock's sake, is refused here: a turn is
+     * usually seconds), zero or positive, at most 7 days.
+     */
+    private Duration fairTurn(String text, List<String> problems) {
+        String resolved = resolve(text).trim();
+        if (resolved.isEmpty()) {
+            return defaultFairTurn;
+        }
+        if (resolved.chars().allMatch(Character::isDigit) && !"0".equals(resolved)) {
+            problems.add("fairTurn (" + text + ") has no unit; write one, for example " + resolved + "ms or "
+                    + resolved + "s");
+            return Duration.ZERO;
+        }
+        Duration turn;
+        try {
+            turn = LockDurations.parse(resolved);
+        } catch (IllegalArgumentException e) {
+            problems.add("fairTurn: " + e.getMessage() + "; 0s for no fair mode");
+            return Duration.ZERO;
+        }
+        if (turn.isNegative() || turn.compareTo(NamedLocks.MAX_TTL) > 0) {
+            problems.add("fairTurn (" + text + ") must be zero (no fair mode) or above zero and at most "
+                    + NamedLocks.MAX_TTL.toDays() + " days");
+            return Duration.ZERO;
+        }
+        return turn;
     }
 
     private @Nullable Duration duration(String attribute, String text, List<String> problems) {

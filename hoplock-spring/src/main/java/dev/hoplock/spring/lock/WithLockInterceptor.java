@@ -43,6 +43,10 @@ import java.util.function.Supplier;
  * {@link WithLockListener.Refusal#NOT_READY} and skipped or refused the same way. The beans it needs are looked up at
  * the first call.
  *
+ * <p>Fair mode ({@link WithLockAttribute#fairTurn()} above zero, rule L7 of {@code dev.hoplock.core.lock}): the
+ * acquisition asks {@link Locks#tryAcquire(String, Duration, Duration)} with the turn window, and a turn given away is
+ * a call not run (reported as held elsewhere). The minimum hold's renewal asks without it (an extension never yields).
+ *
  * <p>Limit: unlike {@code @LeaderOnly}, a nested {@code @WithLock} call does not re-raise an interrupt an enclosing
  * call's lock delivered after clearing its own.
  *
@@ -155,7 +159,8 @@ final class WithLockInterceptor implements MethodInterceptor {
             String name, @Nullable ObservationRegistry registry, @Nullable Observation call) throws Throwable {
         Locks all = locks.obtain();
         long start = time.nanoTime();
-        AcquireResult answer = all.tryAcquire(name, gate.atMostFor());
+        // Always with the gate's turn: zero is the default mode, whatever the Locks bean's own default.
+        AcquireResult answer = all.tryAcquire(name, gate.atMostFor(), gate.fairTurn());
         if (!(answer instanceof AcquireResult.Acquired acquired)) {
             WithLockListener.Refusal why = answer instanceof AcquireResult.Unavailable
                     ? WithLockListener.Refusal.UNAVAILABLE : WithLockListener.Refusal.HELD_ELSEWHERE;
@@ -336,6 +341,12 @@ final class WithLockInterceptor implements MethodInterceptor {
     }
 
     private static String describe(WithLockListener.Refusal why, @Nullable AcquireResult answer) {
+        if (answer instanceof AcquireResult.HeldByAnother held && held.holder().isEmpty()
+                && held.expiresAt() != null) {
+            return "its record is released (token " + held.token() + "), but this instance ran under it less than its"
+                    + " fair turn ago and lets another instance take it first (fairTurn; it runs at its next call if"
+                    + " nobody did)";
+        }
         if (answer instanceof AcquireResult.HeldByAnother held) {
             return "it is held by " + (held.holder().isEmpty() ? "an unknown owner" : "'" + held.holder() + "'")
                     + " (token " + held.token() + ")" + (held.expiresAt() == null ? ""
