@@ -208,6 +208,26 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
+     * Opens a scope for leader work that is not bound to a thread (a reactive subscription, a coroutine) if this
+     * process leads now; null otherwise. No backend call. Instead of interrupting a thread, the end of the term while
+     * the scope is open runs {@code onLoss}: at most once, never once {@link LeaderScope#close()} has returned (a
+     * close on another thread waits for a callback already running), after the scope reports the loss
+     * ({@link LeaderScope#wasLost()}, {@link LeaderScope#isLeading()} false). It runs on the thread that ends the
+     * term (the elector's scheduler at the self-fencing deadline, or a thread completing a store request), possibly
+     * under the elector's lock: it must return promptly and only hand the loss off (for example schedule the
+     * cancellation of a subscription on another executor); it must not block, nor call this elector. What it throws
+     * is logged. Everything else is as for {@link #tryEnterLeaderScope(boolean)}: the term ends at the self-fencing
+     * deadline (E2) at the latest, and a release waits for the scope to close (E7).
+     *
+     * @param onLoss what the end of the term does to the work, instead of an interrupt
+     */
+    public @Nullable LeaderScope tryEnterLeaderScope(Runnable onLoss) {
+        Objects.requireNonNull(onLoss, "onLoss");
+        Term current = loop.leadership.term();
+        return current == null ? null : current.open(onLoss);
+    }
+
+    /**
      * Where this elector's verification of the store stands (E0); {@link StoreVerification#VERIFIED} and
      * {@link StoreVerification#REFUSED} are final. No lock, no backend call: users that must not send a request to the
      * store before it passed (the per-key ownership group) read it on their own threads.
