@@ -110,7 +110,7 @@ class ReactiveLeaderOnlyTest {
         @LeaderOnly
         public Flux<String> never() {
             calls.incrementAndGet();
-            return Flux.never();
+            return Flux.<String>never().doOnCancel(cancelled::incrementAndGet);
         }
     }
 
@@ -208,7 +208,8 @@ class ReactiveLeaderOnlyTest {
                 .verify(Duration.ofSeconds(10));
 
         assertThat(seen).containsExactly(1);
-        assertThat(target.cancelled).as("the method's publisher was cancelled").hasValue(1);
+        // Cancelled by the loss signal, or at the element emitted after the loss, whichever came first (or both).
+        assertThat(target.cancelled).as("the method's publisher was cancelled").hasPositiveValue();
         time.runDue();
         assertThat(recordOwner()).as("released without waiting: the subscription's scope is closed").isEmpty();
     }
@@ -223,6 +224,45 @@ class ReactiveLeaderOnlyTest {
                 .expectError(LeadershipLostException.class)
                 .verify(Duration.ofSeconds(10));
         assertThat(elector.isLeader()).isFalse();
+        assertThat(target.cancelled).as("the loss alone (no element after it) cancelled the publisher").hasValue(1);
+    }
+
+    /**
+     * E2 without any thread noticing: the elector's clock passes the self-fencing deadline while its timers do not run
+     * (a separate, paused scheduler), so the term is not ended and no loss callback runs; the gate still lets no
+     * element through, because it asks the scope before each one.
+     */
+    @Test
+    void noElementPassesOnceTheDeadlineHasPassedEvenBeforeAnyThreadNoticed() {
+        VirtualTime timers = new VirtualTime(Instant.parse("2026-12-01T00:00:00Z"));
+        Elector paused = Elector.builder(store, "elections/paused").owner("me").ttl(Duration.ofSeconds(30))
+                .timeSource(time).scheduler(timers).ioExecutor(Runnable::run).eventExecutor(Runnable::run).build();
+        LeaderOnlyInterceptor interceptor = new LeaderOnlyInterceptor(new LeaderOnlyAttributeSource(OnNonLeader.SKIP,
+                false), () -> new HoplockElections(Map.of("default", paused), "default"), List::of, () -> null);
+        ProxyFactory factory = new ProxyFactory(target);
+        factory.setProxyTargetClass(true);
+        factory.addAdvice(interceptor);
+        Reports onPaused = (Reports) factory.getProxy();
+        paused.start();
+        timers.runDue();
+        assertThat(paused.isLeader()).isTrue();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        try {
+            StepVerifier.create(onPaused.stream().doOnNext(seen::add))
+                    .then(() -> target.items.tryEmitNext(1))
+                    .expectNext(1)
+                    .then(() -> {
+                        time.advance(Duration.ofSeconds(27)); // ttl - safety margin: past the deadline, no timer ran
+                        target.items.tryEmitNext(2);
+                    })
+                    .expectError(LeadershipLostException.class)
+                    .verify(Duration.ofSeconds(10));
+        } finally {
+            paused.closeAsync();
+            timers.advance(Duration.ofSeconds(10));
+        }
+        assertThat(seen).containsExactly(1);
+        assertThat(target.cancelled).hasValue(1);
     }
 
     @Test

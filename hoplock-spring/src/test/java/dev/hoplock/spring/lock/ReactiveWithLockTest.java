@@ -158,7 +158,8 @@ class ReactiveWithLockTest {
                 .verify(Duration.ofSeconds(10));
 
         assertThat(seen).containsExactly(1);
-        assertThat(target.cancelled).hasValue(1);
+        // Cancelled by the loss signal, or at the element emitted after the loss, whichever came first (or both).
+        assertThat(target.cancelled).hasPositiveValue();
         assertThat(told).containsExactly("ended stream lost");
     }
 

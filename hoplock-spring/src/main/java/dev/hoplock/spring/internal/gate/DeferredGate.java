@@ -199,19 +199,21 @@ public final class DeferredGate {
         } catch (Throwable e) {
             return Flux.error(e);
         }
-        Mono<Object> lost = loss.signal.asMono().then(Mono.error(entry::lost));
+        // An emitting signal: takeUntilOther cancels the method's publisher then (an erroring one would pass the error
+        // on and leave the publisher running); the loss is turned into the error below.
+        Mono<Boolean> lost = loss.signal.asMono().thenReturn(Boolean.TRUE);
         return Flux.<Object>from(source)
                 .contextWrite(context -> context.put(entry.contextKey(), entry.contextValue()))
                 .<Object>handle((value, sink) -> {
                     if (entry.isValid()) {
                         sink.next(value);
                     } else {
-                        loss.fire();
+                        // Cancels the method's publisher at once (the engine's loss callback may not have run yet).
                         sink.error(entry.lost());
                     }
                 })
                 .takeUntilOther(lost)
-                // takeUntilOther ends the flux when the loss signal completes; the loss is an error for the subscriber.
+                // takeUntilOther completed at the loss (the publisher cancelled): the loss is an error for the subscriber.
                 .concatWith(Mono.defer(() -> loss.fired() ? Mono.error(entry.lost()) : Mono.empty()));
     }
 
