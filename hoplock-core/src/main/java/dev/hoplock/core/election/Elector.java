@@ -50,7 +50,8 @@ import java.util.function.Consumer;
  *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
  *       before anything else happens to the election and before the next term begins ({@code Leadership.end}, the one
  *       place that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
- *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
+ *       interrupted (a scope of work not bound to a thread, {@link #tryEnterLeaderScope(Runnable)}, runs its loss
+ *       callback instead). A deadline that passed while no thread looked is noticed at the next step, answer or fence check
  *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>E3: Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended ({@code RequestBook}: one request in flight, late answers ignored).</li>
