@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 
 /**
- * The {@link LeaderScope} of one thread within one {@link Term}. Told of the loss by {@link OpenScopes#loseAll(java.util.List)}
- * under the lock that also closes it, so that the thread is interrupted at most once and never after
- * {@link #close()}.
+ * The {@link LeaderScope} of one thread within one {@link Term}. Told of the loss by
+ * {@link OpenScopes#loseAll(java.util.List)} under the lock that also closes it, so that the thread is interrupted at
+ * most once and never after {@link #close()}.
  *
  * <p>A scope opened with a loss callback ({@link Term#open(Runnable)}, for work that is not bound to a thread: a
  * reactive subscription) runs the callback instead of interrupting: at most once, after the term ended, outside the
