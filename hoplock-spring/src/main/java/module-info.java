@@ -18,6 +18,9 @@ open module dev.hoplock.spring {
     requires static spring.tx;
     requires static dev.hoplock.jdbc;
     requires static micrometer.core;
+    // Reactive (Mono/Flux) and Kotlin suspend gates: only when the application has Reactor.
+    requires static reactor.core;
+    requires static org.reactivestreams;
     requires transitive micrometer.observation;
     requires micrometer.commons;
     requires org.slf4j;

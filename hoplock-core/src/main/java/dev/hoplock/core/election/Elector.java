@@ -50,7 +50,8 @@ import java.util.function.Consumer;
  *       call, so leader work stops on time even if the thread that would notice is late. Every term then ends, once,
  *       before anything else happens to the election and before the next term begins ({@code Leadership.end}, the one
  *       place that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
- *       interrupted. A deadline that passed while no thread looked is noticed at the next step, answer or fence check
+ *       interrupted (a scope of work not bound to a thread, {@link #tryEnterLeaderScope(Runnable)}, runs its loss
+ *       callback instead). A deadline that passed while no thread looked is noticed at the next step, answer or fence check
  *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>E3: Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended ({@code RequestBook}: one request in flight, late answers ignored).</li>
@@ -205,6 +206,26 @@ public final class Elector implements AutoCloseable {
     public @Nullable LeaderScope tryEnterLeaderScope(boolean interruptOnLoss) {
         Term current = loop.leadership.term();
         return current == null ? null : current.open(interruptOnLoss);
+    }
+
+    /**
+     * Opens a scope for leader work that is not bound to a thread (a reactive subscription, a coroutine) if this
+     * process leads now; null otherwise. No backend call. Instead of interrupting a thread, the end of the term while
+     * the scope is open runs {@code onLoss}: at most once, never once {@link LeaderScope#close()} has returned (a
+     * close on another thread waits for a callback already running), after the scope reports the loss
+     * ({@link LeaderScope#wasLost()}, {@link LeaderScope#isLeading()} false). It runs on the thread that ends the
+     * term (the elector's scheduler at the self-fencing deadline, or a thread completing a store request), possibly
+     * under the elector's lock: it must return promptly and only hand the loss off (for example schedule the
+     * cancellation of a subscription on another executor); it must not block, nor call this elector. What it throws
+     * is logged. Everything else is as for {@link #tryEnterLeaderScope(boolean)}: the term ends at the self-fencing
+     * deadline (E2) at the latest, and a release waits for the scope to close (E7).
+     *
+     * @param onLoss what the end of the term does to the work, instead of an interrupt
+     */
+    public @Nullable LeaderScope tryEnterLeaderScope(Runnable onLoss) {
+        Objects.requireNonNull(onLoss, "onLoss");
+        Term current = loop.leadership.term();
+        return current == null ? null : current.open(onLoss);
     }
 
     /**

@@ -90,6 +90,36 @@ final class ActingGate {
     }
 
     /**
+     * As {@link #claim(OwnershipGroup, ClaimBook, String, boolean)}, for work not bound to a thread: the loss (the key
+     * moved, the member lease ended, leaving) runs {@code onLoss} once instead of an interrupt.
+     */
+    Optional<OwnershipClaim> claim(OwnershipGroup group, ClaimBook claims, String key, Runnable onLoss) {
+        long token = tokenIfActing(key);
+        if (token < 0) {
+            return Optional.empty();
+        }
+        java.util.concurrent.atomic.AtomicReference<ClaimBook.@Nullable Claim> opened =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        LeaderScope scope = elector.tryEnterLeaderScope(() -> {
+            ClaimBook.Claim claim = opened.get();
+            if (claim != null) {
+                claim.lose();
+            }
+        });
+        if (scope == null) {
+            return Optional.empty();
+        }
+        ClaimBook.Claim claim = claims.open(group, key, token, scope, onLoss);
+        opened.set(claim);
+        // A loss between the scope and the claim found no claim to tell: refused here instead.
+        if (tokenIfActing(key) != token || leaving || !scope.isLeading()) {
+            claim.close();
+            return Optional.empty();
+        }
+        return Optional.of(claim);
+    }
+
+    /**
      * Rule M1: the liveness elector leads now, in the term of the generation that this process's entry in
      * {@code view} carries ({@code view.self} is null for an entry of another process).
      */

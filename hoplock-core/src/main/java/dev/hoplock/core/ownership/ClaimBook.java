@@ -1,6 +1,7 @@
 package dev.hoplock.core.ownership;
 
 import dev.hoplock.core.election.LeaderScope;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Set;
@@ -19,7 +20,17 @@ final class ClaimBook {
     }
 
     Claim open(OwnershipGroup group, String key, long token, LeaderScope scope, boolean interrupt) {
-        Claim claim = new Claim(group, key, token, scope, interrupt, Thread.currentThread());
+        Claim claim = new Claim(group, key, token, scope, interrupt, Thread.currentThread(), null);
+        open.add(claim);
+        return claim;
+    }
+
+    /**
+     * A claim whose loss runs {@code onLoss} instead of interrupting (work not bound to a thread); the caller opens its
+     * scope with a loss callback that calls {@link Claim#lose()}.
+     */
+    Claim open(OwnershipGroup group, String key, long token, LeaderScope scope, Runnable onLoss) {
+        Claim claim = new Claim(group, key, token, scope, false, Thread.currentThread(), onLoss);
         open.add(claim);
         return claim;
     }
@@ -69,16 +80,20 @@ final class ClaimBook {
         private final LeaderScope scope;
         private final boolean interrupt;
         private final Thread thread;
+        /** Run once at the loss instead of an interrupt, under this claim's monitor, so never after close. */
+        private final @Nullable Runnable onLoss;
         private boolean lost;
         private boolean closed;
 
-        Claim(OwnershipGroup group, String key, long token, LeaderScope scope, boolean interrupt, Thread thread) {
+        Claim(OwnershipGroup group, String key, long token, LeaderScope scope, boolean interrupt, Thread thread,
+                @Nullable Runnable onLoss) {
             this.group = group;
             this.key = key;
             this.token = token;
             this.scope = scope;
             this.interrupt = interrupt;
             this.thread = thread;
+            this.onLoss = onLoss;
         }
 
         synchronized void lose() {
@@ -88,6 +103,9 @@ final class ClaimBook {
             lost = true;
             if (interrupt) {
                 thread.interrupt();
+            }
+            if (onLoss != null) {
+                onLoss.run();
             }
         }
 

@@ -213,6 +213,24 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
         return engine.gate.claim(this, engine.claims, key, interruptOnLoss);
     }
 
+    /**
+     * Opens a claim for work on {@code key} that is not bound to a thread (a reactive subscription, a coroutine) if
+     * this instance acts as its owner now; empty otherwise. Local state only. Instead of interrupting a thread, the end
+     * of this ownership while the claim is open (the key moved, the member lease ended, the group is leaving or
+     * closed) runs {@code onLoss}: at most once, never once {@link OwnershipClaim#close()} has returned, after
+     * {@link OwnershipClaim#isValid()} turned false. It runs on the thread that noticed the loss, possibly under the
+     * group's or its elector's lock: it must return promptly and only hand the loss off (for example schedule the
+     * cancellation of a subscription on another executor); it must not block, nor call this group. A claim only
+     * found invalid by {@link OwnershipClaim#isValid()} (a view no longer confirmed in time) may be told later than
+     * it turns invalid: work that must not act after the loss checks {@code isValid()} before each step too.
+     *
+     * @param onLoss what the end of the ownership does to the work, instead of an interrupt
+     */
+    public Optional<OwnershipClaim> claim(String key, Runnable onLoss) {
+        java.util.Objects.requireNonNull(onLoss, "onLoss");
+        return engine.gate.claim(this, engine.claims, key, onLoss);
+    }
+
     /** The hot path's gate (rules M1 to M4 and M8), for the tests' seams. */
     ActingGate gate() {
         return engine.gate;

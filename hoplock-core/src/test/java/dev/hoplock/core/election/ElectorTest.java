@@ -151,6 +151,43 @@ class ElectorTest {
         scope.close();
     }
 
+    /** Rule ids: E2. A scope with a loss callback (reactive work) is told at the deadline by the fence timer. */
+    @Test
+    void aLossCallbackRunsAtTheSelfFencingDeadlineWhileARenewalHangs() {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        a.backend.mode = FaultyBackend.Mode.HANG;
+        java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
+        LeaderScope scope = java.util.Objects.requireNonNull(a.elector.tryEnterLeaderScope(told::incrementAndGet));
+
+        cluster.advance(TTL.minus(MARGIN).minusMillis(1));
+        assertThat(told).hasValue(0);
+        cluster.advance(Duration.ofMillis(1));
+        assertThat(told).as("told at the deadline, with no answer from the store").hasValue(1);
+        assertThat(scope.wasLost()).isTrue();
+        scope.close();
+        assertThat(told).hasValue(1);
+    }
+
+    /** Rule ids: E2, E7. A step-down tells a callback scope, and the release waits until it closes. */
+    @Test
+    void aStepDownRunsTheLossCallbackAndTheReleaseWaitsForTheScopeToClose() throws Exception {
+        Node a = cluster.node("a").start();
+        cluster.time.runDue();
+        java.util.List<LeaderScope> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LeaderScope[] opened = new LeaderScope[1];
+        opened[0] = java.util.Objects.requireNonNull(a.elector.tryEnterLeaderScope(() -> told.add(opened[0])));
+
+        assertThat(a.elector.stepDown()).isTrue();
+        cluster.time.runDue();
+
+        assertThat(told).containsExactly(opened[0]);
+        assertThat(cluster.stored().owner()).as("not released while the scope is open").isEqualTo("a");
+        opened[0].close();
+        cluster.time.runDue();
+        assertThat(cluster.stored().owner()).as("released once it closed").isEmpty();
+    }
+
     @Test
     void aFailedRenewalIsRetriedBeforeTheDeadlineNotAtIt() {
         // Found by the simulation (seeds 20263306, 20270304): with less than a poll left, the retry used to be

@@ -249,6 +249,35 @@ class OwnershipGroupTest {
         assertThat(group("b").isOwner(key)).isTrue();
     }
 
+    /** Rule ids: M5. A claim for work not bound to a thread runs its loss callback once, when its key moves. */
+    @Test
+    void aCallbackClaimIsToldOnceWhenItsKeyMovesAndNeverAfterItClosed() {
+        member("a");
+        run(Duration.ofSeconds(40));
+        List<String> twoOwners = keys.stream().filter(k -> {
+            MembershipView two = MembershipView.of(9, List.of(Member.of("a"), Member.of("b")));
+            return Rendezvous.owner(k, two).orElseThrow().id().equals("b");
+        }).limit(2).toList();
+        java.util.concurrent.atomic.AtomicInteger moved = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger closedFirst = new java.util.concurrent.atomic.AtomicInteger();
+        OwnershipClaim claim = group("a").claim(twoOwners.get(0), moved::incrementAndGet).orElseThrow();
+        OwnershipClaim closed = group("a").claim(twoOwners.get(1), closedFirst::incrementAndGet).orElseThrow();
+        closed.close();
+        assertThat(claim.isValid()).isTrue();
+
+        member("b");
+        run(Duration.ofSeconds(12));
+
+        assertThat(claim.isValid()).isFalse();
+        assertThat(moved).as("told once, at the move").hasValue(1);
+        assertThat(closedFirst).as("closed before the move: never told").hasValue(0);
+        assertThat(group("b").isOwner(twoOwners.get(0))).as("b waits while a's claim is open (M5)").isFalse();
+        claim.close();
+        run(Duration.ofSeconds(5));
+        assertThat(group("b").isOwner(twoOwners.get(0))).isTrue();
+        assertThat(moved).hasValue(1);
+    }
+
     @Test
     void unavailableBeforeTheFirstRead() {
         OwnershipGroup g = OwnershipGroup.builder(AsyncBackend.on(store, Runnable::run), "billing").memberId("z")

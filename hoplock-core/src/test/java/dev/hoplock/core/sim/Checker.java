@@ -243,6 +243,10 @@ final class Checker implements SimStore.Listener {
         boolean asked = false;
         for (Worker.Open o : toldNow) {
             sim.stats.count("work.scopes-told");
+            if (o.callback && o.callbackCalls != 1) {
+                sim.violation(o.worker.process, o + " was told of the loss but its loss callback ran "
+                        + o.callbackCalls + " times in that step (once expected)");
+            }
             if (o.interruptOnLoss) {
                 asked = true;
                 if (!interrupted) {

@@ -20,7 +20,11 @@ final class Worker {
 
     /** How the work reacts to the end of its term. */
     enum Style {
-        /** Opens its outermost scope asking for an interrupt and stops (closes every scope) soon after one arrives. */
+        /**
+         * Opens its outermost scope asking for an interrupt and stops (closes every scope) soon after one arrives; every
+         * second piece of work opens it with a loss callback instead (reactive work,
+         * {@link dev.hoplock.core.election.Elector#tryEnterLeaderScope(Runnable)}) and stops soon after the callback.
+         */
         HONOURS_INTERRUPT,
         /** Checks {@code isLeading()} of its outermost scope every 20 to 400 ms and stops when it is false. */
         POLLS_IS_LEADING,
@@ -33,6 +37,11 @@ final class Worker {
         final Worker worker;
         final LeaderScope scope;
         final boolean interruptOnLoss;
+        /** Opened with a loss callback, which counts its calls here. */
+        final boolean callback;
+        int callbackCalls;
+        /** Closed by its worker: a callback after this is a violation. */
+        boolean closed;
         final int depth;
         final long generation;
         /** The checker has seen {@code wasLost()} true. */
@@ -40,10 +49,11 @@ final class Worker {
         /** Shared time at which the checker first saw it un-told although its term had ended, or null. */
         Long untoldSince;
 
-        Open(Worker worker, LeaderScope scope, boolean interruptOnLoss, int depth) {
+        Open(Worker worker, LeaderScope scope, boolean interruptOnLoss, boolean callback, int depth) {
             this.worker = worker;
             this.scope = scope;
             this.interruptOnLoss = interruptOnLoss;
+            this.callback = callback;
             this.depth = depth;
             this.generation = scope.lease().generation();
         }
@@ -51,7 +61,7 @@ final class Worker {
         @Override
         public String toString() {
             return worker.name + " scope depth " + depth + " (generation " + generation
-                    + (interruptOnLoss ? ", interrupt on loss" : "") + ")";
+                    + (interruptOnLoss ? ", interrupt on loss" : "") + (callback ? ", loss callback" : "") + ")";
         }
     }
 
@@ -64,6 +74,8 @@ final class Worker {
     final List<Open> open = new ArrayList<>();
     /** This worker's thread-interrupt flag, as the checker attributed it. */
     private boolean interruptFlag;
+    /** The loss callback of this worker's outermost scope ran (the reactive counterpart of the interrupt). */
+    private boolean lossCalled;
     private long doneAtLocal;
     /** Counts pieces of work, so that a tick of an earlier piece does nothing. */
     private long piece;
@@ -85,14 +97,21 @@ final class Worker {
             return;
         }
         boolean interrupt = style == Style.HONOURS_INTERRUPT || (style == Style.IGNORES_LOSS && sim.random.nextBoolean());
-        Optional<LeaderScope> outer = process.elector.enterLeaderScope(interrupt);
+        // Every second piece of an interrupt-honouring worker is reactive: a loss callback instead of the interrupt
+        // (chosen without a random draw, so that the schedules stay those of the seeds).
+        boolean callback = style == Style.HONOURS_INTERRUPT && piece % 2 == 1;
+        Open[] self = new Open[1];
+        Optional<LeaderScope> outer = callback
+                ? Optional.ofNullable(process.elector.tryEnterLeaderScope(() -> lossCallback(self[0])))
+                : process.elector.enterLeaderScope(interrupt);
         if (outer.isEmpty()) {
             later(this::attempt, sim.uniform(500 * MS, 3_000 * MS));
             return;
         }
         interruptFlag = false;
+        lossCalled = false;
         piece++;
-        push(outer.get(), interrupt);
+        self[0] = push(outer.get(), interrupt && !callback, callback);
         int extra = sim.random.nextInt(10) < 4 ? 1 + sim.random.nextInt(2) : 0;
         for (int i = 0; i < extra; i++) {
             openNested();
@@ -108,14 +127,41 @@ final class Worker {
         boolean interrupt = process.sim.random.nextBoolean();
         Optional<LeaderScope> inner = process.elector.enterLeaderScope(interrupt);
         if (inner.isPresent()) {
-            push(inner.get(), interrupt);
+            push(inner.get(), interrupt, false);
             process.sim.stats.count("work.nested-scopes");
         }
     }
 
-    private void push(LeaderScope scope, boolean interrupt) {
-        open.add(new Open(this, scope, interrupt, open.size()));
+    private Open push(LeaderScope scope, boolean interrupt, boolean callback) {
+        Open opened = new Open(this, scope, interrupt, callback, open.size());
+        open.add(opened);
         process.sim.stats.count("work.scopes");
+        return opened;
+    }
+
+    /**
+     * The loss callback of {@code o} (null: the loss came before the scope was recorded, which cannot happen on the
+     * simulation's one thread): it must come once, after the scope reports the loss, and never after it closed.
+     */
+    private void lossCallback(Open o) {
+        Simulation sim = process.sim;
+        if (o == null) {
+            sim.violation(process, name + ": a loss callback ran before its scope was opened");
+            return;
+        }
+        o.callbackCalls++;
+        sim.stats.count("work.loss-callbacks");
+        if (o.closed) {
+            sim.violation(process, o + ": its loss callback ran after the scope closed");
+        }
+        if (o.callbackCalls > 1) {
+            sim.violation(process, o + ": its loss callback ran " + o.callbackCalls + " times");
+        }
+        if (!o.scope.wasLost() || o.scope.isLeading()) {
+            sim.violation(process, o + ": its loss callback ran while the scope did not report the loss");
+        }
+        lossCalled = true;
+        tickLater(sim.uniform(MS, 50 * MS));
     }
 
     private void scheduleTick() {
@@ -139,9 +185,10 @@ final class Worker {
     private void tick() {
         Simulation sim = process.sim;
         Open outer = open.get(0);
-        if (style == Style.HONOURS_INTERRUPT && interruptFlag) {
-            finish("stops on the interrupt");
-            sim.stats.count("work.stopped-on-interrupt");
+        if (style == Style.HONOURS_INTERRUPT && (interruptFlag || lossCalled)) {
+            boolean byCallback = lossCalled;
+            finish(byCallback ? "stops on the loss callback" : "stops on the interrupt");
+            sim.stats.count(byCallback ? "work.stopped-on-loss-callback" : "work.stopped-on-interrupt");
             return;
         }
         if (style == Style.POLLS_IS_LEADING && !outer.scope.isLeading()) {
@@ -161,7 +208,7 @@ final class Worker {
         if (k == 0 && open.size() < 3) {
             openNested();
         } else if (k == 1 && open.size() > 1) {
-            open.remove(open.size() - 1).scope.close();
+            close(open.remove(open.size() - 1));
         }
         scheduleTick();
     }
@@ -172,10 +219,16 @@ final class Worker {
         sim.trace(process, name + " " + why + (interruptFlag ? " (interrupted)" : "") + ": closes " + open.size()
                 + " scope(s)" + (open.get(0).scope.wasLost() ? ", told of the loss" : ""));
         for (int i = open.size() - 1; i >= 0; i--) {
-            open.remove(i).scope.close();
+            close(open.remove(i));
         }
         interruptFlag = false;
+        lossCalled = false;
         later(this::attempt, sim.uniform(10 * MS, 1_000 * MS));
+    }
+
+    private static void close(Open o) {
+        o.scope.close();
+        o.closed = true;
     }
 
     /**

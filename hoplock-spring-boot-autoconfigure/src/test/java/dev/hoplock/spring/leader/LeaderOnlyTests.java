@@ -297,27 +297,32 @@ class LeaderOnlyTests {
     }
 
     @Test
-    void reactiveMethodsAreRefusedAtStartupBecauseTheirWorkRunsAtSubscription() {
+    void reactiveMethodsAreGatedPerSubscriptionOnTheLeaderAndEmptyOnAFollower() {
         leader().withUserConfiguration(ReactiveConfig.class).run(context -> {
-            FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription()).contains("bean 'reactive'",
-                    "ReactiveJob.mono() returns reactor.core.publisher.Mono, a deferred reactive type",
-                    "ReactiveJob.flux() returns reactor.core.publisher.Flux",
-                    "ReactiveJob.publisher() returns org.reactivestreams.Publisher",
-                    "when it is subscribed, outside the gate");
-            assertThat(analysis.getDescription()).doesNotContain("ReactiveJob.future()");
-            assertThat(analysis.getAction()).contains("@LeaderOnly method that blocks until the work is done",
-                    "Elector.enterLeaderScope(true) around the subscription");
+            Elector elector = awaitLeader(context);
+            ReactiveJob job = context.getBean(ReactiveJob.class);
+            long generation = elector.currentLease().orElseThrow().generation();
+            assertThat(job.mono().block(Duration.ofSeconds(5))).isEqualTo("work under " + generation);
+            assertThat(job.flux().collectList().block(Duration.ofSeconds(5))).containsExactly("work");
+            assertThat(Mono.from(job.publisher()).block(Duration.ofSeconds(5))).isEqualTo("work");
+        });
+        follower().withUserConfiguration(ReactiveConfig.class).run(context -> {
+            awaitFollowerSawHolder(context);
+            ReactiveJob job = context.getBean(ReactiveJob.class);
+            assertThat(job.mono().block(Duration.ofSeconds(5))).as("skipped: an empty Mono").isNull();
+            assertThat(job.flux().collectList().block(Duration.ofSeconds(5))).isEmpty();
         });
     }
 
     @Test
-    void kotlinSuspendFunctionsAreRefusedAtStartup() {
+    void kotlinSuspendFunctionsWithoutTheCoroutineBridgeAreRefusedAtStartupNamingWhatToAdd() {
         leader().withUserConfiguration(SuspendConfig.class).run(context -> {
             FailureAnalysis analysis = Failures.analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("SuspendingJob.work(Continuation) is a Kotlin suspend"
-                    + " function", "returns at its first suspension and resumes later outside the gate");
-            assertThat(analysis.getAction()).contains("@LeaderOnly method that blocks until the work is done");
+                    + " function, and", "org.jetbrains.kotlinx:kotlinx-coroutines-reactor",
+                    "so the gate cannot span the coroutine");
+            assertThat(analysis.getAction()).contains("Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor and"
+                    + " org.jetbrains.kotlin:kotlin-reflect");
         });
     }
 
@@ -485,7 +490,7 @@ class LeaderOnlyTests {
     static class ReactiveJob {
         @LeaderOnly
         public Mono<String> mono() {
-            return Mono.fromSupplier(() -> "work");
+            return ReactiveLeaderContext.current().map(leader -> "work under " + leader.lease().generation());
         }
 
         @LeaderOnly

@@ -55,7 +55,12 @@ import java.lang.annotation.Target;
  * </ul>
  *
  * <h2>What fails the start</h2>
- * A method that is not transactional (or whose propagation may run it without a transaction); a fence advisor ordered
+ * A method returning a deferred reactive type ({@code Mono}, {@code Flux}, ...) or a Kotlin {@code suspend}
+ * function: the fence is checked in a JDBC transaction on the calling thread, and such a method's work runs later,
+ * when it is subscribed, outside that transaction (even though {@code @LeaderOnly} and {@code @WithLock} gate it per
+ * subscription); read the token from the Reactor context instead
+ * ({@link dev.hoplock.spring.leader.ReactiveLeaderContext}, {@link dev.hoplock.spring.lock.ReactiveLockContext}) and
+ * have the store check it. A method that is not transactional (or whose propagation may run it without a transaction); a fence advisor ordered
  * outside the transaction advisor; a method with no token source (no {@code @LeaderOnly} or {@code @WithLock}), or
  * whose token advisor runs inside the fence advisor; an invalid resource name; no {@code Fence} bean; and, with the
  * starter's JDBC fence (any {@link dev.hoplock.spring.fencing.DataSourceFence}), a method whose transaction manager

@@ -2,6 +2,7 @@ package dev.hoplock.spring.fencing;
 
 import dev.hoplock.core.fencing.Fence;
 import dev.hoplock.spring.HoplockConfigurationException;
+import dev.hoplock.spring.internal.gate.CallStyle;
 import dev.hoplock.spring.internal.gate.GatedMethodValidator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Advisor;
@@ -52,6 +53,10 @@ public final class FencedMethodValidator extends GatedMethodValidator<String>
 
     /** How to fix what {@link #problems} finds, in the order the action names them. */
     private static final List<Fix> FIXES = List.of(
+            Fix.of("remove @Fenced from the reactive or suspend method and fence in the work itself: read the token"
+                    + " from the Reactor Context (ReactiveLeaderContext.current(), ReactiveLockContext.current(); in"
+                    + " Kotlin coroutineContext[ReactorContext]) and have the store check it (a fencing token column,"
+                    + " or dev.hoplock.core.fencing.Fence in a blocking call)", "fences a JDBC transaction"),
             Fix.of("annotate the method @Transactional (propagation REQUIRED, REQUIRES_NEW or MANDATORY)",
                     "not @Transactional", "propagation"),
             Fix.of("order the @Transactional and @LeaderOnly advisors before the fence advisor (lowest precedence):"
@@ -136,6 +141,15 @@ public final class FencedMethodValidator extends GatedMethodValidator<String>
             boolean advised) {
         List<String> problems = new ArrayList<>();
         String where = where(method, resource);
+        if (CallStyle.of(method) != CallStyle.DIRECT) {
+            // The gate may span the subscription, but the fence row is locked in a JDBC transaction on the calling
+            // thread, which the subscription's work neither runs on nor waits for.
+            problems.add(where + (CallStyle.of(method) == CallStyle.KOTLIN_SUSPEND ? " is a Kotlin suspend function"
+                    : " returns " + method.getReturnType().getName() + ", a deferred reactive type") + ": @Fenced"
+                    + " fences a JDBC transaction on the calling thread, and the work of such a method runs later,"
+                    + " when it is subscribed, outside that transaction");
+            return problems;
+        }
         try {
             Fence.validateResource(resource);
         } catch (IllegalArgumentException e) {

@@ -28,10 +28,22 @@ import java.lang.annotation.Target;
  *       (a nested call never swallows the outer call's interrupt).</li>
  *   <li>On a non-leader the method does not run: it is skipped or {@link NotLeaderException} is thrown, see
  *       {@link #onNonLeader()}. Each such call increments the {@code hoplock.leader-only.skipped} counter.</li>
+ *   <li>A method returning a deferred reactive type ({@code Mono}, {@code Flux}, a {@code Publisher}, any type of
+ *       Spring's {@code ReactiveAdapterRegistry}) is gated per subscription, not per call: each subscription opens
+ *       its own scope (local state only), invokes the method inside it, and closes it when the subscription
+ *       completes, fails or is cancelled. A subscription on a non-leader is empty (SKIP) or fails with
+ *       {@link NotLeaderException} (THROW). The end of the term cancels the method's publisher and fails the
+ *       subscription with {@code LeadershipLostException}; no element passes once the scope reports the loss. The
+ *       scope is read from the Reactor context with {@link ReactiveLeaderContext} (the thread-bound
+ *       {@link LeaderContextHolder} is empty there). A Kotlin {@code suspend} function is gated the same way, as the
+ *       {@code Mono} Spring AOP runs it as (with kotlinx-coroutines-reactor and kotlin-reflect): a skipped call
+ *       returns {@code null}, the loss cancels the coroutine, and the coroutine reads the scope from its
+ *       {@code ReactorContext}.</li>
  *   <li>Mistakes fail the start, not the first call: a method with a primitive return type and SKIP, an unknown
  *       election, a private, static or final method, a bean that Spring AOP did not proxy, or a method whose work
- *       would run outside the gate (a deferred reactive return type such as {@code Mono} or {@code Flux}, or a
- *       Kotlin {@code suspend} function).</li>
+ *       the gate cannot span here (a deferred reactive type without Reactor on the class path, a Kotlin
+ *       {@code suspend} function without kotlinx-coroutines-reactor and kotlin-reflect), the error naming the
+ *       dependency to add.</li>
  * </ul>
  *
  * <p>On a class: every public method of the class is leader-only, except those declared by {@code java.*},

@@ -5,6 +5,7 @@ import dev.hoplock.core.Holder;
 import dev.hoplock.core.election.LeaderContext;
 import dev.hoplock.core.election.LeaderScope;
 import dev.hoplock.core.ownership.OwnershipClaim;
+import dev.hoplock.spring.internal.gate.CallStyle;
 import dev.hoplock.spring.internal.gate.GateAttributeSource;
 import dev.hoplock.spring.internal.gate.GateObservations;
 import dev.hoplock.spring.observation.HoplockObservations;
@@ -60,6 +61,8 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     private final KeyExpressions keys = new KeyExpressions();
     private final GateObservations observations;
     private final Map<String, Election> resolved = new ConcurrentHashMap<>();
+    /** The call style of each gated method that does not return a primitive (a direct call's path skips this). */
+    private final Map<Method, CallStyle> styles = new ConcurrentHashMap<>();
 
     /**
      * @param source     the gates
@@ -93,6 +96,12 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         LeaderOnlyAttribute gate = source.find(method, target == null ? null : AopUtils.getTargetClass(target));
         if (gate == null) {
             return invocation.proceed();
+        }
+        if (!method.getReturnType().isPrimitive()) {
+            CallStyle style = styles.computeIfAbsent(method, CallStyle::of);
+            if (style != CallStyle.DIRECT) {
+                return invokeDeferred(invocation, method, gate, style);
+            }
         }
         ObservationRegistry registry = observations.registry();
         if (gate.isKeyed()) {
@@ -161,11 +170,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
                 listener.notRun("ownership:" + owners.name(), method);
             }
             if (gate.onNonLeader() == OnNonLeader.THROW) {
-                throw new NotLeaderException("ownership:" + owners.name(), GateAttributeSource.describe(method)
-                        + " runs only on the owner of its key, and this instance (" + owners.self().id()
-                        + ") does not act as the owner of key '" + key + "' in ownership group '" + owners.name()
-                        + "'; its owner in the current view: " + owners.owner(key).map(m -> "'" + m.id() + "'")
-                        .orElse("none (the members are not known)"));
+                throw notOwner(owners, method, key);
             }
             return SkipValues.of(method.getReturnType());
         }
@@ -176,6 +181,41 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
                     gate.interruptOnLoss());
         }
         return proceedInScope(invocation, scope, gate.interruptOnLoss());
+    }
+
+    private static NotLeaderException notOwner(HoplockOwnership owners, Method method, String key) {
+        return new NotLeaderException("ownership:" + owners.name(), GateAttributeSource.describe(method)
+                + " runs only on the owner of its key, and this instance (" + owners.self().id()
+                + ") does not act as the owner of key '" + key + "' in ownership group '" + owners.name()
+                + "'; its owner in the current view: " + owners.owner(key).map(m -> "'" + m.id() + "'")
+                .orElse("none (the members are not known)"));
+    }
+
+    /**
+     * The gate of a method whose work runs at subscription: {@link DeferredLeaderOnly} (which alone refers to Reactor,
+     * so that this class loads without it). A subscription that does not lead is told to the listeners first.
+     */
+    private Object invokeDeferred(MethodInvocation invocation, Method method, LeaderOnlyAttribute gate,
+            CallStyle style) {
+        if (gate.isKeyed()) {
+            HoplockOwnership owners = ownership(gate);
+            String key = keys.evaluate(gate.key(), method, invocation.getArguments(), gate.origin());
+            return DeferredLeaderOnly.keyed(invocation, method, style, owners, key, () -> {
+                for (LeaderOnlyListener listener : listeners.obtain()) {
+                    listener.notRun("ownership:" + owners.name(), method);
+                }
+                return gate.onNonLeader() == OnNonLeader.THROW ? notOwner(owners, method, key) : null;
+            });
+        }
+        Election election = election(gate);
+        return DeferredLeaderOnly.election(invocation, method, style, election.elector, election.name, () -> {
+            try {
+                notRun(election, method, gate);
+            } catch (NotLeaderException e) {
+                return e;
+            }
+            return null;
+        });
     }
 
     private HoplockOwnership ownership(LeaderOnlyAttribute gate) {

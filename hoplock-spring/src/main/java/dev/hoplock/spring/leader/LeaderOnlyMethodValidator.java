@@ -19,8 +19,11 @@ import java.util.Objects;
  * Fails the start, instead of the first call or never, when a leader-only method cannot work as declared:
  * <ul>
  *   <li>it would be skipped on non-leaders but returns a primitive value, which has no "skipped" value;</li>
- *   <li>its work would run outside the gate: it returns a deferred reactive type ({@code Mono}, {@code Flux},
- *       {@code Publisher}, ...), whose work runs at subscription, or it is a Kotlin {@code suspend} function;</li>
+ *   <li>its work would run outside the gate because the gate cannot span it here: it returns a deferred reactive
+ *       type ({@code Mono}, {@code Flux}, {@code Publisher}, ...) and Reactor is not on the class path (or Spring's
+ *       adapter registry does not know the type), or it is a Kotlin {@code suspend} function and
+ *       kotlinx-coroutines-reactor or kotlin-reflect is missing (with them, the gate spans each subscription or
+ *       coroutine);</li>
  *   <li>it is private or static (no proxy can intercept it), or final in a class-based proxy;</li>
  *   <li>the bean was not proxied with the {@code @LeaderOnly} advisor (so the gate would silently not apply), or its
  *       JDK proxy does not expose the method;</li>
@@ -35,20 +38,10 @@ import java.util.Objects;
 public final class LeaderOnlyMethodValidator extends GatedMethodValidator<LeaderOnlyAttribute>
         implements SmartInitializingSingleton {
 
-    /** Why a deferred reactive method cannot be gated by a call-scoped gate. */
-    private static final String UNGATED_DEFERRED = "the gate would cover only assembling it, while the work runs later, when"
-            + " it is subscribed, outside the gate and after leadership may have ended (and a skipped call would"
-            + " return null instead of an empty publisher)";
-    /** Why a Kotlin suspend function cannot be gated by a call-scoped gate. */
-    private static final String UNGATED_SUSPEND = "the gate would cover only starting the coroutine, which returns at its"
-            + " first suspension and resumes later outside the gate, after leadership may have ended";
-
     /** How to fix what {@link #problems} finds, in the order the action names them. */
     private static final List<Fix> FIXES = List.of(
-            Fix.of("gate the side that does the work: call the method from a @LeaderOnly method that blocks until"
-                    + " the work is done (for example block() on the Mono, or runBlocking), or open"
-                    + " Elector.enterLeaderScope(true) around the subscription yourself and close it when the work"
-                    + " ends; then remove @LeaderOnly from this method", UNGATED_DEFERRED, UNGATED_SUSPEND),
+            ADD_REACTOR,
+            ADD_COROUTINES_BRIDGE,
             Fix.of("return void or an object type (the skipped call returns null, Optional.empty() or an empty"
                     + " collection), or use @LeaderOnly(onNonLeader = OnNonLeader.THROW)",
                     "no value for a skipped call"),
@@ -148,7 +141,7 @@ public final class LeaderOnlyMethodValidator extends GatedMethodValidator<Leader
             }
             problems.addAll(keys.problems(gate.key(), method, where));
         }
-        addIfAny(problems, outsideTheCall(method, where, UNGATED_DEFERRED, UNGATED_SUSPEND));
+        addIfAny(problems, outsideTheCall(method, where));
         String notInterceptable = notInterceptable(bean, method, where, advised,
                 "@LeaderOnly advisor, so the gate would silently not apply");
         if (notInterceptable != null) {

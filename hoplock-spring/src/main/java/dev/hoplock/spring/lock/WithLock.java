@@ -48,8 +48,18 @@ import java.lang.annotation.Target;
  *       expressions) not a valid lock name, a duration that does not parse, a zero or longer-than-7-days
  *       {@code lockAtMostFor}, a {@code lockAtLeastFor} above it, a negative or unit-less {@code fairTurn}, a
  *       primitive return type with SKIP, a deferred
- *       reactive return type or a Kotlin {@code suspend} function (the work would run outside the lock), a private,
- *       static or final method, or a bean that Spring AOP did not proxy.</li>
+ *       reactive return type without Reactor on the class path or a Kotlin {@code suspend} function without
+ *       kotlinx-coroutines-reactor and kotlin-reflect (the work would run outside the lock; the error names the
+ *       dependency to add), a private, static or final method, or a bean that Spring AOP did not proxy.</li>
+ *   <li>A method returning a deferred reactive type ({@code Mono}, {@code Flux}, any type of Spring's
+ *       {@code ReactiveAdapterRegistry}), or a Kotlin {@code suspend} function, holds the lock per subscription: the
+ *       checks above and one acquisition ({@code Locks.tryAcquireAsync}: the subscriber's thread never waits for the
+ *       store) at subscription, the method invoked holding it, the lock released ({@code releaseAsync}, or kept
+ *       until {@code lockAtLeastFor}) when the subscription completes, fails or is cancelled; a completion or an
+ *       error reaches the subscriber only after that. A refused subscription is empty (or {@code null} for a
+ *       coroutine) with SKIP, an error signal with THROW. The loss of the lock cancels the method's publisher and
+ *       fails the subscription with {@code LockLostException}. The lock is read from the Reactor context with
+ *       {@link ReactiveLockContext} ({@code LockContextHolder} is empty there).</li>
  * </ul>
  *
  * <p>Like every Spring AOP advice it applies to calls through the bean reference, not to {@code this.method()}.

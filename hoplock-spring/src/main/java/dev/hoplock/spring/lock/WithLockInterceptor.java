@@ -8,6 +8,7 @@ import dev.hoplock.core.lock.LockLostException;
 import dev.hoplock.core.lock.LockScope;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.core.time.TimeSource;
+import dev.hoplock.spring.internal.gate.CallStyle;
 import dev.hoplock.spring.internal.gate.GateObservations;
 import dev.hoplock.spring.internal.gate.SkipValues;
 import dev.hoplock.spring.observation.HoplockObservations;
@@ -75,6 +76,8 @@ final class WithLockInterceptor implements MethodInterceptor {
      * dropped when the name is called again, or all at once when there are many.
      */
     private final Map<String, Long> minimumHoldEnds = new ConcurrentHashMap<>();
+    /** The call style of each gated method that does not return a primitive (a direct call's path skips this). */
+    private final Map<Method, CallStyle> styles = new ConcurrentHashMap<>();
 
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners) {
@@ -110,6 +113,37 @@ final class WithLockInterceptor implements MethodInterceptor {
         this.listeners = SingletonSupplier.of(() -> listeners.get().toArray(WithLockListener[]::new));
     }
 
+    /** The locks, looked up at the first call that needs them. */
+    Locks locks() {
+        return locks.obtain();
+    }
+
+    WithLockListener[] listeners() {
+        return listeners.obtain();
+    }
+
+    TimeSource time() {
+        return time;
+    }
+
+    /** Why the application does not take part now, or empty. */
+    Optional<String> notReady() {
+        return notReady.get();
+    }
+
+    /** The lock a call here took {@code name} with, while it may still be held; null when none. */
+    @Nullable LockHandle lastHeld(String name) {
+        return lastHeld.get(name);
+    }
+
+    void held(String name, LockHandle lock) {
+        lastHeld.put(name, lock);
+    }
+
+    void notHeld(String name, LockHandle lock) {
+        lastHeld.remove(name, lock);
+    }
+
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
@@ -123,6 +157,13 @@ final class WithLockInterceptor implements MethodInterceptor {
             throw new IllegalStateException(gate.origin() + " cannot work: " + gate.problem());
         }
         String name = template.evaluate(method, invocation.getArguments(), target, gate.origin());
+        if (!method.getReturnType().isPrimitive()) {
+            CallStyle style = styles.computeIfAbsent(method, CallStyle::of);
+            if (style != CallStyle.DIRECT) {
+                // Per subscription: the checks below, an acquisition that never blocks, the release at the end.
+                return DeferredWithLock.gate(this, invocation, method, gate, name, style);
+            }
+        }
         Optional<String> notTakingPart = notReady.get();
         if (notTakingPart.isPresent()) {
             // The application does not take part now (hoplock.act-when): no store request, skipped like a follower.
@@ -285,7 +326,7 @@ final class WithLockInterceptor implements MethodInterceptor {
     }
 
     /** Whether a call here ended within its minimum hold, which has not ended yet (dropping one that has). */
-    private boolean inMinimumHold(String name) {
+    boolean inMinimumHold(String name) {
         Long end = minimumHoldEnds.get(name);
         if (end == null) {
             return false;
@@ -297,7 +338,7 @@ final class WithLockInterceptor implements MethodInterceptor {
         return false;
     }
 
-    private void keepUntil(String name, long end) {
+    void keepUntil(String name, long end) {
         if (minimumHoldEnds.size() >= 10_000) {
             long now = time.nanoTime();
             minimumHoldEnds.values().removeIf(e -> now - e >= 0);
@@ -313,12 +354,12 @@ final class WithLockInterceptor implements MethodInterceptor {
         }
     }
 
-    private @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
+    @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
             @Nullable AcquireResult answer) {
         return notRun(gate, method, name, why, answer, null);
     }
 
-    private @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
+    @Nullable Object notRun(WithLockAttribute gate, Method method, String name, WithLockListener.Refusal why,
             @Nullable AcquireResult answer, @Nullable String notReadyBecause) {
         for (WithLockListener listener : listeners.obtain()) {
             listener.refused(name, method, why);

@@ -10,8 +10,9 @@ import java.util.List;
  * Fails the start, instead of the first call or never, when a {@code @WithLock} method cannot work as declared: an
  * invalid name template or literal name, a name template that refers to a variable the method does not have (SpEL
  * would make it null, so every call would take one lock), a duration that does not parse or is out of range, a primitive return type
- * with SKIP, a deferred reactive return type or a Kotlin {@code suspend} function (the work would run after the
- * release), a private, static or (class-proxied) final method, or a bean that was not proxied with the
+ * with SKIP, a deferred reactive return type without Reactor or a Kotlin {@code suspend} function without
+ * kotlinx-coroutines-reactor and kotlin-reflect (the lock would be released before the work runs; with them the lock
+ * spans each subscription or coroutine), a private, static or (class-proxied) final method, or a bean that was not proxied with the
  * {@link WithLockAdvisor}. Runs after the auto-proxy creator, as each bean is initialized
  * ({@link GatedMethodValidator}).
  */
@@ -27,8 +28,8 @@ public final class WithLockMethodValidator extends GatedMethodValidator<WithLock
                     + " lockAtMostFor, as 500ms, 30s, 10m, 2h, 1d or PT10M", "lockAt"),
             Fix.of("return void or an object type, or use @WithLock(whenHeld = WhenLockHeld.THROW)",
                     "no value for a skipped call"),
-            Fix.of("put @WithLock on a method that blocks until the work is done, or take the lock yourself with the"
-                    + " Locks bean (tryAcquireAsync, releaseAsync)", "deferred reactive", "suspend"),
+            ADD_REACTOR,
+            ADD_COROUTINES_BRIDGE,
             MAKE_INTERCEPTABLE,
             Fix.of("keep Spring AOP auto-proxying on (spring.aop.auto=true, the default)", "did not proxy"));
 
@@ -45,9 +46,7 @@ public final class WithLockMethodValidator extends GatedMethodValidator<WithLock
             problems.add(where + ": " + gate.problem());
         }
         addIfAny(problems, unskippable(gate.whenHeld() == WhenLockHeld.SKIP, method, where));
-        addIfAny(problems, outsideTheCall(method, where,
-                "the lock would cover only assembling it and be released before the work runs at subscription",
-                "the lock would cover only starting the coroutine and be released before it resumes"));
+        addIfAny(problems, outsideTheCall(method, where));
         addIfAny(problems, notInterceptable(bean, method, where, advised,
                 "@WithLock advisor, so the lock would silently not be taken"));
         return problems;

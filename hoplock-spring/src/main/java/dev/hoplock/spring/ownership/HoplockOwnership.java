@@ -134,6 +134,17 @@ public final class HoplockOwnership implements AutoCloseable {
         return group.claim(key, interruptOnLoss);
     }
 
+    /**
+     * Opens a claim on {@code key} for work not bound to a thread (a reactive subscription), if this instance acts as
+     * its owner now; the end of the ownership runs {@code onLoss} instead of an interrupt (see
+     * {@link dev.hoplock.core.ownership.OwnershipGroup#claim(String, Runnable)}: once at most, never after close, and
+     * it must only hand the loss off). Close it when the work ends.
+     */
+    public Optional<OwnershipClaim> claim(String key, Runnable onLoss) {
+        seen.add(key);
+        return group.claim(key, onLoss);
+    }
+
     /** How many distinct keys this bean was asked about (at most {@link KeysSeen#CAPACITY}). */
     public int keysSeen() {
         return seen.size();

@@ -5,6 +5,8 @@ import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -20,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
  * open when the term ends is told so; a scope opened concurrently with the end either is told or is refused.
  */
 public final class Term {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Term.class);
 
     private final TimeSource time;
     private final OpenScopes scopes = new OpenScopes();
@@ -95,14 +99,42 @@ public final class Term {
         return scopes.add(scope) ? scope : null;
     }
 
-    /** Ends the term and tells every open scope; idempotent. */
+    /**
+     * Opens a scope whose loss runs {@code onLoss} instead of interrupting a thread (work not bound to a thread, such
+     * as a reactive subscription), or returns null when the term is no longer valid. See {@link Scope} for when the
+     * callback runs: once at most, after the term ended, outside the scope list's lock, never after close; on the
+     * thread that ends the term, which may hold the engine's lock, so the callback must only hand the loss off.
+     */
+    public @Nullable Scope open(Runnable onLoss) {
+        java.util.Objects.requireNonNull(onLoss, "onLoss");
+        if (!isValid()) {
+            return null;
+        }
+        Scope scope = new Scope(this, Thread.currentThread(), false, onLoss);
+        return scopes.add(scope) ? scope : null;
+    }
+
+    /**
+     * Ends the term and tells every open scope; idempotent. The loss callbacks of scopes that have one run after
+     * every scope was told, outside the scope list's lock, on this thread; one that throws is logged and does not
+     * keep the others from running, nor this method from returning normally (its caller goes on ending the term).
+     */
     public void end() {
         if (ended) {
             return;
         }
         ended = true;
-        if (scopes.loseAll()) {
+        List<Scope> withCallback = new ArrayList<>(0);
+        if (scopes.loseAll(withCallback)) {
             drained.complete(null);
+        }
+        for (Scope scope : withCallback) {
+            try {
+                scope.callOnLoss();
+            } catch (RuntimeException e) {
+                log.warn("hoplock: a loss callback of a scope of '{}' at generation {} threw; the term ended all the"
+                        + " same", lease.key(), lease.generation(), e);
+            }
         }
     }
 

@@ -7,9 +7,16 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The scopes of one term ({@link Term}, {@link OpenScopes}, {@link Scope}): every open scope is told when the term
@@ -87,5 +94,94 @@ class TermScopesTest {
         assertThat(term.open(false)).isNotNull().extracting(Scope::isLeading).isEqualTo(true);
         time.advance(Duration.ofSeconds(27));
         assertThat(term.open(false)).isNull();
+    }
+
+    @Test
+    void aLossCallbackRunsOnceAfterTheScopeReportsTheLossAndOutsideTheScopeListsLock() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicReference<Scope> opened = new AtomicReference<>();
+        AtomicBoolean sawLoss = new AtomicBoolean();
+        AtomicInteger openCountSeenFromAnotherThread = new AtomicInteger(-1);
+        Scope scope = requireNonNull(term.open(() -> {
+            calls.incrementAndGet();
+            Scope self = requireNonNull(opened.get());
+            sawLoss.set(self.wasLost() && !self.isLeading());
+            // Another thread takes the scope list's lock: it would wait for ever if the callback ran under it.
+            try {
+                openCountSeenFromAnotherThread.set(
+                        CompletableFuture.supplyAsync(term::openScopes).get(10, TimeUnit.SECONDS));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            // The callback may close its own scope (a subscription's doFinally does).
+            self.close();
+        }));
+        opened.set(scope);
+
+        term.end();
+        term.end();
+
+        assertThat(calls).as("told once").hasValue(1);
+        assertThat(sawLoss).as("the scope reported the loss before its callback ran").isTrue();
+        assertThat(openCountSeenFromAnotherThread).as("the list's lock was free during the callback").hasValue(1);
+        assertThat(Thread.currentThread().isInterrupted()).as("a callback scope interrupts nobody").isFalse();
+        assertThat(term.drained()).as("closed by its callback").isDone();
+    }
+
+    @Test
+    void aLossCallbackNeverRunsAfterItsScopeClosed() {
+        AtomicInteger calls = new AtomicInteger();
+        Scope closed = requireNonNull(term.open(calls::incrementAndGet));
+        closed.close();
+
+        term.end();
+
+        assertThat(calls).hasValue(0);
+        assertThat(term.drained()).isDone();
+        assertThat(term.open(calls::incrementAndGet)).as("refused after the end").isNull();
+    }
+
+    @Test
+    void aCloseOnAnotherThreadWaitsForALossCallbackAlreadyRunning() throws Exception {
+        CountDownLatch inCallback = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Scope scope = requireNonNull(term.open(() -> {
+            inCallback.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        Thread ender = new Thread(term::end, "ender");
+        ender.start();
+        assertThat(inCallback.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread closer = new Thread(scope::close, "closer");
+        closer.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.BLOCKED);
+        assertThat(term.drained()).as("not closed while its callback runs").isNotDone();
+
+        release.countDown();
+        closer.join(10_000);
+        ender.join(10_000);
+        assertThat(term.drained()).isDone();
+    }
+
+    @Test
+    void aLossCallbackThatThrowsDoesNotKeepTheOthersOrTheEndFromHappening() {
+        AtomicInteger calls = new AtomicInteger();
+        requireNonNull(term.open(() -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("planted");
+        }));
+        requireNonNull(term.open(() -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("planted");
+        }));
+
+        term.end();
+
+        assertThat(calls).hasValue(2);
+        assertThat(term.ended()).isTrue();
     }
 }

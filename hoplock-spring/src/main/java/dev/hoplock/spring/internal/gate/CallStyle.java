@@ -2,6 +2,7 @@ package dev.hoplock.spring.internal.gate;
 
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.util.ClassUtils;
 
 import java.lang.reflect.Method;
 import java.util.List;
@@ -16,11 +17,12 @@ import java.util.Set;
  * fallback, by class name; a Kotlin {@code suspend} function by its last parameter, {@code kotlin.coroutines.Continuation},
  * which is how the Kotlin compiler declares every suspend function to the JVM.
  *
- * <p>Only {@link #DIRECT} methods are gated today; the start-up validators refuse the others
- * ({@link GatedMethodValidator#outsideTheCall}).
- * A gate for another style (one that spans a subscription, or a coroutine) replaces that refusal for its style.
+ * <p>{@link #DIRECT} methods are gated around the call; the others around each subscription ({@link DeferredGate}),
+ * which needs Reactor ({@link #REACTOR_PRESENT}), and for a Kotlin suspend function Spring AOP's coroutine bridge
+ * ({@link #COROUTINES_BRIDGE_PRESENT}); without them the start-up validators refuse such methods
+ * ({@link GatedMethodValidator#outsideTheCall}), naming the dependency to add.
  */
-enum CallStyle {
+public enum CallStyle {
 
     /**
      * The work runs inside the call. Includes methods returning a {@code CompletableFuture} or {@code Future}: the
@@ -41,6 +43,19 @@ enum CallStyle {
      */
     KOTLIN_SUSPEND;
 
+    /** Whether Reactor is on the class path: a deferred method can be gated (per subscription) only then. */
+    public static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+            CallStyle.class.getClassLoader());
+
+    /**
+     * Whether Spring AOP invokes Kotlin suspend functions as publishers and awaits what the advice returns:
+     * kotlinx-coroutines-reactor (Spring's own condition, in {@code AopUtils} and the proxies of Framework 6.1+) and
+     * kotlin-reflect (which Spring's {@code CoroutinesUtils} needs to call the function).
+     */
+    public static final boolean COROUTINES_BRIDGE_PRESENT = REACTOR_PRESENT
+            && ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", CallStyle.class.getClassLoader())
+            && ClassUtils.isPresent("kotlin.reflect.full.KClasses", CallStyle.class.getClassLoader());
+
     /** The last parameter of every Kotlin suspend function as the JVM sees it. */
     static final String CONTINUATION = "kotlin.coroutines.Continuation";
 
@@ -50,7 +65,20 @@ enum CallStyle {
             "java.util.concurrent.Flow$Publisher",
             "kotlinx.coroutines.flow.Flow");
 
-    static CallStyle of(Method method) {
+    /**
+     * Whether the gates can span this style here: always for {@link #DIRECT}; with Reactor for a deferred type that
+     * Spring's adapter registry knows; with the coroutine bridge for a suspend function.
+     */
+    public boolean gateable(Method method) {
+        return switch (this) {
+            case DIRECT -> true;
+            case DEFERRED_PUBLISHER -> REACTOR_PRESENT
+                    && ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType()) != null;
+            case KOTLIN_SUSPEND -> COROUTINES_BRIDGE_PRESENT;
+        };
+    }
+
+    public static CallStyle of(Method method) {
         Class<?>[] parameters = method.getParameterTypes();
         if (parameters.length > 0 && parameters[parameters.length - 1].getName().equals(CONTINUATION)) {
             return KOTLIN_SUSPEND;

@@ -25,7 +25,8 @@ import java.util.Objects;
  * {@code "<annotation> cannot work on bean '<name>': <problems>."}, with the action: the gate's {@link Fix fixes} whose
  * problems occur, in the gate's order, as one sentence. A bean without problems is handed to {@link #accepted}. The
  * checks that gates make alike, with the same wording for each, are here too: a primitive return type where a skipped
- * call needs a value ({@link #unskippable}), a method whose work runs after its call ({@link #outsideTheCall}), a
+ * call needs a value ({@link #unskippable}), a method whose work runs after its call and that the gate cannot span
+ * here ({@link #outsideTheCall}), a
  * method that no proxy of the bean can intercept ({@link #notInterceptable}).
  *
  * @param <A> the attribute of a gated method
@@ -151,18 +152,53 @@ public abstract class GatedMethodValidator<A> implements BeanPostProcessor, Orde
                 ? where + " returns " + method.getReturnType() + ", which has no value for a skipped call" : null;
     }
 
+    /** The fix for a deferred method without Reactor ({@link #outsideTheCall}). */
+    protected static final Fix ADD_REACTOR = Fix.of("add io.projectreactor:reactor-core to the application (the"
+            + " gate then spans each subscription), or return a type that Spring's ReactiveAdapterRegistry adapts"
+            + " (Mono, Flux, Publisher, ...)", "cannot span its subscription");
+
+    /** The fix for a suspend function without Spring AOP's coroutine bridge ({@link #outsideTheCall}). */
+    protected static final Fix ADD_COROUTINES_BRIDGE = Fix.of("add org.jetbrains.kotlinx:kotlinx-coroutines-reactor"
+            + " and org.jetbrains.kotlin:kotlin-reflect to the application (Spring AOP then runs the coroutine as a"
+            + " Mono, whose subscription the gate spans)", "cannot span the coroutine");
+
     /**
-     * The problem of a method whose work runs after its call ({@link CallStyle}): {@code deferredWhy} or
-     * {@code suspendWhy} says what that does to the annotation; null for a direct call.
+     * The problem of a method whose work runs after its call ({@link CallStyle}) when the gate cannot span it here:
+     * a deferred type without Reactor (or one Spring's adapter registry does not know), a Kotlin suspend function
+     * without kotlinx-coroutines-reactor and kotlin-reflect; null for a direct call and for a deferred call the gate
+     * spans ({@link DeferredGate}).
      */
-    protected static @Nullable String outsideTheCall(Method method, String where, String deferredWhy,
-            String suspendWhy) {
-        return switch (CallStyle.of(method)) {
+    protected static @Nullable String outsideTheCall(Method method, String where) {
+        CallStyle style = CallStyle.of(method);
+        if (style.gateable(method)) {
+            return null;
+        }
+        return switch (style) {
             case DEFERRED_PUBLISHER -> where + " returns " + method.getReturnType().getName()
-                    + ", a deferred reactive type: " + deferredWhy;
-            case KOTLIN_SUSPEND -> where + " is a Kotlin suspend function: " + suspendWhy;
+                    + ", a deferred reactive type, and " + (CallStyle.REACTOR_PRESENT
+                    ? "Spring's ReactiveAdapterRegistry has no adapter for it"
+                    : "Reactor (io.projectreactor:reactor-core) is not on the class path")
+                    + ", so the gate cannot span its subscription (it would cover only assembling it)";
+            case KOTLIN_SUSPEND -> where + " is a Kotlin suspend function, and " + missingCoroutinesBridge()
+                    + " not on the class path, so the gate cannot span the coroutine (it would cover only starting"
+                    + " it, which returns at its first suspension)";
             case DIRECT -> null;
         };
+    }
+
+    private static String missingCoroutinesBridge() {
+        List<String> missing = new ArrayList<>();
+        ClassLoader loader = GatedMethodValidator.class.getClassLoader();
+        if (!CallStyle.REACTOR_PRESENT) {
+            missing.add("io.projectreactor:reactor-core");
+        }
+        if (!org.springframework.util.ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", loader)) {
+            missing.add("org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
+        }
+        if (!org.springframework.util.ClassUtils.isPresent("kotlin.reflect.full.KClasses", loader)) {
+            missing.add("org.jetbrains.kotlin:kotlin-reflect");
+        }
+        return String.join(" and ", missing) + (missing.size() == 1 ? " is" : " are");
     }
 
     /**
