@@ -1,5 +1,7 @@
 package dev.hoplock.core.lock;
 
+import dev.hoplock.core.time.TimeSource;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +36,15 @@ public interface Locks extends AutoCloseable {
 
     /** The owner id written into every record of this instance. */
     String owner();
+
+    /**
+     * The clock this instance measures its locks by (TTLs, validity, the fair mode's turns): the system clock unless
+     * it was built with another (a test's virtual time). Code that keeps its own times about these locks, such as the
+     * {@code @WithLock} gate's minimum hold, reads this clock so that both move together.
+     */
+    default TimeSource time() {
+        return TimeSource.system();
+    }
 
     /**
      * Tries once to take (or, when this instance holds it, extend) the lock {@code name} for {@code ttl}, blocking the

@@ -215,7 +215,8 @@ public final class NamedLocks implements Locks {
         return runtime.backend();
     }
 
-    TimeSource time() {
+    @Override
+    public TimeSource time() {
         return time;
     }
 

@@ -29,5 +29,9 @@ public class TestApplication {
         @LeaderOnly(key = "#tenant")
         public void bill(String tenant) {
         }
+
+        @WithLock(name = "daily-export", lockAtMostFor = "10m", lockAtLeastFor = "1m")
+        public void dailyExport() {
+        }
     }
 }

@@ -171,6 +171,22 @@ class VirtualTimeContextTests {
     }
 
     @Test
+    void theMinimumHoldOfWithLockEndsOnTheVirtualClock() {
+        hoplock.calls().reset();
+        jobs.dailyExport();
+        hoplock.calls().assertRan("dailyExport", 1);
+
+        hoplock.advance(Duration.ofSeconds(59));
+        jobs.dailyExport();
+        hoplock.calls().assertSkipped("dailyExport", 1);
+
+        // Without the Locks bean's clock under the gate, the minimum hold waited a real minute here.
+        hoplock.advance(Duration.ofSeconds(2));
+        jobs.dailyExport();
+        hoplock.calls().assertRan("dailyExport", 2);
+    }
+
+    @Test
     void aMemberThatCannotRenewItsLivenessLeaseLosesItsKeysAfterItsTtl() {
         assertThat(hoplock.isOwner("tenant-1")).isTrue();
         outage.down = true;

@@ -1,7 +1,6 @@
 package dev.hoplock.spring.lock;
 
 import dev.hoplock.core.lock.Locks;
-import dev.hoplock.core.time.TimeSource;
 import dev.hoplock.spring.internal.gate.GateAdvisor;
 import dev.hoplock.spring.internal.gate.GateObservations;
 import io.micrometer.observation.ObservationRegistry;
@@ -58,7 +57,7 @@ public final class WithLockAdvisor extends GateAdvisor {
     public WithLockAdvisor(WithLockAttributeSource source, Supplier<Locks> locks,
             Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady,
             Supplier<@Nullable ObservationRegistry> observations, int order) {
-        super(source, new WithLockInterceptor(source, locks, listeners, notReady, TimeSource.system(),
+        super(source, new WithLockInterceptor(source, locks, listeners, notReady, null,
                 new GateObservations(observations)), order);
     }
 }

@@ -64,7 +64,8 @@ final class WithLockInterceptor implements MethodInterceptor {
     /** Looked up at the first call, so that the advisor does not create the locks early. */
     private final SingletonSupplier<Locks> locks;
     private final SingletonSupplier<WithLockListener[]> listeners;
-    private final TimeSource time;
+    /** The clock of the minimum hold and the held-time metric; null: the Locks bean's own ({@link Locks#time()}). */
+    private final @Nullable TimeSource time;
     private final GateObservations observations;
     /** Why the application does not take part now (no lock is taken), or empty. */
     private final Supplier<Optional<String>> notReady;
@@ -101,11 +102,11 @@ final class WithLockInterceptor implements MethodInterceptor {
 
     /** As above; {@code observations}: whether and where calls are observed (decided at the first call). */
     WithLockInterceptor(WithLockAttributeSource source, Supplier<Locks> locks,
-            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, TimeSource time,
+            Supplier<List<WithLockListener>> listeners, Supplier<Optional<String>> notReady, @Nullable TimeSource time,
             GateObservations observations) {
         this.observations = Objects.requireNonNull(observations, "observations");
         this.notReady = Objects.requireNonNull(notReady, "notReady");
-        this.time = Objects.requireNonNull(time, "time");
+        this.time = time;
         this.source = Objects.requireNonNull(source, "source");
         Objects.requireNonNull(locks, "locks");
         Objects.requireNonNull(listeners, "listeners");
@@ -122,8 +123,10 @@ final class WithLockInterceptor implements MethodInterceptor {
         return listeners.obtain();
     }
 
+    /** The clock of the minimum hold: the one given, or the Locks bean's, so a test's virtual time ends it too. */
     TimeSource time() {
-        return time;
+        TimeSource fixed = time;
+        return fixed != null ? fixed : locks.obtain().time();
     }
 
     /** Why the application does not take part now, or empty. */
@@ -199,7 +202,7 @@ final class WithLockInterceptor implements MethodInterceptor {
     private @Nullable Object acquireAndRun(MethodInvocation invocation, WithLockAttribute gate, Method method,
             String name, @Nullable ObservationRegistry registry, @Nullable Observation call) throws Throwable {
         Locks all = locks.obtain();
-        long start = time.nanoTime();
+        long start = time().nanoTime();
         // Always with the gate's turn: zero is the default mode, whatever the Locks bean's own default.
         AcquireResult answer = all.tryAcquire(name, gate.atMostFor(), gate.fairTurn());
         if (!(answer instanceof AcquireResult.Acquired acquired)) {
@@ -222,7 +225,7 @@ final class WithLockInterceptor implements MethodInterceptor {
             // The lock ended between its acquisition and the call (a TTL shorter than the store's answer).
             lastHeld.remove(name, lock);
             for (WithLockListener listener : listeners.obtain()) {
-                listener.ended(name, method, Duration.ofNanos(time.nanoTime() - start), true);
+                listener.ended(name, method, Duration.ofNanos(time().nanoTime() - start), true);
             }
             return observedNotRun(call, gate, method, name, WithLockListener.Refusal.UNAVAILABLE, answer);
         }
@@ -282,7 +285,7 @@ final class WithLockInterceptor implements MethodInterceptor {
      * @return how long the lock was held
      */
     private Duration finish(Locks all, LockHandle lock, WithLockAttribute gate, long start, boolean lost) {
-        long elapsed = time.nanoTime() - start;
+        long elapsed = time().nanoTime() - start;
         long remaining = gate.atLeastFor().toNanos() - elapsed;
         if (lost) {
             return Duration.ofNanos(elapsed);
@@ -331,7 +334,7 @@ final class WithLockInterceptor implements MethodInterceptor {
         if (end == null) {
             return false;
         }
-        if (time.nanoTime() - end < 0) {
+        if (time().nanoTime() - end < 0) {
             return true;
         }
         minimumHoldEnds.remove(name, end);
@@ -340,7 +343,7 @@ final class WithLockInterceptor implements MethodInterceptor {
 
     void keepUntil(String name, long end) {
         if (minimumHoldEnds.size() >= 10_000) {
-            long now = time.nanoTime();
+            long now = time().nanoTime();
             minimumHoldEnds.values().removeIf(e -> now - e >= 0);
         }
         minimumHoldEnds.put(name, end);
