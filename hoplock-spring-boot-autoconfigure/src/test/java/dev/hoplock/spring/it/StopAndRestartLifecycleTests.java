@@ -73,7 +73,10 @@ class StopAndRestartLifecycleTests {
             assertThat(jobs.leaderWork()).as("a @LeaderOnly call after the stop is skipped").isNull();
             assertThat(jobs.lockedWork()).as("a @WithLock call after the stop is skipped").isNull();
             assertThat(context.getBean(Locks.class).held()).isEmpty();
+            assertThat(context.getBean(HoplockElections.class).candidacy().withdrawnBecause())
+                    .hasValueSatisfying(why -> assertThat(why).contains("application context is stopped"));
             await().atMost(WAIT).until(() -> storedRecord(elector).map(LeaseRecord::isReleased).orElse(false));
+            assertThat(elector.isStopped()).as("withdrawn, not closed").isFalse();
 
             context.start();
 
