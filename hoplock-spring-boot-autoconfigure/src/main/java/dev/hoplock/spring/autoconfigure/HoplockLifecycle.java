@@ -60,7 +60,9 @@ import java.util.concurrent.TimeUnit;
  * A start after a stop ({@code context.start()}, or {@code restart()} after Spring Framework 7's {@code pause()},
  * which its test context cache calls on a context switch) campaigns again if this stop withdrew it: the electors are
  * the same, they never closed. A step-down keeps an elector from claiming for one TTL, so that another instance can
- * take over: a start within a TTL of the stop claims once that TTL has passed. If the application was not taking part
+ * take over: a start within a TTL of the stop claims once that TTL has passed. On the in-memory store the start waits
+ * for that first round as the first start does ({@link #awaitFirstRound}), and, within a TTL of the stop, for the rest
+ * of that TTL too, so that a test can call a {@code @LeaderOnly} method at once after a restart. If the application was not taking part
  * when it stopped (not ready yet, or refusing traffic: {@link ReadinessCandidacy}), the start leaves that to readiness.
  * A context closed while stopped closes the electors at bean destruction ({@link HoplockElections#close()}, the bean's
  * destroy method); their leases were released at the stop.
@@ -81,6 +83,8 @@ final class HoplockLifecycle extends ClosingLifecycle
     private final Backend backend;
     /** True from a stop that withdrew a candidate until the next start, which campaigns again. */
     private boolean withdrawnByStop;
+    /** When that stop withdrew ({@link System#nanoTime()}). */
+    private long stoppedAt;
     /** True once this context is closing (its ContextClosedEvent comes before its lifecycles stop). */
     private volatile boolean closing;
     private @Nullable ApplicationContext context;
@@ -100,7 +104,12 @@ final class HoplockLifecycle extends ClosingLifecycle
             withdrawnByStop = false;
             log.info("hoplock: the application context started again: campaigning in {}", elections.names());
             if (backend instanceof InMemoryBackend) {
-                awaitFirstRound(elections, elections::campaign);
+                // The step-down at the stop keeps each elector from claiming for one TTL: wait that out too, so that
+                // a test can call a @LeaderOnly method at once after a restart, as after the first start.
+                Duration sinceStop = Duration.ofNanos(System.nanoTime() - stoppedAt);
+                Duration paused = maxTtl().minus(sinceStop);
+                awaitFirstRound(elections, elections::campaign,
+                        paused.isNegative() ? FIRST_ROUND_WAIT : FIRST_ROUND_WAIT.plus(paused));
             } else {
                 elections.campaign();
             }
@@ -123,6 +132,11 @@ final class HoplockLifecycle extends ClosingLifecycle
      * a test can call a {@code @LeaderOnly} method as soon as its context is up.
      */
     static void awaitFirstRound(HoplockElections elections, Runnable begin) {
+        awaitFirstRound(elections, begin, FIRST_ROUND_WAIT);
+    }
+
+    /** {@link #awaitFirstRound(HoplockElections, Runnable)}, bounded by {@code wait}. */
+    static void awaitFirstRound(HoplockElections elections, Runnable begin, Duration wait) {
         Map<String, CountDownLatch> rounds = new LinkedHashMap<>();
         List<AutoCloseable> listeners = new ArrayList<>();
         elections.asMap().forEach((name, elector) -> {
@@ -138,7 +152,7 @@ final class HoplockLifecycle extends ClosingLifecycle
         });
         try {
             begin.run();
-            long deadline = System.nanoTime() + FIRST_ROUND_WAIT.toNanos();
+            long deadline = System.nanoTime() + wait.toNanos();
             for (CountDownLatch round : rounds.values()) {
                 if (!round.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     break;
@@ -190,6 +204,7 @@ final class HoplockLifecycle extends ClosingLifecycle
             bound = own.compareTo(bound) > 0 ? own : bound;
         }
         withdrawnByStop = true;
+        stoppedAt = System.nanoTime();
         elections.withdraw(STOPPED);
         Duration wait = bound;
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
@@ -200,6 +215,11 @@ final class HoplockLifecycle extends ClosingLifecycle
                                 + " still running?): it is left to expire", wait);
                     }
                 }));
+    }
+
+    private Duration maxTtl() {
+        return elections.asMap().values().stream().map(elector -> elector.settings().ttl())
+                .max(Duration::compareTo).orElse(Duration.ZERO);
     }
 
     /**
