@@ -211,8 +211,8 @@ final class HoplockLifecycle extends ClosingLifecycle
                 .completeOnTimeout(null, wait.toNanos(), TimeUnit.NANOSECONDS)
                 .whenComplete((done, error) -> releases.forEach(release -> {
                     if (!release.isDone()) {
-                        log.info("hoplock: the context stopped; a lease was not released within {} (leader work"
-                                + " still running?): it is left to expire", wait);
+                        log.info("hoplock: the context stopped, and a lease was not seen released within {} (leader"
+                                + " work still running, or the store slow): it is released later or expires", wait);
                     }
                 }));
     }
