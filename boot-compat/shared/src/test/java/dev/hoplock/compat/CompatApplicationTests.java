@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * runs in every {@code boot-compat} module): two instances over one filesystem store elect one leader, the
  * {@code @LeaderOnly} gate runs the work on the leader only, leadership events arrive, and the actuator shows the
  * hoplock health component, the meters and the hoplock endpoint; a bad setting stops the start with hoplock's
- * failure analysis.
+ * failure analysis; a stopped application leads nothing and leads again when started.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class CompatApplicationTests {
@@ -115,6 +115,24 @@ class CompatApplicationTests {
         assertThat(output).contains("APPLICATION FAILED TO START")
                 .contains("Invalid hoplock setting hoplock.renew (election 'default'): ")
                 .contains("must be shorter than ttl");
+    }
+
+    @Test
+    void aStoppedApplicationLeadsNothingAndLeadsAgainWhenStarted() {
+        ConfigurableApplicationContext a = start("app-a");
+        Elector elector = a.getBean(HoplockElections.class).getDefault();
+        GatedWork work = a.getBean(GatedWork.class);
+        await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
+
+        a.stop();
+        assertThat(elector.isLeader()).as("the stop ended the term").isFalse();
+        assertThat(work.work()).as("a @LeaderOnly call after the stop is skipped").isNull();
+        assertThat(elector.isStopped()).as("withdrawn, not closed").isFalse();
+
+        a.start();
+        // A start within a TTL of the stop claims once that TTL (10 s here) has passed.
+        await().atMost(Duration.ofSeconds(30)).until(elector::isLeader);
+        assertThat(work.work()).as("@LeaderOnly runs again").isNotNull();
     }
 
     ConfigurableApplicationContext start(String owner) {

@@ -20,8 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link Elector} directly.
  *
  * <p>Guarantees: the set of elections is fixed when the context starts. Lookups never touch the store. The electors
- * are started and closed with the application context ({@code HoplockLifecycle}); {@link #close()} closes any that
- * are still open (it is the bean's destroy method). Whether this application campaigns is its {@link Candidacy}:
+ * are started with the application context and closed when it closes ({@code HoplockLifecycle}); a stop that is not a
+ * close ({@code context.stop()}, Spring Framework 7's {@code pause()}) {@link #withdraw withdraws} instead, and the
+ * next start {@link #campaign() campaigns} again with the same electors; {@link #close()} closes any that are still
+ * open (it is the bean's destroy method). Whether this application campaigns is its {@link Candidacy}:
  * {@link #withdraw(String)} steps down and stops claiming, {@link #campaign()} claims again (and starts electors that
  * were never started); a term begun by a claim sent before a withdrawal is stepped down when it is acquired.
  */
