@@ -1,6 +1,5 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.HoplockElections;
@@ -43,17 +42,8 @@ public final class HoplockObservationsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "hoplockObservedBackendDecorator")
     BackendDecorator hoplockObservedBackendDecorator(ObjectProvider<ObservationRegistry> registry) {
-        return new BackendDecorator() {
-            @Override
-            public Backend decorate(String election, Backend backend) {
-                return decorate(Primitive.ELECTION, election, backend);
-            }
-
-            @Override
-            public Backend decorate(Primitive primitive, String name, Backend backend) {
-                return new ObservedBackend(backend, registry.getObject(), primitive, name);
-            }
-        };
+        return BackendDecorator.of(
+                (primitive, name, backend) -> new ObservedBackend(backend, registry.getObject(), primitive, name));
     }
 
     @Bean

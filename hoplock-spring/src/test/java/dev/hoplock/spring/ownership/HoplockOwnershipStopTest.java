@@ -72,13 +72,19 @@ class HoplockOwnershipStopTest {
         return owned;
     }
 
-    @Test
-    void aCutOffMemberIsToldAtTheInstantItStopsActingAndNotAgainWhenTheStoreAnswers() {
-        Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
+    /** Members a, b (over {@code link}) and c, run until their first registry is no longer young; returns b. */
+    private HoplockOwnership settledThreeWithB(Cuttable link) {
         member("a", AsyncBackend.on(store, Runnable::run));
         HoplockOwnership b = member("b", link);
         member("c", AsyncBackend.on(store, Runnable::run));
         time.advance(Duration.ofSeconds(70));
+        return b;
+    }
+
+    @Test
+    void aCutOffMemberIsToldAtTheInstantItStopsActingAndNotAgainWhenTheStoreAnswers() {
+        Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
+        HoplockOwnership b = settledThreeWithB(link);
         Set<String> ownedByB = owned(b);   // also makes every key "seen" by b's bean
         assertThat(ownedByB).isNotEmpty();
 
@@ -142,10 +148,7 @@ class HoplockOwnershipStopTest {
     @Test
     void aViewAdoptedWhileNotActingGainsNoKey() {
         Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
-        member("a", AsyncBackend.on(store, Runnable::run));
-        HoplockOwnership b = member("b", link);
-        member("c", AsyncBackend.on(store, Runnable::run));
-        time.advance(Duration.ofSeconds(70));
+        HoplockOwnership b = settledThreeWithB(link);
         assertThat(owned(b)).isNotEmpty();   // also makes every key "seen" by b's bean
 
         record Told(OwnershipChange change, boolean memberWhenTold) {
