@@ -118,7 +118,7 @@ final class ActingWatch {
         cancel();
     }
 
-    /** Tells the stop under {@code view}, the view the member acted under, unless it is leaving (rule M7: told). */
+    /** Tells the stop under {@code view}, the view acted under, unless leaving (its leave, rule M7, is the stop). */
     private void stopped(@Nullable EpochView view) {
         if (view != null && view.self != null && !leaving.getAsBoolean()) {
             events.accept(new OwnershipEvent.ActingStopped(group, view.epoch, view.view));
