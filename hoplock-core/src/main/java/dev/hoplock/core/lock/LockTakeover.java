@@ -140,7 +140,7 @@ final class LockTakeover {
             observation = new Observation.Absent(true, absent.absentSinceNanos(),
                     Math.max(absent.observeNanos(), ttlNanos), absent.lastExpiresAt());
         } else if (observation instanceof Observation.Present) {
-            observeFor = Duration.ofNanos(Math.max(ttlNanos, firstSightValidityNanos));
+            observeFor = TakeoverDecision.observationFor(ttl, firstSightValidityNanos);
         }
         TakeoverDecision.Outcome outcome = locks.takeoverRule().decide(observation, highestGeneration,
                 locks.time().nanoTime(), locks.time().wallNow(), observeFor, locks.pollInterval());

@@ -52,7 +52,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>How long it observes</h2>
  * The observation lasts the longer of the TTL given and the validity the record showed when first seen (rule L3 of
- * named locks: a lock may be held for longer than the default TTL, and such a holder need not renew). A record whose
+ * named locks, by its one computation, {@code TakeoverDecision.observationFor}: a lock may be held for longer than the
+ * default TTL, and such a holder need not renew). A record whose
  * expiry lies more than 2 x TTL ahead is either written by a clock that runs ahead or held for that long; the release
  * refuses it unless told that the TTL given is the longest any holder of the key uses
  * ({@link Builder#trustTtlOverExpiry(boolean)}), and then observes for the TTL.
@@ -188,7 +189,7 @@ public final class StuckLeaseRelease implements AutoCloseable {
                 return;
             }
             long validity = TakeoverDecision.nanosUntil(read.answerWall(), record.expiresAt());
-            observe = view.clockSkewSuspected() ? ttl : Duration.ofNanos(Math.max(ttl.toNanos(), validity));
+            observe = view.clockSkewSuspected() ? ttl : TakeoverDecision.observationFor(ttl, validity);
             tracker.sawVersion(Objects.requireNonNull(read.found()).handle(), record, read.answerNanos(),
                     read.answerWall());
             next(read.answerNanos());

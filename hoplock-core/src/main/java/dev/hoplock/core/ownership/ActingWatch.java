@@ -11,24 +11,29 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Tells the listeners when this member stops acting although no new view said so: at the instant the adopted view's
- * confirmation lapses (rule M2) or the liveness term ends (rule M1), not when the store answers again. It decides
- * nothing: whether the member acts is {@link ActingGate#isMember()}; this only watches that answer.
+ * Tells the listeners every change of the gate's answer ({@link ActingGate#isMember()}: whether this member acts), at
+ * the instant it changes, not when the store answers again: a stop at the instant the adopted view's confirmation
+ * lapses (rule M2) or the liveness term ends (rule M1), a stop or a start that an adoption brings, and acting again
+ * under the view last adopted. It decides nothing: whether the member acts is {@link ActingGate#isMember()}; this only
+ * watches that answer and remembers what the listeners were last told.
  *
  * <p>Guarantees (every method is called under the membership loop's lock, so the events keep their order with the
  * {@link OwnershipEvent.MembershipChanged} events of {@link ViewAdoption}):
  * <ul>
- *   <li>While the member acts, a check is scheduled at the earlier of the view's deadline and the liveness term's end
- *       (on the monotonic clock, re-planned at every check), and run at once at every adoption and every acquired or
- *       lost liveness term. When a check finds that the member acted at the previous check and no longer does, under
- *       a view that registers it, and it is not leaving, it publishes one {@link OwnershipEvent.ActingStopped} for
- *       that view: at the lapse itself, never later than the check after it (a wall-clock jump ends a view early
- *       without a timer; the next check reports it).</li>
- *   <li>At most one per stop: a second one comes only after the member acted again.</li>
- *   <li>When the member acts again under the very view it stopped under (re-confirmed, no new epoch), one
- *       {@link OwnershipEvent.MembershipChanged} with that view as both previous and current says so; a new view
- *       adopted after the stop has had its own {@code MembershipChanged} from {@link ViewAdoption}, and nothing more is
- *       published for it.</li>
+ *   <li>Listeners can follow the gate's answer from the events alone: each {@code MembershipChanged} of a new view
+ *       carries the answer under that view ({@link #adopting}, asked by {@link ViewAdoption} just before it publishes
+ *       it); an adoption that ends acting is preceded by one {@link OwnershipEvent.ActingStopped} for the view acted
+ *       under (not the new one); a stop without a new view is one {@code ActingStopped} for the view adopted; acting
+ *       again without a new view is one {@code MembershipChanged} with that view as both previous and current and
+ *       {@code acting} true. A member that is leaving (rule M7) gets no {@code ActingStopped}: it stopped by its own
+ *       leave, and its next {@code MembershipChanged} says {@code acting} false.</li>
+ *   <li>At most one {@code ActingStopped} per stop: a second one comes only after the listeners were told it acts
+ *       again.</li>
+ *   <li>While the member acts, a check is scheduled at the instant the gate's answer would change with no event: the
+ *       earliest of the view's deadlines (monotonic and wall, as {@link EpochView#fresh} compares them) and the
+ *       liveness term's end ({@link Elector#timeLeft()}, also both clocks), re-planned at every check; a check runs at
+ *       once at every adoption and every acquired or lost liveness term. A wall-clock step after the plan ends a view
+ *       early without a timer; the next check (the next adoption at the latest) reports it.</li>
  * </ul>
  */
 final class ActingWatch {
@@ -46,8 +51,8 @@ final class ActingWatch {
     private BooleanSupplier acting = () -> false;
     private BooleanSupplier leaving = () -> false;
 
-    private boolean actedAtLastCheck;
-    private @Nullable EpochView stoppedUnder;
+    /** What the listeners were last told: that the member acts (under the view last adopted). */
+    private boolean toldActing;
     private Scheduler.@Nullable Cancellable timer;
     private boolean closed;
 
@@ -71,30 +76,39 @@ final class ActingWatch {
         this.leaving = leaving;
     }
 
-    /** Compares the gate's answer now with the last one, publishes what changed, and plans the next check. */
+    /**
+     * A new view was just adopted ({@link #current} answers it) and its {@link OwnershipEvent.MembershipChanged} is
+     * about to be published: when the member acted under {@code before} and does not under the new view, tells the
+     * stop under {@code before} first. Returns the gate's answer under the new view, for that event.
+     */
+    boolean adopting(@Nullable EpochView before) {
+        boolean acts = !closed && acting.getAsBoolean();
+        if (!acts && toldActing) {
+            stopped(before);
+        }
+        toldActing = acts;
+        return acts;
+    }
+
+    /** Compares the gate's answer now with what the listeners were last told, tells a change, plans the next check. */
     void check() {
         if (closed) {
             return;
         }
         EpochView view = current.get();
         boolean acts = acting.getAsBoolean();
-        if (acts) {
-            EpochView stopped = stoppedUnder;
-            if (stopped != null && stopped == view) {
-                events.accept(new OwnershipEvent.MembershipChanged(group, view.epoch, view.view, view.view));
+        if (acts && view != null) {
+            if (!toldActing) {
+                toldActing = true;
+                events.accept(new OwnershipEvent.MembershipChanged(group, view.epoch, view.view, view.view, true));
             }
-            stoppedUnder = null;
-            actedAtLastCheck = true;
             plan(view);
             return;
         }
-        if (actedAtLastCheck && view != null && view.self != null && !leaving.getAsBoolean()) {
-            stoppedUnder = view;
-            events.accept(new OwnershipEvent.ActingStopped(group, view.epoch, view.view));
-        } else if (view != stoppedUnder) {
-            stoppedUnder = null;   // a new view came with its own MembershipChanged
+        if (toldActing) {
+            stopped(view);
         }
-        actedAtLastCheck = false;
+        toldActing = false;
         cancel();
     }
 
@@ -104,14 +118,17 @@ final class ActingWatch {
         cancel();
     }
 
-    /** Schedules the next check at the earlier of the view's deadline and the liveness term's end. */
-    private void plan(@Nullable EpochView view) {
-        cancel();
-        if (view == null) {
-            return;
+    /** Tells the stop under {@code view}, the view acted under, unless leaving (its leave, rule M7, is the stop). */
+    private void stopped(@Nullable EpochView view) {
+        if (view != null && view.self != null && !leaving.getAsBoolean()) {
+            events.accept(new OwnershipEvent.ActingStopped(group, view.epoch, view.view));
         }
-        long now = time.nanoTime();
-        long untilView = view.deadlineNanos() - now;
+    }
+
+    /** Schedules the next check at the earliest instant the gate's answer may change without an event. */
+    private void plan(EpochView view) {
+        cancel();
+        long untilView = view.nanosLeft(time.nanoTime(), time.wallMillis());
         long untilTerm = elector.timeLeft().toNanos();
         long delay = Math.min(untilView, untilTerm);
         if (delay <= 0) {

@@ -169,9 +169,20 @@ final class EpochView {
         this.wallDeadlineMillis = Math.max(this.wallDeadlineMillis, wallDeadlineMillis);
     }
 
-    /** Rule M2: the monotonic deadline until which the view may be acted under (0 before the first confirmation). */
-    long deadlineNanos() {
-        return deadlineNanos;
+    /**
+     * Rule M2: nanoseconds from now until {@link #fresh} turns false by either clock (the earlier of the monotonic
+     * deadline and the wall deadline), or 0 or less when it is false already.
+     */
+    long nanosLeft(long nowNanos, long wallMillis) {
+        if (deadlineNanos == 0) {
+            return 0;
+        }
+        long monotonic = deadlineNanos - nowNanos;
+        long wallLeftMillis = wallDeadlineMillis - wallMillis;
+        if (wallLeftMillis >= monotonic / 1_000_000 + 1) {
+            return monotonic;   // (also keeps a far wall deadline from overflowing)
+        }
+        return Math.min(monotonic, wallLeftMillis * 1_000_000);
     }
 
     boolean fresh(long nowNanos, long wallMillis) {

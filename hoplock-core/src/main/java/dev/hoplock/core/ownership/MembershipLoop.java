@@ -81,7 +81,8 @@ final class MembershipLoop {
         this.registryKey = MemberKeys.registryKey(config.group());
         this.ttlNanos = config.ttl().toNanos();
         this.absence = new RegistryAbsence(ttlNanos);
-        this.views = new ViewAdoption(config, time, claims, events, this::problem);
+        // (The watch is asked only once the loop runs, after this constructor.)
+        this.views = new ViewAdoption(config, time, claims, events, this::problem, this::actingAfterAdoption);
         this.acting = new ActingWatch(config.group(), time, scheduler, elector, events, views::current,
                 this::checkActing);
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
@@ -123,6 +124,11 @@ final class MembershipLoop {
     synchronized void watchActing(java.util.function.BooleanSupplier actingNow,
             java.util.function.BooleanSupplier leavingNow) {
         acting.watch(actingNow, leavingNow);
+    }
+
+    /** {@link ActingWatch#adopting}: called by {@link ViewAdoption} under this loop's lock, during an adoption. */
+    private boolean actingAfterAdoption(@Nullable EpochView before) {
+        return acting.adopting(before);
     }
 
     /** Compares whether the member acts now with the last check ({@link ActingWatch}), under this loop's lock. */

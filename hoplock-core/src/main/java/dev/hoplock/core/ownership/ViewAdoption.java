@@ -4,6 +4,7 @@ import dev.hoplock.core.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The epoch view this member acts under ({@link #current()}, what the hot path reads) and how a registry version that
@@ -30,6 +31,7 @@ final class ViewAdoption {
     private final ClaimBook claims;
     private final Consumer<OwnershipEvent> events;
     private final Consumer<String> problems;
+    private final Predicate<@Nullable EpochView> actingAfterAdoption;
     private final long ttlNanos;
     private final long usableNanos;
     private final TimeSource time;
@@ -37,9 +39,16 @@ final class ViewAdoption {
     /** Monotonic time before which no acknowledgement settles an epoch (a replaced registration), or 0. */
     private long acknowledgementsTrustedFrom;
 
+    /**
+     * @param actingAfterAdoption asked with the view before, once a new view is current and before its
+     *                            {@link OwnershipEvent.MembershipChanged} is published: whether this member acts under
+     *                            the new view ({@link ActingWatch#adopting}, which tells a stop under the view before
+     *                            first)
+     */
     ViewAdoption(GroupConfig config, TimeSource time, ClaimBook claims, Consumer<OwnershipEvent> events,
-                 Consumer<String> problems) {
+                 Consumer<String> problems, Predicate<@Nullable EpochView> actingAfterAdoption) {
         this.config = config;
+        this.actingAfterAdoption = actingAfterAdoption;
         this.time = time;
         this.claims = claims;
         this.events = events;
@@ -114,8 +123,9 @@ final class ViewAdoption {
         }
         current = next;
         claims.adopted(next);
+        boolean acting = actingAfterAdoption.test(before);
         events.accept(new OwnershipEvent.MembershipChanged(config.group(), next.epoch,
-                before == null ? MembershipView.empty(0) : before.view, next.view));
+                before == null ? MembershipView.empty(0) : before.view, next.view, acting));
         if (next.settledByAcknowledgement()) {
             events.accept(new OwnershipEvent.Settled(config.group(), next.epoch, next.view));
         }

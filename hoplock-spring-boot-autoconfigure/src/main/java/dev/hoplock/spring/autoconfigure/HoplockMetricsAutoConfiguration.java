@@ -1,6 +1,5 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.leader.HoplockMeterBinder;
 import dev.hoplock.spring.lock.LockCallMeters;
@@ -69,16 +68,7 @@ public final class HoplockMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "hoplockMeteredBackendDecorator")
     BackendDecorator hoplockMeteredBackendDecorator(ObjectProvider<MeterRegistry> registry) {
-        return new BackendDecorator() {
-            @Override
-            public Backend decorate(String election, Backend backend) {
-                return decorate(Primitive.ELECTION, election, backend);
-            }
-
-            @Override
-            public Backend decorate(Primitive primitive, String name, Backend backend) {
-                return new MeteredBackend(backend, registry.getObject(), primitive, name);
-            }
-        };
+        return BackendDecorator.of(
+                (primitive, name, backend) -> new MeteredBackend(backend, registry.getObject(), primitive, name));
     }
 }

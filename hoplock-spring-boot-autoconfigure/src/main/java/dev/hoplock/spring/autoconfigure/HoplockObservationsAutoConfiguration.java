@@ -1,6 +1,5 @@
 package dev.hoplock.spring.autoconfigure;
 
-import dev.hoplock.core.backend.Backend;
 import dev.hoplock.core.lock.Locks;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.HoplockElections;
@@ -50,18 +49,8 @@ public final class HoplockObservationsAutoConfiguration {
     @ConditionalOnMissingBean(name = "hoplockObservedBackendDecorator")
     BackendDecorator hoplockObservedBackendDecorator(ObjectProvider<ObservationRegistry> registry,
             ObjectProvider<StoreRequestObservationConvention> convention) {
-        return new BackendDecorator() {
-            @Override
-            public Backend decorate(String election, Backend backend) {
-                return decorate(Primitive.ELECTION, election, backend);
-            }
-
-            @Override
-            public Backend decorate(Primitive primitive, String name, Backend backend) {
-                return new ObservedBackend(backend, registry.getObject(), primitive, name,
-                        convention.getIfAvailable());
-            }
-        };
+        return BackendDecorator.of((primitive, name, backend) -> new ObservedBackend(backend, registry.getObject(),
+                primitive, name, convention.getIfAvailable()));
     }
 
     @Bean

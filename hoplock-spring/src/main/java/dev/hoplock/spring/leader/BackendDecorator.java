@@ -2,6 +2,8 @@ package dev.hoplock.spring.leader;
 
 import dev.hoplock.core.backend.Backend;
 
+import java.util.Objects;
+
 /**
  * Wraps the store of one election, for example to time or count its requests
  * ({@link dev.hoplock.spring.leader.MeteredBackend}). Every bean of this type is applied to every election's
@@ -46,6 +48,35 @@ public interface BackendDecorator {
      */
     default Backend decorate(Primitive primitive, String name, Backend backend) {
         return primitive == Primitive.ELECTION ? decorate(name, backend) : backend;
+    }
+
+    /**
+     * A decorator that wraps the store of every primitive (elections, the named locks, the ownership group) with
+     * {@code wrapper}: {@link #decorate(String, Backend)} is {@link #decorate(Primitive, String, Backend)} for
+     * {@link Primitive#ELECTION}. For example {@code BackendDecorator.of((primitive, name, backend) -> new
+     * MeteredBackend(backend, registry, primitive, name))}.
+     */
+    static BackendDecorator of(EveryPrimitive wrapper) {
+        Objects.requireNonNull(wrapper, "wrapper");
+        return new BackendDecorator() {
+            @Override
+            public Backend decorate(String election, Backend backend) {
+                return decorate(Primitive.ELECTION, election, backend);
+            }
+
+            @Override
+            public Backend decorate(Primitive primitive, String name, Backend backend) {
+                return wrapper.decorate(primitive, name, backend);
+            }
+        };
+    }
+
+    /** How {@link #of} wraps the store of each primitive; it keeps the {@link Backend} contract. */
+    @FunctionalInterface
+    interface EveryPrimitive {
+
+        /** Returns a backend for the {@code primitive} called {@code name} that delegates to {@code backend}. */
+        Backend decorate(Primitive primitive, String name, Backend backend);
     }
 
     /**

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 
 /**
@@ -35,6 +36,13 @@ public final class ObservedBackend extends DelegatingBackend {
     private static final String REFUSED = "refused";
     private static final String UNKNOWN = "unknown";
     private static final String ERROR = "error";
+    private static final Ending FOUND = new Ending(APPLIED, "found");
+    private static final Ending ABSENT = new Ending(APPLIED, "absent");
+    private static final Ending WRITTEN = new Ending(APPLIED, "written");
+    private static final Ending GONE = new Ending(APPLIED, "deleted");
+    private static final Ending NOT_FOUND = new Ending(REFUSED, "not_found");
+    private static final Ending PRECONDITION_FAILED = new Ending(REFUSED, "precondition_failed");
+    private static final Ending VERIFIED = new Ending(APPLIED, "verified");
 
     private final ObservationRegistry registry;
     private final String store;
@@ -64,83 +72,60 @@ public final class ObservedBackend extends DelegatingBackend {
 
     @Override
     public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
-        Observation observation = start("read");
-        String outcome = ERROR;
-        String result = ERROR;
-        try (Observation.Scope ignored = observation.openScope()) {
-            Optional<StoredObject> answer = delegate.read(key, timeout);
-            outcome = APPLIED;
-            result = answer.isPresent() ? "found" : "absent";
-            return answer;
-        } catch (Throwable e) {
-            observation.error(e);
-            throw e;
-        } finally {
-            stop(observation, outcome, result);
-        }
+        return observe("read", ERROR, () -> delegate.read(key, timeout), answer -> answer.isPresent() ? FOUND : ABSENT);
     }
 
     @Override
     public WriteResult write(String key, Handle expected, byte[] content, Duration timeout) throws BackendException {
-        Observation observation = start("write");
-        String outcome = UNKNOWN;
-        String result = ERROR;
-        try (Observation.Scope ignored = observation.openScope()) {
-            WriteResult answer = delegate.write(key, expected, content, timeout);
-            if (answer instanceof WriteResult.Refused refused) {
-                outcome = REFUSED;
-                result = refused.reason() == WriteResult.Refusal.NOT_FOUND ? "not_found" : "precondition_failed";
-            } else {
-                outcome = APPLIED;
-                result = "written";
-            }
-            return answer;
-        } catch (Throwable e) {
-            observation.error(e);
-            throw e;
-        } finally {
-            stop(observation, outcome, result);
-        }
+        return observe("write", UNKNOWN, () -> delegate.write(key, expected, content, timeout),
+                answer -> answer instanceof WriteResult.Refused refused
+                        ? refused.reason() == WriteResult.Refusal.NOT_FOUND ? NOT_FOUND : PRECONDITION_FAILED
+                        : WRITTEN);
     }
 
     @Override
     public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
-        Observation observation = start("delete");
-        String outcome = UNKNOWN;
-        String result = ERROR;
-        try (Observation.Scope ignored = observation.openScope()) {
-            DeleteResult answer = delegate.delete(key, expected, timeout);
-            outcome = answer == DeleteResult.DELETED ? APPLIED : REFUSED;
-            result = switch (answer) {
-                case DELETED -> "deleted";
-                case PRECONDITION_FAILED -> "precondition_failed";
-                case NOT_FOUND -> "not_found";
-            };
-            return answer;
-        } catch (Throwable e) {
-            observation.error(e);
-            throw e;
-        } finally {
-            stop(observation, outcome, result);
-        }
+        return observe("delete", UNKNOWN, () -> delegate.delete(key, expected, timeout), answer -> switch (answer) {
+            case DELETED -> GONE;
+            case PRECONDITION_FAILED -> ObservedBackend.PRECONDITION_FAILED;
+            case NOT_FOUND -> ObservedBackend.NOT_FOUND;
+        });
     }
 
     /** The store's verification (the S3 probe, for example): {@code applied} when the store could be asked. */
     @Override
     public StoreCapabilities verify() throws BackendException {
-        Observation observation = start("verify");
-        String outcome = ERROR;
-        String result = ERROR;
+        return observe("verify", ERROR, delegate::verify, answer -> VERIFIED);
+    }
+
+    /** One store request of the delegate. */
+    @FunctionalInterface
+    private interface Request<T> {
+        T send() throws BackendException;
+    }
+
+    /** The {@code outcome} and {@code result} an observation ends with. */
+    private record Ending(String outcome, String result) {
+    }
+
+    /**
+     * Runs {@code request} inside one observation of {@code operation}, current while it runs, and ends it with the
+     * tags {@code ending} gives its answer, or, when it throws, {@code outcomeOnFailure} (whether a write or delete
+     * that threw was applied is unknown) and {@code error}, the exception passing through unchanged.
+     */
+    private <T> T observe(String operation, String outcomeOnFailure, Request<T> request,
+            Function<T, Ending> ending) throws BackendException {
+        Observation observation = start(operation);
+        Ending ended = new Ending(outcomeOnFailure, ERROR);
         try (Observation.Scope ignored = observation.openScope()) {
-            StoreCapabilities answer = delegate.verify();
-            outcome = APPLIED;
-            result = "verified";
+            T answer = request.send();
+            ended = ending.apply(answer);
             return answer;
         } catch (Throwable e) {
             observation.error(e);
             throw e;
         } finally {
-            stop(observation, outcome, result);
+            stop(observation, ended.outcome(), ended.result());
         }
     }
 

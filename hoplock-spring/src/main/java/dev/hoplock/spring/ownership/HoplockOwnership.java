@@ -42,7 +42,9 @@ import java.util.function.Consumer;
  * keys that moved, and the meters can show this instance's share of them. A change is also delivered at the instant
  * this instance stops acting without a new view (its view or liveness lease lapsed locally: the store did not answer
  * in time), with every key seen that it owned as lost ({@link OwnershipChange#stoppedActing()}); when the store
- * answers again, the next change is told only if something changed since (the members, or keys it owns again).
+ * answers again, the next change is told only if something changed since (the members, or keys it owns again). A view
+ * under which this instance does not act (the group's {@code MembershipChanged.acting()} false) gains no key
+ * ({@link OwnershipChange#actsAfter()}); the keys are gained when the group tells it acts again.
  */
 public final class HoplockOwnership implements AutoCloseable {
 
@@ -54,8 +56,11 @@ public final class HoplockOwnership implements AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong movedKeys = new AtomicLong();
     private volatile MembershipView lastView = MembershipView.empty(0);
-    /** False from an {@link OwnershipEvent.ActingStopped} until the next view (only the event thread writes it). */
-    private volatile boolean acting = true;
+    /**
+     * The gate's answer as the group's events last told it: false after an {@link OwnershipEvent.ActingStopped}, and
+     * after a {@link OwnershipEvent.MembershipChanged} its {@code acting} (only the event thread writes it).
+     */
+    private volatile boolean acting;
     private volatile boolean closed;
 
     public HoplockOwnership(OwnershipGroup group) {
@@ -225,12 +230,16 @@ public final class HoplockOwnership implements AutoCloseable {
         MembershipView previous = changed.previous().isEmpty() && lastView.size() > 0 ? lastView : changed.previous();
         lastView = changed.current();
         boolean actedBefore = acting;
-        acting = true;
-        if (actedBefore && previous.members().equals(changed.current().members())) {
-            return; // the same member set seen again (a re-read of one epoch): nothing moved
+        // Review 1.2: acting follows the gate's answer the event carries, not "a view came": a view adopted while this
+        // instance does not act under it (its term ended, the view already past its confirmation, another process's
+        // registration) gains no key, as the gate runs none.
+        boolean actsAfter = changed.acting();
+        acting = actsAfter;
+        if (actedBefore == actsAfter && previous.members().equals(changed.current().members())) {
+            return; // the same member set seen again (a re-read of one epoch) and no change of acting: nothing moved
         }
         OwnershipChange change = OwnershipChange.of(changed.group(), changed.epoch(), group.self().id(), previous,
-                changed.current(), seen.snapshot(), actedBefore);
+                changed.current(), seen.snapshot(), actedBefore, actsAfter);
         changes.incrementAndGet();
         movedKeys.addAndGet(change.movedKeys());
         tell(change);

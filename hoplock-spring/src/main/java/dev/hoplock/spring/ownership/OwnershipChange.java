@@ -24,6 +24,12 @@ import java.util.Objects;
  * and {@link #joined()} and {@link #left()} are empty. The next change after it compares with "owned nothing": a key
  * this instance owns again is {@link #gained()} again, and no key is lost twice.
  *
+ * <p>A change with {@link #actsAfter()} false is a new view under which this instance does not act (the group's
+ * {@link dev.hoplock.core.ownership.OwnershipEvent.MembershipChanged#acting()}, its gate's answer at that instant): it
+ * owns nothing in {@code current} for this change, so nothing is {@link #gained()} (the gate would run none of those
+ * keys), and the keys it acted on before are {@link #lost()}. The change that tells it acts again compares with "owned
+ * nothing", as after a stop.
+ *
  * @param group     the ownership group
  * @param epoch     the new membership epoch
  * @param self      this instance's member id
@@ -37,10 +43,12 @@ import java.util.Objects;
  * @param actedBefore   false when this change follows a stop (this instance owned nothing before it), so that
  *                      {@link #gainedOf} and {@link #lostOf} compare with "owned nothing" as {@link #gained()} and
  *                      {@link #lost()} do; true otherwise
+ * @param actsAfter     false when this instance does not act under {@code current} (see above), so that
+ *                      {@link #gainedOf} and {@link #lostOf} count it as owning nothing there; true otherwise
  */
 public record OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
                               List<String> gained, List<String> lost, int movedKeys, int keysSeen,
-                              boolean stoppedActing, boolean actedBefore) {
+                              boolean stoppedActing, boolean actedBefore, boolean actsAfter) {
 
     public OwnershipChange {
         Objects.requireNonNull(previous, "previous");
@@ -52,19 +60,27 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
     /** A membership change (not a stop), as before {@link #stoppedActing()} existed. */
     public OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
             List<String> gained, List<String> lost, int movedKeys, int keysSeen) {
-        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, false, true);
+        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, false, true, true);
     }
 
     /** A change that does not follow a stop ({@link #actedBefore()} true), as before that component existed. */
     public OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
             List<String> gained, List<String> lost, int movedKeys, int keysSeen, boolean stoppedActing) {
-        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, stoppedActing, true);
+        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, stoppedActing, true, true);
+    }
+
+    /** A change under which this instance acts ({@link #actsAfter()} true), as before that component existed. */
+    public OwnershipChange(String group, long epoch, String self, MembershipView previous, MembershipView current,
+            List<String> gained, List<String> lost, int movedKeys, int keysSeen, boolean stoppedActing,
+            boolean actedBefore) {
+        this(group, epoch, self, previous, current, gained, lost, movedKeys, keysSeen, stoppedActing, actedBefore,
+                true);
     }
 
     /** Computes the change for {@code keys} (the keys seen). */
     static OwnershipChange of(String group, long epoch, String self, MembershipView previous, MembershipView current,
             Collection<String> keys) {
-        return of(group, epoch, self, previous, current, keys, true);
+        return of(group, epoch, self, previous, current, keys, true, true);
     }
 
     /**
@@ -80,15 +96,17 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
             }
         }
         lost.sort(null);
-        return new OwnershipChange(group, epoch, self, view, view, List.of(), lost, 0, keys.size(), true, true);
+        return new OwnershipChange(group, epoch, self, view, view, List.of(), lost, 0, keys.size(), true, true, false);
     }
 
     /**
      * Computes the change for {@code keys}; {@code actedBefore} false (this instance had stopped acting) counts
-     * {@code previous} as owning nothing for this instance: no key is lost again, every key it owns now is gained.
+     * {@code previous} as owning nothing for this instance: no key is lost again, every key it owns now is gained;
+     * {@code actsAfter} false (it does not act under {@code current}) counts {@code current} as owning nothing for it:
+     * no key is gained, every key it acted on is lost.
      */
     static OwnershipChange of(String group, long epoch, String self, MembershipView previous, MembershipView current,
-            Collection<String> keys, boolean actedBefore) {
+            Collection<String> keys, boolean actedBefore, boolean actsAfter) {
         List<String> gained = new ArrayList<>();
         List<String> lost = new ArrayList<>();
         int moved = 0;
@@ -98,6 +116,9 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
                 before = null;   // it stopped acting: it owned nothing since
             }
             String after = Rendezvous.owner(key, current).map(Member::id).orElse(null);
+            if (!actsAfter && self.equals(after)) {
+                after = null;    // it does not act under current: it owns nothing there
+            }
             if (Objects.equals(before, after)) {
                 continue;
             }
@@ -111,7 +132,7 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
         gained.sort(null);
         lost.sort(null);
         return new OwnershipChange(group, epoch, self, previous, current, gained, lost, moved, keys.size(), false,
-                actedBefore);
+                actedBefore, actsAfter);
     }
 
     /** Members in the new view and not in the old one (by id). */
@@ -126,10 +147,10 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
 
     /**
      * Of {@code keys}, those this instance owns now and did not before (for keys not seen through the bean); after a
-     * stop, every key it owns now.
+     * stop, every key it owns now; none when it does not act under {@code current}.
      */
     public List<String> gainedOf(Collection<String> keys) {
-        return stoppedActing ? List.of() : of(group, epoch, self, previous, current, keys, actedBefore).gained();
+        return stoppedActing ? List.of() : of(group, epoch, self, previous, current, keys, actedBefore, actsAfter).gained();
     }
 
     /**
@@ -138,6 +159,6 @@ public record OwnershipChange(String group, long epoch, String self, MembershipV
      */
     public List<String> lostOf(Collection<String> keys) {
         return stoppedActing ? stopped(group, epoch, self, current, keys).lost()
-                : of(group, epoch, self, previous, current, keys, actedBefore).lost();
+                : of(group, epoch, self, previous, current, keys, actedBefore, actsAfter).lost();
     }
 }

@@ -15,7 +15,9 @@ import java.util.List;
  * its view could not be confirmed in time, or its liveness lease ended, because the store stopped answering), with
  * every key it had checked and owned as {@link #lost()}: when it stops, not when the store answers again. Then, when
  * the store answers, one event follows only if something changed since (the members, or keys it owns again, as
- * {@link #gained()}); a key is never reported lost twice.
+ * {@link #gained()}); a key is never reported lost twice. A new membership under which this instance does not act
+ * ({@link #actsAfter()} false: its gate runs no key of it) gains no key; the keys come as {@link #gained()} when it
+ * acts again.
  *
  * <p>Guarantees: published after the change took effect locally: a lost key is no longer acted on when a listener
  * sees it; a gained key is acted on only once the old owner has stopped (the hand-over rule), so
@@ -68,6 +70,14 @@ public final class OwnershipChangedEvent extends ApplicationEvent {
      */
     public boolean stoppedActing() {
         return change.stoppedActing();
+    }
+
+    /**
+     * False when this instance does not act under {@link #members()} (the group's gate at that instant: its liveness
+     * lease ended, the view could not be confirmed in time, or it is leaving), so it gained nothing here.
+     */
+    public boolean actsAfter() {
+        return change.actsAfter();
     }
 
     /** Keys checked by this instance that it owns now and did not before. */

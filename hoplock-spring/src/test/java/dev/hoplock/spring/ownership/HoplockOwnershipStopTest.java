@@ -72,13 +72,19 @@ class HoplockOwnershipStopTest {
         return owned;
     }
 
-    @Test
-    void aCutOffMemberIsToldAtTheInstantItStopsActingAndNotAgainWhenTheStoreAnswers() {
-        Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
+    /** Members a, b (over {@code link}) and c, run until their first registry is no longer young; returns b. */
+    private HoplockOwnership settledThreeWithB(Cuttable link) {
         member("a", AsyncBackend.on(store, Runnable::run));
         HoplockOwnership b = member("b", link);
         member("c", AsyncBackend.on(store, Runnable::run));
         time.advance(Duration.ofSeconds(70));
+        return b;
+    }
+
+    @Test
+    void aCutOffMemberIsToldAtTheInstantItStopsActingAndNotAgainWhenTheStoreAnswers() {
+        Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
+        HoplockOwnership b = settledThreeWithB(link);
         Set<String> ownedByB = owned(b);   // also makes every key "seen" by b's bean
         assertThat(ownedByB).isNotEmpty();
 
@@ -132,10 +138,66 @@ class HoplockOwnershipStopTest {
                 });
     }
 
-    /** A link that can be cut: every request fails fast while cut. */
+    /**
+     * Review 1.2: a view adopted while this instance does not act under it gains no key. b's own member lease is cut
+     * off (the registry still answers): its liveness term ends and it stops acting; then d joins, and b adopts the new
+     * view, in which it is still registered, under a term it no longer holds. No change may report a key gained while
+     * b's gate runs none (before the fix, every view after the stop was taken as "acting again" and reported every key
+     * b owned in it as gained); when its lease answers again and it registers anew, the keys it owns are gained.
+     */
+    @Test
+    void aViewAdoptedWhileNotActingGainsNoKey() {
+        Cuttable link = new Cuttable(AsyncBackend.on(store, Runnable::run));
+        HoplockOwnership b = settledThreeWithB(link);
+        assertThat(owned(b)).isNotEmpty();   // also makes every key "seen" by b's bean
+
+        record Told(OwnershipChange change, boolean memberWhenTold) {
+        }
+        List<Told> told = new ArrayList<>();
+        b.addChangeListener(change -> told.add(new Told(change, b.isMember())));
+
+        link.leasesCut = true;
+        for (int step = 0; step < 600 && b.isMember(); step++) {
+            time.advance(STEP);
+        }
+        assertThat(b.isMember()).as("b's liveness term ended").isFalse();
+        member("d", AsyncBackend.on(store, Runnable::run));
+        for (int step = 0; step < 100 && told.stream().noneMatch(t -> t.change().current().member("d").isPresent());
+             step++) {
+            time.advance(STEP);
+        }
+        assertThat(told).as("b adopted the view d joined, still registered in it, while not acting")
+                .anySatisfy(t -> {
+                    assertThat(t.change().joined()).extracting(m -> m.id()).contains("d");
+                    assertThat(t.change().current().member("b")).isPresent();
+                    assertThat(t.memberWhenTold()).isFalse();
+                });
+        assertThat(told).as("no key gained while b does not act").allSatisfy(t -> {
+            if (!t.memberWhenTold()) {
+                assertThat(t.change().gained()).isEmpty();
+                assertThat(t.change().gainedOf(keys)).isEmpty();
+            }
+        });
+
+        link.leasesCut = false;
+        for (int step = 0; step < 900 && owned(b).isEmpty(); step++) {
+            time.advance(STEP);
+        }
+        assertThat(owned(b)).as("b owns keys again").isNotEmpty();
+        assertThat(told).filteredOn(Told::memberWhenTold).flatMap(t -> t.change().gained())
+                .as("the keys it owns again are gained once it acts").containsAll(owned(b));
+    }
+
+    /** A link that can be cut: every request fails fast while cut (or, with {@link #leasesCut}, every lease's). */
     static final class Cuttable implements AsyncBackend {
         private final AsyncBackend inner;
         volatile boolean cut;
+        /** Every request for a member lease fails fast; the registry answers. */
+        volatile boolean leasesCut;
+
+        private boolean cut(String key) {
+            return cut || leasesCut && !key.endsWith("/registry");
+        }
 
         Cuttable(AsyncBackend inner) {
             this.inner = inner;
@@ -152,12 +214,12 @@ class HoplockOwnershipStopTest {
 
         @Override
         public CompletionStage<Optional<StoredObject>> read(String key, Duration timeout) {
-            return cut ? refused() : inner.read(key, timeout);
+            return cut(key) ? refused() : inner.read(key, timeout);
         }
 
         @Override
         public CompletionStage<WriteResult> write(String key, Handle expected, byte[] content, Duration timeout) {
-            return cut ? refused() : inner.write(key, expected, content, timeout);
+            return cut(key) ? refused() : inner.write(key, expected, content, timeout);
         }
 
         @Override
@@ -167,7 +229,7 @@ class HoplockOwnershipStopTest {
 
         @Override
         public CompletionStage<DeleteResult> delete(String key, Handle expected, Duration timeout) {
-            return cut ? refused() : inner.delete(key, expected, timeout);
+            return cut(key) ? refused() : inner.delete(key, expected, timeout);
         }
     }
 }

@@ -36,7 +36,7 @@ class OwnershipChangeAfterStopTest {
         assertThat(movedFromBToD).as("the test needs keys that b owned in v and d owns in v2").isNotEmpty();
         assertThat(stop.lostOf(keys)).containsAll(movedFromBToD);
 
-        OwnershipChange next = OwnershipChange.of("billing", 2, "b", v, v2, keys, false);
+        OwnershipChange next = OwnershipChange.of("billing", 2, "b", v, v2, keys, false, true);
         assertThat(next.actedBefore()).isFalse();
         assertThat(next.lost()).isEmpty();
         assertThat(next.lostOf(keys)).as("lost at the stop, not again").isEmpty();
@@ -45,10 +45,27 @@ class OwnershipChangeAfterStopTest {
 
     @Test
     void theReActChangeGainsTheKeysOwnedAgain() {
-        OwnershipChange next = OwnershipChange.of("billing", 1, "b", v, v, keys, false);
+        OwnershipChange next = OwnershipChange.of("billing", 1, "b", v, v, keys, false, true);
         assertThat(next.gained()).as("b owns keys in v").isNotEmpty();
         assertThat(next.gainedOf(keys)).as("owned again after the stop").isEqualTo(next.gained());
         assertThat(next.lostOf(keys)).isEmpty();
+    }
+
+    /** Review 1.2: a view this instance does not act under gains nothing; after acting, what it acted on is lost. */
+    @Test
+    void aViewNotActedUnderGainsNoKey() {
+        OwnershipChange afterStop = OwnershipChange.of("billing", 2, "b", v, v2, keys, false, false);
+        assertThat(afterStop.actsAfter()).isFalse();
+        assertThat(afterStop.gained()).isEmpty();
+        assertThat(afterStop.gainedOf(keys)).isEmpty();
+        assertThat(afterStop.lost()).isEmpty();
+        assertThat(afterStop.lostOf(keys)).isEmpty();
+
+        OwnershipChange whileActing = OwnershipChange.of("billing", 2, "b", v, v2, keys, true, false);
+        List<String> ownedInV = keys.stream().filter(k -> Rendezvous.isOwner(k, "b", v)).sorted().toList();
+        assertThat(whileActing.gained()).isEmpty();
+        assertThat(whileActing.lost()).as("every key it acted on").isEqualTo(ownedInV);
+        assertThat(whileActing.lostOf(keys)).isEqualTo(whileActing.lost());
     }
 
     @Test

@@ -116,6 +116,16 @@ public final class TakeoverDecision {
         return nowNanos - seen.firstSeenNanos() >= observe.toNanos();
     }
 
+    /**
+     * Rule L3 (text in {@code dev.hoplock.core.lock}), the one computation of how long a version held by another owner
+     * is observed before it is taken over or released by an operator ({@code StuckLeaseRelease}): the longer of
+     * {@code ttl} and {@code validityAtFirstSightNanos}, the validity the record showed when first seen (by the wall
+     * clock, {@link #nanosUntil}; a holder may have asked for a longer TTL than the observer's and need not renew).
+     */
+    public static Duration observationFor(Duration ttl, long validityAtFirstSightNanos) {
+        return Duration.ofNanos(Math.max(ttl.toNanos(), validityAtFirstSightNanos));
+    }
+
     /** As {@link #decide(Observation, long, long, Instant, Duration, Duration)} with the elector's settings. */
     public static Outcome decide(Observation seen, long highestGeneration, long nowNanos, Instant wallNow,
                           ElectorSettings settings) {

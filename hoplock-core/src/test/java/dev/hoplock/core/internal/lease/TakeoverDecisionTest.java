@@ -38,6 +38,14 @@ class TakeoverDecisionTest {
         assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos(), WALL)).isEqualTo(new Wait(POLL));
     }
 
+    /** Rule ids: L3. The observation lasts the longer of the TTL and the validity shown at first sight. */
+    @Test
+    void theObservationLastsTheLongerOfTheTtlAndTheValidityFirstSeen() {
+        assertThat(TakeoverDecision.observationFor(TTL, TTL.toNanos() + 1)).isEqualTo(TTL.plusNanos(1));
+        assertThat(TakeoverDecision.observationFor(TTL, TTL.toNanos() - 1)).isEqualTo(TTL);
+        assertThat(TakeoverDecision.observationFor(TTL, 0)).as("an expired or released record").isEqualTo(TTL);
+    }
+
     @Test
     void anExpiredRecordIsTakenOnlyAfterATtlOfUnchangedObservation() {
         Observation seen = new Observation.Present(V1, heldBy("a", 4, WALL.minusSeconds(1)), 100 * SEC);
