@@ -14,8 +14,9 @@ import java.util.function.Supplier;
  * Tells the listeners every change of the gate's answer ({@link ActingGate#isMember()}: whether this member acts), at
  * the instant it changes, not when the store answers again: a stop at the instant the adopted view's confirmation
  * lapses (rule M2) or the liveness term ends (rule M1), a stop or a start that an adoption brings, and acting again
- * under the view last adopted. It decides nothing: whether the member acts is {@link ActingGate#isMember()}; this only
- * watches that answer and remembers what the listeners were last told.
+ * under the view last adopted; and tells the open claims at every stop. It decides nothing: whether the member acts
+ * is {@link ActingGate#isMember()}; this only watches that answer, remembers what the listeners were last told, and
+ * hands a "no" to the claims.
  *
  * <p>Guarantees (every method is called under the membership loop's lock, so the events keep their order with the
  * {@link OwnershipEvent.MembershipChanged} events of {@link ViewAdoption}):
@@ -27,6 +28,11 @@ import java.util.function.Supplier;
  *       again without a new view is one {@code MembershipChanged} with that view as both previous and current and
  *       {@code acting} true. A member that is leaving (rule M7) gets no {@code ActingStopped}: it stopped by its own
  *       leave, and its next {@code MembershipChanged} says {@code acting} false.</li>
+ *   <li>The gate's stop is the claims' loss too: whenever a check or an adoption finds that the member does not act,
+ *       every open claim is told ({@code loseClaims}: interrupted, or its loss callback run), at the same instant as
+ *       the listeners, so work on a key does not outlast the confirmation of the view it was claimed under (rule M2)
+ *       even while the member lease still renews. Without it, only a key's move, the end of the liveness term or a
+ *       leave told a claim.</li>
  *   <li>At most one {@code ActingStopped} per stop: a second one comes only after the listeners were told it acts
  *       again.</li>
  *   <li>While the member acts, a check is scheduled at the instant the gate's answer would change with no event: the
@@ -48,6 +54,7 @@ final class ActingWatch {
     private final Consumer<OwnershipEvent> events;
     private final Supplier<@Nullable EpochView> current;
     private final Runnable checkUnderLock;
+    private final Runnable loseClaims;
     private BooleanSupplier acting = () -> false;
     private BooleanSupplier leaving = () -> false;
 
@@ -60,7 +67,7 @@ final class ActingWatch {
      * @param checkUnderLock runs {@link #check()} under the membership loop's lock (the scheduled check uses it)
      */
     ActingWatch(String group, TimeSource time, Scheduler scheduler, Elector elector, Consumer<OwnershipEvent> events,
-            Supplier<@Nullable EpochView> current, Runnable checkUnderLock) {
+            Supplier<@Nullable EpochView> current, Runnable checkUnderLock, Runnable loseClaims) {
         this.group = group;
         this.time = time;
         this.scheduler = scheduler;
@@ -68,6 +75,7 @@ final class ActingWatch {
         this.events = events;
         this.current = current;
         this.checkUnderLock = checkUnderLock;
+        this.loseClaims = loseClaims;
     }
 
     /** The gate's answers: whether the member acts now ({@link ActingGate#isMember()}) and whether it is leaving. */
@@ -83,8 +91,11 @@ final class ActingWatch {
      */
     boolean adopting(@Nullable EpochView before) {
         boolean acts = !closed && acting.getAsBoolean();
-        if (!acts && toldActing) {
-            stopped(before);
+        if (!acts) {
+            loseClaims.run();
+            if (toldActing) {
+                stopped(before);
+            }
         }
         toldActing = acts;
         return acts;
@@ -105,6 +116,7 @@ final class ActingWatch {
             plan(view);
             return;
         }
+        loseClaims.run();
         if (toldActing) {
             stopped(view);
         }

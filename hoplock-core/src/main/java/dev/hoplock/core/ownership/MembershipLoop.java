@@ -84,7 +84,7 @@ final class MembershipLoop {
         // (The watch is asked only once the loop runs, after this constructor.)
         this.views = new ViewAdoption(config, time, claims, events, this::problem, this::actingAfterAdoption);
         this.acting = new ActingWatch(config.group(), time, scheduler, elector, events, views::current,
-                this::checkActing);
+                this::checkActing, claims::loseAll);
         this.jitter = new SplittableRandom(config.owner().hashCode() * 31L + config.memberId().hashCode());
         this.incarnations = new SplittableRandom(jitter.nextLong() ^ time.nanoTime() * 0x9E3779B97F4A7C15L
                 ^ time.wallMillis());

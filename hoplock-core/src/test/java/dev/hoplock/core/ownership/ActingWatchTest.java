@@ -175,6 +175,55 @@ class ActingWatchTest {
         assertEventsFollowTheGate(told);
     }
 
+    /**
+     * M2 for open claims: the registry stops answering while the member lease keeps renewing, so the adopted view's
+     * confirmation lapses with the liveness term still valid, and no adoption comes. A claim opened before must be told
+     * at the instant the gate stops (its loss callback run once; a thread claim's thread interrupted), not only when
+     * the key moves or the term ends: without it both stayed open and "valid by their owner's work" for as long as
+     * the lease renewed, while another member may take the key a TTL after its new epoch (M3).
+     */
+    @Test
+    void openClaimsAreToldWhenTheViewLapsesWhileTheMemberLeaseStillRenews() {
+        Link link = new Link(AsyncBackend.on(store, Runnable::run));
+        OwnershipGroup a = member("a", link);
+        time.advance(Duration.ofSeconds(40));
+        assertThat(a.isMember()).isTrue();
+        String key = "customer-7";
+        assertThat(a.isOwner(key)).isTrue();
+        List<Long> told = new ArrayList<>();
+        List<Object> livenessEnded = new ArrayList<>();
+        a.addLivenessListener(event -> {
+            if (event instanceof dev.hoplock.core.election.ElectionEvent.Lost) {
+                livenessEnded.add(event);
+            }
+        });
+        OwnershipClaim callbackClaim = a.claim(key, () -> told.add(time.nanoTime())).orElseThrow();
+        OwnershipClaim threadClaim = a.claim(key, true).orElseThrow();
+        try {
+            link.registryCut = true;
+            long firstNotActing = -1;
+            for (int step = 0; step < 600 && firstNotActing < 0; step++) {
+                time.advance(STEP);
+                if (!a.isMember()) {
+                    firstNotActing = time.nanoTime();
+                }
+            }
+            assertThat(firstNotActing).as("the view lapsed").isPositive();
+            assertThat(livenessEnded).as("the member lease still renews: its term did not end").isEmpty();
+            assertThat(told).as("the callback claim told once, by the time the gate stopped").hasSize(1);
+            assertThat(told.get(0)).isLessThanOrEqualTo(firstNotActing);
+            assertThat(Thread.interrupted()).as("the thread claim's thread interrupted").isTrue();
+            assertThat(callbackClaim.isValid()).isFalse();
+            assertThat(threadClaim.isValid()).isFalse();
+            time.advance(Duration.ofSeconds(5));
+            assertThat(told).as("never told twice").hasSize(1);
+        } finally {
+            callbackClaim.close();
+            threadClaim.close();
+            Thread.interrupted();
+        }
+    }
+
     /** The shared virtual time, with a wall clock that can step forward. */
     static final class SteppedWall implements TimeSource {
         private final VirtualTime time;
