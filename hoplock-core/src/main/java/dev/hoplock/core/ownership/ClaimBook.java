@@ -11,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /** The open {@link OwnershipClaim}s of one group: told when their key moves, and asked before an acknowledgement. */
 final class ClaimBook {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ClaimBook.class);
+
     private final Set<Claim> open = ConcurrentHashMap.newKeySet();
     private final Runnable onClose;
     private volatile CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -105,7 +107,13 @@ final class ClaimBook {
                 thread.interrupt();
             }
             if (onLoss != null) {
-                onLoss.run();
+                try {
+                    onLoss.run();
+                } catch (RuntimeException e) {
+                    // As Term.end: the loss is told to the other claims and the engine goes on all the same.
+                    log.warn("hoplock: the loss callback of a claim on key '{}' threw; the claim is lost all the same",
+                            key, e);
+                }
             }
         }
 

@@ -220,9 +220,11 @@ public final class OwnershipGroup implements Membership, AutoCloseable {
      * closed) runs {@code onLoss}: at most once, never once {@link OwnershipClaim#close()} has returned, after
      * {@link OwnershipClaim#isValid()} turned false. It runs on the thread that noticed the loss, possibly under the
      * group's or its elector's lock: it must return promptly and only hand the loss off (for example schedule the
-     * cancellation of a subscription on another executor); it must not block, nor call this group. A claim only
-     * found invalid by {@link OwnershipClaim#isValid()} (a view no longer confirmed in time) may be told later than
-     * it turns invalid: work that must not act after the loss checks {@code isValid()} before each step too.
+     * cancellation of a subscription on another executor); it must not block, nor call this group, nor close the claim
+     * on the thread that runs it (the claim's and its scope's monitors may be held there in either order; close it
+     * from the thread the loss was handed to). What it throws is logged. A claim is told when the member stops acting
+     * too (the view's confirmation lapsed, rule M2), at the check planned for that instant; work that must not act
+     * after the loss checks {@code isValid()} before each step as well.
      *
      * @param onLoss what the end of the ownership does to the work, instead of an interrupt
      */

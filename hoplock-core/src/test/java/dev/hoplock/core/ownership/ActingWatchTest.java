@@ -199,6 +199,11 @@ class ActingWatchTest {
         });
         OwnershipClaim callbackClaim = a.claim(key, () -> told.add(time.nanoTime())).orElseThrow();
         OwnershipClaim threadClaim = a.claim(key, true).orElseThrow();
+        // A callback that throws is logged: the other claims are told and the stop is published all the same.
+        OwnershipClaim throwing = a.claim(key, () -> {
+            throw new IllegalStateException("a callback that throws");
+        }).orElseThrow();
+        List<Told> events = record(a);
         try {
             link.registryCut = true;
             long firstNotActing = -1;
@@ -215,11 +220,15 @@ class ActingWatchTest {
             assertThat(Thread.interrupted()).as("the thread claim's thread interrupted").isTrue();
             assertThat(callbackClaim.isValid()).isFalse();
             assertThat(threadClaim.isValid()).isFalse();
+            assertThat(throwing.isValid()).isFalse();
+            assertThat(events).as("the stop told despite the throwing callback")
+                    .anyMatch(t -> t.event() instanceof OwnershipEvent.ActingStopped);
             time.advance(Duration.ofSeconds(5));
             assertThat(told).as("never told twice").hasSize(1);
         } finally {
             callbackClaim.close();
             threadClaim.close();
+            throwing.close();
             Thread.interrupted();
         }
     }

@@ -58,16 +58,23 @@ final class DeferredWithLock {
             // With the gate's turn, as the direct call (zero: the default mode, whatever the Locks bean's default).
             CompletableFuture<AcquireResult> acquiring =
                     locks.tryAcquireAsync(name, gate.atMostFor(), gate.fairTurn());
-            AtomicBoolean answered = new AtomicBoolean();
+            // One decision between the answer and a cancellation: whichever sets it first (Reactor checks for a
+            // cancellation and then passes the answer on, not atomically, so both may run).
+            AtomicBoolean decided = new AtomicBoolean();
             return Mono.fromFuture(acquiring, true)
-                    .doOnNext(answer -> answered.set(true))
-                    // Cancelled before the answer came (a cancellation after it reaches here too: ignored).
+                    // Cancelled before the answer was taken in: what it acquires is released, never left held.
                     .doOnCancel(() -> {
-                        if (!answered.get()) {
+                        if (decided.compareAndSet(false, true)) {
                             acquiring.thenAccept(DeferredWithLock::releaseIfTaken);
                         }
                     })
-                    .flatMap(answer -> entered(calls, method, gate, name, start, answer, onLoss));
+                    .flatMap(answer -> {
+                        if (!decided.compareAndSet(false, true)) {
+                            releaseIfTaken(answer);
+                            return Mono.<DeferredGate.Entry>empty();
+                        }
+                        return entered(calls, method, gate, name, start, answer, onLoss);
+                    });
         }));
     }
 
@@ -186,11 +193,11 @@ final class DeferredWithLock {
 
         /** Renews {@code name} for {@code remaining}, or for the shortest TTL the locks accept when that is more. */
         private static Mono<AcquireResult> keep(Locks locks, String name, Duration remaining) {
-            return Mono.defer(() -> Mono.fromFuture(locks.tryAcquireAsync(name, remaining), true))
+            return Mono.defer(() -> Mono.fromFuture(locks.tryAcquireAsync(name, remaining, Duration.ZERO), true))
                     .onErrorResume(InvalidSettingException.class, e -> {
                         if ("ttl".equals(e.setting()) && e.limit() instanceof Duration minimum
                                 && remaining.compareTo(minimum) < 0) {
-                            return Mono.fromFuture(locks.tryAcquireAsync(name, minimum), true);
+                            return Mono.fromFuture(locks.tryAcquireAsync(name, minimum, Duration.ZERO), true);
                         }
                         return Mono.error(e);
                     });

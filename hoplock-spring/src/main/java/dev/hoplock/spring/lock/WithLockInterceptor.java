@@ -318,11 +318,11 @@ final class WithLockInterceptor implements MethodInterceptor {
      */
     private static AcquireResult keep(Locks all, String name, Duration remaining) {
         try {
-            return all.tryAcquire(name, remaining);
+            return all.tryAcquire(name, remaining, Duration.ZERO);
         } catch (InvalidSettingException e) {
             if ("ttl".equals(e.setting()) && e.limit() instanceof Duration minimum
                     && remaining.compareTo(minimum) < 0) {
-                return all.tryAcquire(name, minimum);
+                return all.tryAcquire(name, minimum, Duration.ZERO);
             }
             throw e;
         }

@@ -92,7 +92,12 @@ public final class DeferredGate {
         /** The engine's callback: hands the signal to a scheduler thread (user code runs on cancellation). */
         void fire() {
             if (fired.compareAndSet(false, true)) {
-                Schedulers.boundedElastic().schedule(signal::tryEmitEmpty);
+                try {
+                    Schedulers.boundedElastic().schedule(signal::tryEmitEmpty);
+                } catch (RuntimeException rejected) {
+                    // The scheduler is full or disposed: the cancellation runs here rather than not at all.
+                    signal.tryEmitEmpty();
+                }
             }
         }
 
@@ -176,12 +181,17 @@ public final class DeferredGate {
             this.loss = loss;
         }
 
-        /** The exit, if it has not begun: empty when done. */
+        /**
+         * The exit, begun when subscribed if it has not begun yet: a cancellation between building this Mono and
+         * subscribing it (Reactor then skips the subscription) leaves the exit to {@link #now()}, never to nobody.
+         */
         <T> Mono<T> then() {
-            if (!done.compareAndSet(false, true)) {
-                return Mono.empty();
-            }
-            return Mono.from(entry.exit(loss.fired() || !entry.isValid())).then(Mono.empty());
+            return Mono.defer(() -> {
+                if (!done.compareAndSet(false, true)) {
+                    return Mono.<T>empty();
+                }
+                return Mono.from(entry.exit(loss.fired() || !entry.isValid())).then(Mono.<T>empty());
+            });
         }
 
         /** On cancellation: the exit, started now. */
