@@ -5,6 +5,7 @@ import dev.hoplock.core.backend.BackendException;
 import dev.hoplock.core.backend.StoredObject;
 import dev.hoplock.core.internal.lease.LeaseTimes;
 import dev.hoplock.core.internal.lease.Observation;
+import dev.hoplock.core.internal.lease.RenewalForecast;
 import dev.hoplock.core.internal.lease.RequestBook;
 import dev.hoplock.core.internal.lease.TakeoverDecision;
 import dev.hoplock.core.internal.lease.Term;
@@ -135,7 +136,9 @@ final class LeaseReads {
             }
             writes.acquire(take.expected(), take.generation());
         } else {
-            scheduleStep(((TakeoverDecision.Wait) outcome).delay());
+            Duration wait = ((TakeoverDecision.Wait) outcome).delay();
+            scheduleStep(RenewalForecast.nextRead(wait, watch.tracker().current(), time.wallNow(), settings.ttl(),
+                    settings.renewInterval(), settings.pollInterval()));
         }
     }
 

@@ -67,6 +67,37 @@ class ElectorTest {
         assertThat(b.elector.currentLease()).get().extracting(Lease::generation).isEqualTo(2L);
     }
 
+    /**
+     * Rule ids: E4. Issue 24 (failover p99): whatever the phase of the crash in the renewal cycle, the follower takes
+     * over at least one TTL after the dead leader's last renewal (the rule) and at most a quarter of a poll later (it
+     * reads just after each forecast renewal, {@code RenewalForecast}, and again when its observation completes,
+     * {@code TakeoverDecision}); before both, it took up to two polls more.
+     */
+    @Test
+    void aCrashedLeaderIsReplacedWithinAQuarterPollOfOneTtlAfterItsLastRenewalAtEveryPhase() throws Exception {
+        for (int phase = 0; phase < 20; phase++) {
+            Cluster run = new Cluster();
+            Node a = run.node("a").start();
+            run.time.runDue();
+            // The follower's polls fall at another phase of the leader's renewals in each run.
+            run.advance(POLL.dividedBy(20).multipliedBy(phase).plusMillis(7));
+            Node b = run.node("b").start();
+            run.advance(RENEW.multipliedBy(2).plus(RENEW.dividedBy(20).multipliedBy(phase)));
+            assertThat(a.elector.isLeader()).isTrue();
+
+            Instant lastWrite = run.stored().expiresAt().minus(TTL);
+            a.crash();
+            while (!b.elector.isLeader()) {
+                assertThat(run.time.wallNow()).as("phase %s: no takeover", phase)
+                        .isBefore(lastWrite.plus(TTL.multipliedBy(2)));
+                run.advance(Duration.ofMillis(1));
+            }
+            Duration afterLastWrite = Duration.between(lastWrite, run.time.wallNow());
+            assertThat(afterLastWrite).as("phase %s", phase).isGreaterThanOrEqualTo(TTL)
+                    .isLessThanOrEqualTo(TTL.plus(POLL.dividedBy(4)).plusMillis(1));
+        }
+    }
+
     @Test
     void gracefulCloseHandsOverWithinAboutOnePoll() throws Exception {
         Node a = cluster.node("a").start();

@@ -26,7 +26,9 @@ import java.time.Instant;
  *       clock ({@link DeletedRecordRule}); a key never seen present is acquired at once;</li>
  *   <li>the generation to write is above every generation seen ({@code highestGeneration + 1}); at
  *       {@code Long.MAX_VALUE} there is none, so it waits a poll for ever (rule 6);</li>
- *   <li>a wait is never longer than the poll interval, so the caller looks again at least once per poll.</li>
+ *   <li>a wait is never longer than the poll interval, so the caller looks again at least once per poll; for a record
+ *       held by another owner it ends when the observation would be long enough and the record expired, if that comes
+ *       sooner, so that a takeover follows the holder's expiry without an extra poll.</li>
  * </ul>
  * No clock is read and no state is kept: the same inputs give the same answer. Internal to {@code dev.hoplock.core};
  * shared by the elector, named locks and {@link ExpiryWitness}.
@@ -103,7 +105,11 @@ public final class TakeoverDecision {
         if (record.isExpiredAt(wallNow) && observedLongEnough) {
             return acquire(present.handle(), highestGeneration, Why.EXPIRED_AND_UNCHANGED, pollInterval);
         }
-        return new Wait(pollInterval);
+        // Look again when both halves can hold, if that comes before the next poll: the read that follows then finds
+        // the version observed long enough and expired, instead of up to a poll later (liveness only: the test above
+        // is the same whenever the caller looks).
+        long untilFree = Math.max(Math.max(0, ttlNanos - unchangedFor), nanosUntil(wallNow, record.expiresAt()));
+        return new Wait(untilFree == 0 ? pollInterval : min(pollInterval, Duration.ofNanos(untilFree)));
     }
 
     /**

@@ -49,7 +49,10 @@ class TakeoverDecisionTest {
     @Test
     void anExpiredRecordIsTakenOnlyAfterATtlOfUnchangedObservation() {
         Observation seen = new Observation.Present(V1, heldBy("a", 4, WALL.minusSeconds(1)), 100 * SEC);
-        assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos() - 1, WALL)).isEqualTo(new Wait(POLL));
+        assertThat(decide(seen, 4, 100 * SEC, WALL)).isEqualTo(new Wait(POLL));
+        assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos() - 1, WALL))
+                .as("the wait ends when the observation is long enough, not a poll later")
+                .isEqualTo(new Wait(Duration.ofNanos(1)));
         assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos(), WALL))
                 .isEqualTo(new Acquire(V1, 5, Why.EXPIRED_AND_UNCHANGED));
     }
@@ -58,7 +61,9 @@ class TakeoverDecisionTest {
     void aRecordUnchangedForATtlIsNotTakenWhileItsExpiryIsAheadOfTheWallClock() {
         // The holder's clock runs ahead, or its TTL is longer: wait, whatever the local observation says.
         Observation seen = new Observation.Present(V1, heldBy("a", 4, WALL.plusSeconds(1)), 0);
-        assertThat(decide(seen, 4, 10 * TTL.toNanos(), WALL)).isEqualTo(new Wait(POLL));
+        assertThat(decide(seen, 4, 10 * TTL.toNanos(), WALL)).as("until the record's expiry, within the poll")
+                .isEqualTo(new Wait(Duration.ofSeconds(1)));
+        assertThat(decide(seen, 4, 10 * TTL.toNanos(), WALL.minusSeconds(5))).isEqualTo(new Wait(POLL));
         assertThat(decide(seen, 4, 10 * TTL.toNanos(), WALL.plusSeconds(1)))
                 .isEqualTo(new Acquire(V1, 5, Why.EXPIRED_AND_UNCHANGED));
     }
