@@ -62,8 +62,10 @@ import java.util.concurrent.TimeUnit;
  * the same, they never closed. A step-down keeps an elector from claiming for one TTL, so that another instance can
  * take over: a start within a TTL of the stop claims once that TTL has passed. On the in-memory store the start waits
  * for that first round as the first start does ({@link #awaitFirstRound}), and, within a TTL of the stop, for the rest
- * of that TTL too, so that a test can call a {@code @LeaderOnly} method at once after a restart. If the application was not taking part
- * when it stopped (not ready yet, or refusing traffic: {@link ReadinessCandidacy}), the start leaves that to readiness.
+ * of that TTL too, so that a test can call a {@code @LeaderOnly} method at once after a restart. The stop and readiness
+ * withdraw the application each on its own account ({@link Candidacy.Source}): a context stopped while not ready or
+ * refusing traffic starts again withdrawn until it accepts traffic, and one that accepts traffic while stopped takes
+ * part only once it starts ({@link ReadinessCandidacy}).
  * A context closed while stopped closes the electors at bean destruction ({@link HoplockElections#close()}, the bean's
  * destroy method); their leases were released at the stop.
  */
@@ -102,16 +104,23 @@ final class HoplockLifecycle extends ClosingLifecycle
     void begin() {
         if (withdrawnByStop) {
             withdrawnByStop = false;
+            if (elections.candidacy().isWithheldBesides(Candidacy.Source.LIFECYCLE)) {
+                // Not ready yet, or refusing traffic (possibly since the stop): that withdrawal stands.
+                elections.campaign(Candidacy.Source.LIFECYCLE);
+                log.info("hoplock: the application context started again, not taking part in {}: {}",
+                        elections.names(), elections.candidacy().withdrawnBecause().orElse(""));
+                return;
+            }
             log.info("hoplock: the application context started again: campaigning in {}", elections.names());
             if (backend instanceof InMemoryBackend) {
                 // The step-down at the stop keeps each elector from claiming for one TTL: wait that out too, so that
                 // a test can call a @LeaderOnly method at once after a restart, as after the first start.
                 Duration sinceStop = Duration.ofNanos(System.nanoTime() - stoppedAt);
                 Duration paused = maxTtl().minus(sinceStop);
-                awaitFirstRound(elections, elections::campaign,
+                awaitFirstRound(elections, () -> elections.campaign(Candidacy.Source.LIFECYCLE),
                         paused.isNegative() ? FIRST_ROUND_WAIT : FIRST_ROUND_WAIT.plus(paused));
             } else {
-                elections.campaign();
+                elections.campaign(Candidacy.Source.LIFECYCLE);
             }
             return;
         }
@@ -190,7 +199,11 @@ final class HoplockLifecycle extends ClosingLifecycle
             return elections.closeAllAsync();
         }
         if (!elections.candidacy().isCandidate()) {
-            // Not taking part (not ready yet, or refusing traffic): withdrawn already, nothing held to release.
+            // Not taking part (not ready yet, or refusing traffic): nothing held to release, but the stop is recorded
+            // too, so that readiness coming back while stopped does not campaign before the start.
+            withdrawnByStop = true;
+            stoppedAt = System.nanoTime();
+            elections.withdraw(Candidacy.Source.LIFECYCLE, STOPPED);
             return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<Void>> releases = new ArrayList<>();
@@ -205,7 +218,7 @@ final class HoplockLifecycle extends ClosingLifecycle
         }
         withdrawnByStop = true;
         stoppedAt = System.nanoTime();
-        elections.withdraw(STOPPED);
+        elections.withdraw(Candidacy.Source.LIFECYCLE, STOPPED);
         Duration wait = bound;
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
                 .completeOnTimeout(null, wait.toNanos(), TimeUnit.NANOSECONDS)

@@ -84,7 +84,7 @@ final class ReadinessCandidacy implements SmartApplicationListener {
                     + " readiness; it takes part once it has started (as with hoplock.act-when=started)");
             return Candidacy.candidate();
         }
-        return Candidacy.withdrawn(WAITING);
+        return Candidacy.withdrawn(Candidacy.Source.READINESS, WAITING);
     }
 
     @Override
@@ -124,24 +124,32 @@ final class ReadinessCandidacy implements SmartApplicationListener {
     }
 
     private void campaign(HoplockElections electors) {
-        if (electors.candidacy().isCandidate()) {
+        Candidacy candidacy = electors.candidacy();
+        if (!candidacy.isWithdrawnBy(Candidacy.Source.READINESS)) {
+            return;
+        }
+        if (candidacy.isWithdrawnBy(Candidacy.Source.LIFECYCLE)) {
+            // Accepting traffic while the context is stopped: readiness no longer withholds, the start campaigns.
+            electors.campaign(Candidacy.Source.READINESS);
+            log.info("hoplock: the application is ready (ACCEPTING_TRAFFIC) but its context is stopped: it takes part"
+                    + " in {} when the context starts", electors.names());
             return;
         }
         join();
         log.info("hoplock: the application is ready (ACCEPTING_TRAFFIC): campaigning in {}", electors.names());
         if (backend.getIfAvailable() instanceof InMemoryBackend) {
-            HoplockLifecycle.awaitFirstRound(electors, electors::campaign);
+            HoplockLifecycle.awaitFirstRound(electors, () -> electors.campaign(Candidacy.Source.READINESS));
         } else {
-            electors.campaign();
+            electors.campaign(Candidacy.Source.READINESS);
         }
     }
 
     private void withdraw(HoplockElections electors) {
-        if (!electors.candidacy().isCandidate()) {
+        if (electors.candidacy().isWithdrawnBy(Candidacy.Source.READINESS)) {
             return;
         }
         log.info("hoplock: the application refuses traffic (REFUSING_TRAFFIC): stepping down and not campaigning in"
                 + " {} until it accepts traffic again", electors.names());
-        electors.withdraw(REFUSING);
+        electors.withdraw(Candidacy.Source.READINESS, REFUSING);
     }
 }

@@ -18,6 +18,8 @@ import dev.hoplock.spring.ownership.HoplockOwnership;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -85,6 +87,49 @@ class StopAndRestartLifecycleTests {
             assertThat(jobs.leaderWork()).as("@LeaderOnly runs again").isEqualTo("ran");
             assertThat(jobs.lockedWork()).as("@WithLock runs again").isEqualTo("ran");
             assertThat(storedRecord(elector).orElseThrow().isReleased()).isFalse();
+        });
+    }
+
+    /**
+     * Review finding: readiness and the stop withdraw each on their own account. Accepting traffic while stopped does
+     * not campaign (it did: the readiness listener entered the one shared candidacy), and a context stopped while
+     * refusing traffic starts again withdrawn until it accepts traffic (the stop was not recorded at all).
+     */
+    @Test
+    void readinessWhileStoppedWaitsForTheStartAndAStopWhileRefusingTrafficWaitsForReadiness() {
+        runner.run(context -> {
+            Elector elector = context.getBean(HoplockElections.class).getDefault();
+            Jobs jobs = context.getBean(Jobs.class);
+            await().atMost(WAIT).until(elector::isLeader);
+
+            AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
+            await().atMost(WAIT).until(() -> storedRecord(elector).map(LeaseRecord::isReleased).orElse(false));
+            context.stop();
+            AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+
+            assertThat(context.getBean(HoplockElections.class).candidacy().withdrawnBecause())
+                    .hasValueSatisfying(why -> assertThat(why).contains("application context is stopped"));
+            await().during(Duration.ofMillis(1800)).atMost(WAIT).until(() -> !elector.isLeader());
+            assertThat(jobs.leaderWork()).as("stopped: skipped although accepting traffic").isNull();
+
+            context.start();
+            await().atMost(WAIT).until(elector::isLeader);
+            assertThat(jobs.leaderWork()).isEqualTo("ran");
+
+            AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
+            await().atMost(WAIT).until(() -> !elector.isLeader());
+            context.stop();
+            context.start();
+
+            assertThat(context.getBean(HoplockElections.class).candidacy().withdrawnBecause())
+                    .hasValueSatisfying(why -> assertThat(why).contains("REFUSING_TRAFFIC")
+                            .doesNotContain("application context is stopped"));
+            await().during(Duration.ofMillis(1800)).atMost(WAIT).until(() -> !elector.isLeader());
+            assertThat(jobs.lockedWork()).as("refusing traffic: @WithLock skipped after the start").isNull();
+
+            AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+            await().atMost(WAIT).until(elector::isLeader);
+            assertThat(jobs.lockedWork()).isEqualTo("ran");
         });
     }
 

@@ -10,6 +10,7 @@ import dev.hoplock.core.record.MalformedLeaseRecordException;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -31,44 +32,84 @@ import java.util.Optional;
  * poll. A claim already sent when the withdrawal begins may still land; the term it begins is stepped down as soon as
  * its {@code Acquired} event is delivered ({@link HoplockElections}).
  *
- * <p>Thread-safe: the state is one volatile field.
+ * <p>Several causes can withdraw an application at once (its readiness, a stopped context, the application itself:
+ * {@link Source}); each is entered again by its own cause only, and the application campaigns once none withholds it.
+ * A context stopped while refusing traffic therefore stays withdrawn when it starts again until it accepts traffic,
+ * and one that accepts traffic while stopped campaigns only once it starts.
+ *
+ * <p>Thread-safe: changes are serialised; {@link #isCandidate()} and {@link #withdrawnBecause()} read one volatile
+ * field.
  */
 public final class Candidacy {
 
+    /** Who withdrew the application. Each cause is entered again only by itself. */
+    public enum Source {
+        /** The application itself ({@link HoplockElections#withdraw(String)}). */
+        APPLICATION,
+        /** The application's readiness state (not ready yet, or refusing traffic). */
+        READINESS,
+        /** The application context is stopped (not closed). */
+        LIFECYCLE
+    }
+
+    private final EnumMap<Source, String> reasons = new EnumMap<>(Source.class);
     private volatile @Nullable String withdrawnBecause;
 
-    private Candidacy(@Nullable String withdrawnBecause) {
-        this.withdrawnBecause = withdrawnBecause;
+    private Candidacy() {
     }
 
     /** A candidacy that begins as a candidate (the behaviour without readiness: campaign once started). */
     public static Candidacy candidate() {
-        return new Candidacy(null);
+        return new Candidacy();
     }
 
-    /** A candidacy that begins withdrawn, for {@code reason} (shown by health and the endpoint). */
+    /** A candidacy that begins withdrawn by the application, for {@code reason} (shown by health and the endpoint). */
     public static Candidacy withdrawn(String reason) {
-        return new Candidacy(Objects.requireNonNull(reason, "reason"));
+        return withdrawn(Source.APPLICATION, reason);
     }
 
-    /** True while this application campaigns. */
+    /** A candidacy that begins withdrawn by {@code source}, for {@code reason}. */
+    public static Candidacy withdrawn(Source source, String reason) {
+        Candidacy candidacy = new Candidacy();
+        candidacy.withdraw(source, reason);
+        return candidacy;
+    }
+
+    /** True while this application campaigns: no cause withholds it. */
     public boolean isCandidate() {
         return withdrawnBecause == null;
     }
 
-    /** Why this application does not campaign now; empty while it is a candidate. */
+    /** True while {@code source} withholds this application (other causes may too). */
+    public synchronized boolean isWithdrawnBy(Source source) {
+        return reasons.containsKey(Objects.requireNonNull(source, "source"));
+    }
+
+    /** True while a source other than {@code source} withholds this application. */
+    public synchronized boolean isWithheldBesides(Source source) {
+        Objects.requireNonNull(source, "source");
+        return reasons.keySet().stream().anyMatch(other -> other != source);
+    }
+
+    /** Why this application does not campaign now (every cause, joined by "; "); empty while it is a candidate. */
     public Optional<String> withdrawnBecause() {
         return Optional.ofNullable(withdrawnBecause);
     }
 
-    /** From now on, claims are refused; {@code reason} says why. Does not step down (see {@link HoplockElections}). */
-    void withdraw(String reason) {
-        withdrawnBecause = Objects.requireNonNull(reason, "reason");
+    /**
+     * From now on, claims are refused; {@code reason} says why (replacing an earlier reason of the same source). Does
+     * not step down (see {@link HoplockElections}).
+     */
+    synchronized void withdraw(Source source, String reason) {
+        reasons.put(Objects.requireNonNull(source, "source"), Objects.requireNonNull(reason, "reason"));
+        withdrawnBecause = String.join("; ", reasons.values());
     }
 
-    /** From now on, claims are written again. */
-    void enter() {
-        withdrawnBecause = null;
+    /** {@code source} no longer withholds; claims are written again once no cause does. True when a candidate now. */
+    synchronized boolean enter(Source source) {
+        reasons.remove(Objects.requireNonNull(source, "source"));
+        withdrawnBecause = reasons.isEmpty() ? null : String.join("; ", reasons.values());
+        return withdrawnBecause == null;
     }
 
     /** The store of one election, as this candidacy lets the elector use it. */

@@ -75,22 +75,44 @@ public final class HoplockElections implements AutoCloseable {
     /**
      * Stops campaigning in every election, for {@code reason}: a leader steps down (leader work is told to stop, the
      * lease is released once it has), and no elector claims a lease until {@link #campaign()}. Electors keep following
-     * the elections. Idempotent.
+     * the elections. Idempotent. As {@link #withdraw(Candidacy.Source, String)} by the application.
      */
     public void withdraw(String reason) {
+        withdraw(Candidacy.Source.APPLICATION, reason);
+    }
+
+    /**
+     * As {@link #withdraw(String)}, by {@code source}: the application campaigns again only once every source that
+     * withdrew it has entered again ({@link #campaign(Candidacy.Source)}).
+     */
+    public void withdraw(Candidacy.Source source, String reason) {
         // Step down first (the campaign pauses), then refuse claims, then step down a term a claim in flight began.
         electors.values().forEach(Elector::stepDown);
-        candidacy.withdraw(reason);
+        candidacy.withdraw(source, reason);
         electors.values().forEach(Elector::stepDown);
     }
 
     /**
-     * Campaigns in every election again: claims are written again (an elector that stepped down waits out the one
-     * TTL its step-down pauses it), and electors never started are started. Idempotent.
+     * Campaigns in every election again, as far as the application's own withdrawal goes:
+     * {@link #campaign(Candidacy.Source)} by the application.
      */
     public void campaign() {
-        candidacy.enter();
+        campaign(Candidacy.Source.APPLICATION);
+    }
+
+    /**
+     * Ends {@code source}'s withdrawal. If no other source withholds the application, claims are written again (an
+     * elector that stepped down waits out the one TTL its step-down pauses it) and electors never started are
+     * started. Idempotent.
+     *
+     * @return true when the application is a candidate now
+     */
+    public boolean campaign(Candidacy.Source source) {
+        if (!candidacy.enter(source)) {
+            return false;
+        }
         startAll();
+        return true;
     }
 
     /** The election names, in configuration order. */

@@ -47,14 +47,34 @@ class CandidacyTest {
         assertThat(first).isInstanceOf(WriteResult.Written.class);
         Handle handle = ((WriteResult.Written) first).handle();
 
-        candidacy.withdraw("refusing traffic");
+        candidacy.withdraw(Candidacy.Source.READINESS, "refusing traffic");
         assertThat(guarded.write("lease", handle, claim(1), TIMEOUT)).as("a renewal is a claim too")
                 .isEqualTo(WriteResult.preconditionFailed());
         assertThat(store.read("lease", TIMEOUT).orElseThrow().handle()).isEqualTo(handle);
 
-        candidacy.enter();
+        assertThat(candidacy.enter(Candidacy.Source.READINESS)).isTrue();
         assertThat(candidacy.withdrawnBecause()).isEmpty();
         assertThat(guarded.write("lease", handle, claim(2), TIMEOUT)).isInstanceOf(WriteResult.Written.class);
+    }
+
+    /** Review finding: a stop while refusing traffic, or readiness while stopped, must not bring the application back. */
+    @Test
+    void eachCauseOfAWithdrawalIsEnteredOnlyByItselfAndTheCandidacyComesBackWhenNoneIsLeft() throws Exception {
+        Candidacy candidacy = Candidacy.withdrawn(Candidacy.Source.READINESS, "refusing traffic");
+        candidacy.withdraw(Candidacy.Source.LIFECYCLE, "stopped");
+        assertThat(candidacy.withdrawnBecause()).contains("refusing traffic; stopped");
+
+        assertThat(candidacy.enter(Candidacy.Source.READINESS)).as("accepting traffic while stopped").isFalse();
+        assertThat(candidacy.isCandidate()).isFalse();
+        assertThat(candidacy.isWithdrawnBy(Candidacy.Source.LIFECYCLE)).isTrue();
+        assertThat(candidacy.isWithdrawnBy(Candidacy.Source.READINESS)).isFalse();
+        assertThat(candidacy.withdrawnBecause()).contains("stopped");
+        assertThat(candidacy.guard(store).write("lease", Handle.NONE, claim(1), TIMEOUT))
+                .isEqualTo(WriteResult.preconditionFailed());
+
+        assertThat(candidacy.enter(Candidacy.Source.LIFECYCLE)).isTrue();
+        assertThat(candidacy.isCandidate()).isTrue();
+        assertThat(candidacy.withdrawnBecause()).isEmpty();
     }
 
     @Test
