@@ -53,8 +53,9 @@ final class FailoverPlot {
                         new EcdfPlot.Series("dead leader's last renewal -> follower Acquired", orange, sinceWrite)),
                 List.of(new EcdfPlot.Reference("TTL - renew: earliest possible from the kill", grey, ttl - renew),
                         new EcdfPlot.Reference("TTL: the lease expires (physical bound from the last renewal)", red, ttl),
-                        new EcdfPlot.Reference("TTL + poll", green, ttl + poll),
-                        new EcdfPlot.Reference("TTL + 2 polls: latest by design (+ request times)",
+                        new EcdfPlot.Reference("TTL + poll/4: latest by design when the renewal lands as forecast",
+                                green, ttl + poll / 4),
+                        new EcdfPlot.Reference("TTL + 2 polls: latest by design when it lands later",
                                 new Color(140, 60, 170),
                                 ttl + 2 * poll)),
                 "");

@@ -66,11 +66,22 @@ final class FailoverSection extends Section {
                 + " take over before the lease it last wrote has expired: at least one TTL after that renewal. hoplock"
                 + " waits a little more: it takes over only once the record is expired by its wall clock *and* it has"
                 + " seen the same version unchanged for a whole TTL on its own monotonic clock, counted from the first"
-                + " read that saw it (at most one poll after the write), and it looks once per poll. So the takeover"
-                + " falls between TTL and TTL + 2 polls after the last renewal (" + f0(ttl) + " to "
-                + f0(ttl + 2 * poll) + " ms, plus request times), and since the kill lands 0 to one renew interval after"
-                + " that renewal, between TTL - renew and TTL + 2 polls after the kill (" + f0(ttl - renew) + " to "
-                + f0(ttl + 2 * poll) + " ms).");
+                + " read that saw it. A follower reads at least once per poll, and also a quarter of a poll after the"
+                + " holder's next renewal is due (forecast from the record it last read: `expires_at` - TTL + renew;"
+                + " `RenewalForecast`), so the read that first sees a renewal comes about " + f0(poll / 4) + " ms after"
+                + " it; it reads again when its observation completes. So the takeover falls between TTL and TTL +"
+                + " poll/4 after the last renewal (" + f0(ttl) + " to " + f0(ttl + poll / 4) + " ms, plus request"
+                + " times and timer delays); a renewal that lands later than its forecast is seen at the next poll, and"
+                + " the takeover then comes up to TTL + 2 polls after it (" + f0(ttl + 2 * poll) + " ms), as without the"
+                + " forecast. Since the kill lands 0 to one renew interval after that renewal, the takeover falls between"
+                + " TTL - renew and TTL + poll/4 after the kill (" + f0(ttl - renew) + " to " + f0(ttl + poll / 4)
+                + " ms).");
+        line("");
+        double sinceP99 = d(failover, "crash_since_write_p99_ms");
+        double target = 1.07 * ttl;
+        line("Target (issue 24): p99 from the last renewal <= 1.07 x TTL = " + f0(target) + " ms. Measured: "
+                + f0(sinceP99) + " ms = " + f2(sinceP99 / ttl) + " x TTL: "
+                + (sinceP99 <= target ? "**met**." : "**missed by " + f0(sinceP99 - target) + " ms**."));
         line("");
         double sinceMin = d(failover, "crash_since_write_min_ms");
         double sinceMax = d(failover, "crash_since_write_max_ms");
