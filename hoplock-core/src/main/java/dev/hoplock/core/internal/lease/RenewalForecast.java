@@ -18,9 +18,11 @@ import java.time.Instant;
  * <p>Guarantees: liveness only. The answer is never longer than {@code wait} (the caller's own wait, at most a poll) and
  * never negative; it changes when the follower looks, never what it decides when it looks, so no safety rule depends
  * on it. A forecast from a holder with other timings or a skewed clock is wrong only in when the read comes: once the
- * forecast instant has passed, the caller's wait stands. Once the reads are in phase with the renewals (one renewal
- * every five polls at the default ratios), a follower makes no more reads than with the poll alone. Pure: no clock is
- * read and no state is kept. Internal to {@code dev.hoplock.core}; used by the {@link Elector}'s follower.
+ * forecast instant has passed, the caller's wait stands. The forecast is used only when the renew interval is a whole
+ * number of polls (the defaults: five): the reads then lock to the renewals and a follower makes as many reads as with
+ * the poll alone, one every poll; a renewal that lands more than a quarter of a poll after its forecast costs one read
+ * more in its cycle. With other ratios the poll alone stands. Pure: no clock is read and no state is kept. Internal to
+ * {@code dev.hoplock.core}; used by the {@link Elector}'s follower.
  */
 public final class RenewalForecast {
 
@@ -43,7 +45,7 @@ public final class RenewalForecast {
             return wait;
         }
         LeaseRecord record = present.record();
-        if (record == null || record.isReleased()) {
+        if (record == null || record.isReleased() || !renewalsFallOnPolls(renewInterval, pollInterval)) {
             return wait;
         }
         Instant expiresAt = record.expiresAt();
@@ -59,5 +61,21 @@ public final class RenewalForecast {
             return wait;
         }
         return Duration.ofNanos(untilLanded);
+    }
+
+    /**
+     * True when the renew interval is a whole number of polls (within a hundredth of a poll: the defaults, TTL/3 and
+     * TTL/15, are five polls to the nanosecond's rounding). Only then do reads locked to the renewals keep the poll's
+     * count: with other ratios, a read per renewal added to the polls would be an extra read per renewal (three times
+     * the reads when the poll is twice the renew interval), so the poll alone stands.
+     */
+    static boolean renewalsFallOnPolls(Duration renewInterval, Duration pollInterval) {
+        long poll = pollInterval.toNanos();
+        long renew = renewInterval.toNanos();
+        if (poll <= 0 || renew < poll) {
+            return false;
+        }
+        long polls = Math.round((double) renew / poll);
+        return Math.abs(renew - polls * poll) <= poll / 100;
     }
 }

@@ -28,7 +28,9 @@ import java.time.Instant;
  *       {@code Long.MAX_VALUE} there is none, so it waits a poll for ever (rule 6);</li>
  *   <li>a wait is never longer than the poll interval, so the caller looks again at least once per poll; for a record
  *       held by another owner it ends when the observation would be long enough and the record expired, if that comes
- *       sooner, so that a takeover follows the holder's expiry without an extra poll.</li>
+ *       sooner (but not before a twentieth of a poll), so that a takeover follows the holder's expiry without waiting
+ *       for the next poll. While the holder renews, that is never sooner unless the poll is longer than TTL minus the
+ *       holder's renew interval (then one read more per version).</li>
  * </ul>
  * No clock is read and no state is kept: the same inputs give the same answer. Internal to {@code dev.hoplock.core};
  * shared by the elector, named locks and {@link ExpiryWitness}.
@@ -108,8 +110,12 @@ public final class TakeoverDecision {
         // Look again when both halves can hold, if that comes before the next poll: the read that follows then finds
         // the version observed long enough and expired, instead of up to a poll later (liveness only: the test above
         // is the same whenever the caller looks).
+        // At least a twentieth of a poll, so that a coarse wall clock (or a record expiring a few nanoseconds ahead)
+        // never turns this into a run of reads.
         long untilFree = Math.max(Math.max(0, ttlNanos - unchangedFor), nanosUntil(wallNow, record.expiresAt()));
-        return new Wait(untilFree == 0 ? pollInterval : min(pollInterval, Duration.ofNanos(untilFree)));
+        long floor = pollInterval.toNanos() / 20;
+        return new Wait(untilFree == 0 ? pollInterval
+                : min(pollInterval, Duration.ofNanos(Math.max(untilFree, floor))));
     }
 
     /**

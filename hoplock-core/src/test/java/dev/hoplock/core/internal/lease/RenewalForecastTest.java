@@ -40,6 +40,19 @@ class RenewalForecastTest {
                 .as("never longer than the caller's wait").isEqualTo(Duration.ofMillis(100));
     }
 
+    /** Review finding: with other ratios a read per renewal would be a read more per renewal; the poll stands. */
+    @Test
+    void forecastsOnlyWhenTheRenewIntervalIsAWholeNumberOfPolls() {
+        Instant now = WRITTEN.plus(RENEW).minusSeconds(1);
+        Duration poll3 = Duration.ofSeconds(3);
+        assertThat(RenewalForecast.nextRead(poll3, heldFrom(WRITTEN), now, TTL, RENEW, poll3)).isEqualTo(poll3);
+        Duration poll20 = Duration.ofSeconds(20);
+        assertThat(RenewalForecast.nextRead(poll20, heldFrom(WRITTEN), now, TTL, RENEW, poll20)).isEqualTo(poll20);
+        assertThat(RenewalForecast.renewalsFallOnPolls(Duration.ofMillis(2000).dividedBy(3),
+                Duration.ofMillis(2000).dividedBy(15))).as("the defaults at TTL 2 s, rounded to the nanosecond").isTrue();
+        assertThat(RenewalForecast.renewalsFallOnPolls(RENEW, RENEW)).isTrue();
+    }
+
     @Test
     void forecastsNothingForAReleasedCorruptOrAbsentRecord() {
         Instant now = WRITTEN.plus(RENEW).minusSeconds(1);

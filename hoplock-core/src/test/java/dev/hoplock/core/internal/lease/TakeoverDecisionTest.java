@@ -51,8 +51,9 @@ class TakeoverDecisionTest {
         Observation seen = new Observation.Present(V1, heldBy("a", 4, WALL.minusSeconds(1)), 100 * SEC);
         assertThat(decide(seen, 4, 100 * SEC, WALL)).isEqualTo(new Wait(POLL));
         assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos() - 1, WALL))
-                .as("the wait ends when the observation is long enough, not a poll later")
-                .isEqualTo(new Wait(Duration.ofNanos(1)));
+                .as("the wait ends when the observation is long enough, not a poll later, after a twentieth of a poll")
+                .isEqualTo(new Wait(POLL.dividedBy(20)));
+        assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos() - SEC / 2, WALL)).isEqualTo(new Wait(Duration.ofMillis(500)));
         assertThat(decide(seen, 4, 100 * SEC + TTL.toNanos(), WALL))
                 .isEqualTo(new Acquire(V1, 5, Why.EXPIRED_AND_UNCHANGED));
     }
