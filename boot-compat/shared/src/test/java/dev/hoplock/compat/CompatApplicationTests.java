@@ -119,7 +119,8 @@ class CompatApplicationTests {
 
     @Test
     void aStoppedApplicationLeadsNothingAndLeadsAgainWhenStarted() {
-        ConfigurableApplicationContext a = start("app-a");
+        // One application and nobody else: a short TTL keeps the wait for the lease it left (below) short.
+        ConfigurableApplicationContext a = start("app-a", "hoplock.ttl=3s", "hoplock.renew=1s");
         Elector elector = a.getBean(HoplockElections.class).getDefault();
         GatedWork work = a.getBean(GatedWork.class);
         await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
@@ -130,16 +131,20 @@ class CompatApplicationTests {
         assertThat(elector.isStopped()).as("withdrawn, not closed").isFalse();
 
         a.start();
-        // A start within a TTL of the stop claims once that TTL (10 s here) has passed.
+        // A start within a TTL of the stop claims once that TTL (3 s here) has passed.
         await().atMost(Duration.ofSeconds(30)).until(elector::isLeader);
         assertThat(work.work()).as("@LeaderOnly runs again").isNotNull();
     }
 
     ConfigurableApplicationContext start(String owner) {
+        return start(owner, "hoplock.ttl=10s", "hoplock.renew=2s");
+    }
+
+    ConfigurableApplicationContext start(String owner, String ttl, String renew) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(CompatApplication.class)
                 .main(CompatApplication.class)
-                .properties("hoplock.filesystem.directory=" + directory, "hoplock.owner=" + owner,
-                        "hoplock.ttl=10s", "hoplock.renew=2s", "hoplock.poll=100ms")
+                .properties("hoplock.filesystem.directory=" + directory, "hoplock.owner=" + owner, ttl, renew,
+                        "hoplock.poll=100ms")
                 .run();
         started.add(context);
         return context;

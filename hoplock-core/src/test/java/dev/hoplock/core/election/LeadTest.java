@@ -64,7 +64,10 @@ class LeadTest {
         await("a step-down while leading").atMost(Duration.ofSeconds(5)).until(elector::stepDown);
         await().atMost(Duration.ofSeconds(5)).until(() -> !leadingWhenInterrupted.isEmpty());
         await("elected again after the pause").atMost(Duration.ofSeconds(10)).until(() -> generations.size() >= 2);
-        assertThat(generations).as("one generation per term, strictly rising").startsWith(1L).isSorted()
+        // The first term is not always generation 1: under load the first create's answer can come too late, its
+        // outcome is unknown (rule E5) and the elector's term starts at generation 2 (seen on a 2-core machine at
+        // load 26: the first "a leads 'lead-test'" at generation 2, generations [2, 3]).
+        assertThat(generations).as("one generation per term, strictly rising").allMatch(g -> g >= 1).isSorted()
                 .doesNotHaveDuplicates();
         elector.close();
         leading.get(5, TimeUnit.SECONDS);
