@@ -177,8 +177,9 @@ final class OwnershipSection extends Section {
                 + " one instant (formation); then a steady-state window; then, one after the other, a join, a graceful"
                 + " leave (`closeAsync()`) and a crash (every request of the member fails from one instant). Each"
                 + " change is timed from the event until every live member acts under the new view (views agree),"
-                + " until every one of 200 sample keys is acted on (`isOwner`) by its owner under the new membership"
-                + " (keys owned: one acting owner per key again), and until every member's acknowledgement of the new"
+                + " until every one of 200 sample keys and of 20 keys that move at the change (found before it) is acted"
+                + " on (`isOwner`) by its owner under the new membership (keys owned: one acting owner per key again),"
+                + " and until every member's acknowledgement of the new"
                 + " epoch is in the registry. Memory: heap used after a full GC (`MemoryMXBean`, after `System.gc()`)"
                 + " before the members were built and after the group formed, over N; per cached key: one member's"
                 + " checks of 60,000 distinct keys, heap after GC before and after, over 60,000 (the key strings exist"
@@ -192,7 +193,13 @@ final class OwnershipSection extends Section {
         }
         line(header.toString());
         line(rule.toString());
-        row(p, sizes, "formation: all N started at once, until every key is owned (s)", "formation.s", 1);
+        StringBuilder formation = new StringBuilder("| formation: all N started at once, until every key is owned (s) |");
+        for (String n : sizes) {
+            double seconds = d(p, n + ".formation.s");
+            formation.append(' ').append(d(p, n + ".formation.seeded") == 1 ? "not measured: started from a"
+                    + " formed group's registry" : Double.isNaN(seconds) ? "-" : f1(seconds)).append(" |");
+        }
+        line(formation.toString());
         row(p, sizes, "formation: registry writes / refused", "formation.registryWrites", "formation.refused");
         row(p, sizes, "store requests per hour, steady", "steady.requestsPerHour", 0);
         row(p, sizes, "model: 1,080 x N", "steady.model", 0);
@@ -231,7 +238,8 @@ final class OwnershipSection extends Section {
         line("`OwnershipScaleRealBench " + store + "`: N members in one JVM, each with its own store client"
                 + (store.equals("pg") ? " (a connection opened per request, at most 20 open at once: 100 pools would"
                 + " exceed the server's 100 connections)" : " (its own S3 client)") + ", sharing nothing but the"
-                + " store; real time, TTL " + m(p, "ttl.ms") + " ms (renew TTL/3, poll TTL/15); the phases and"
+                + " store; real time, TTL " + m(p, "ttl.ms") + " ms (renew TTL/3, poll TTL/15, request timeout TTL/3);"
+                + " the phases and"
                 + " measures of the virtual-time run above. Requests are counted at each member's client; the model is"
                 + " 3 per member per renew interval.");
         line("");
@@ -261,7 +269,8 @@ final class OwnershipSection extends Section {
             String failed = p.getProperty(n + ".failed");
             if (failed != null) {
                 line("");
-                line("N = " + n + " did not complete: " + failed);
+                line("N = " + n + " did not complete: " + failed + " (the stage's log,"
+                        + " `benchmarks/target/bench-logs/" + stage + ".log`, has each member's failed requests).");
             }
         }
         line("");
