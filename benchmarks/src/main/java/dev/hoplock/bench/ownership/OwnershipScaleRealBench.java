@@ -97,6 +97,9 @@ public final class OwnershipScaleRealBench {
         }
     }
 
+    /** The PostgreSQL table of this run (dropped at its end). */
+    private static final String PG_TABLE = "hoplock_scale_" + UUID.randomUUID().toString().substring(0, 8);
+
     public static void main(String[] args) throws Exception {
         String store = args.length > 0 ? args[0] : "s3";
         String sizes = args.length > 1 ? args[1] : "10,100";
@@ -117,7 +120,7 @@ public final class OwnershipScaleRealBench {
             String user = System.getProperty("bench.pg.user", "postgres");
             String password = System.getProperty("bench.pg.password", "");
             Semaphore open = new Semaphore(Integer.getInteger("bench.pg.connections", 20), true);
-            String table = "hoplock_scale_" + UUID.randomUUID().toString().substring(0, 8);
+            String table = PG_TABLE;
             boolean[] first = {true};
             factory = (id, closeables) -> {
                 PGSimpleDataSource ds = new PGSimpleDataSource();
@@ -132,6 +135,23 @@ public final class OwnershipScaleRealBench {
             };
         } else {
             throw new IllegalArgumentException("store: s3 or pg, not " + store);
+        }
+        Runnable cleanUp = () -> { };
+        if (store.equals("pg")) {
+            String url = System.getProperty("bench.pg.url", "jdbc:postgresql://127.0.0.1:5432/test");
+            String table = PG_TABLE;
+            cleanUp = () -> {
+                // The table this run created, on a shared database.
+                PGSimpleDataSource ds = new PGSimpleDataSource();
+                ds.setUrl(url);
+                ds.setUser(System.getProperty("bench.pg.user", "postgres"));
+                ds.setPassword(System.getProperty("bench.pg.password", ""));
+                try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+                    st.execute("DROP TABLE IF EXISTS " + table);
+                } catch (SQLException e) {
+                    System.out.println("could not drop " + table + ": " + e.getMessage());
+                }
+            };
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         List<List<?>> rows = new ArrayList<>();
@@ -157,6 +177,7 @@ public final class OwnershipScaleRealBench {
             Results.writeCsv("ownership-scale-" + store + ".csv", List.of("members", "measure", "value"), rows);
             Results.writeSummary("ownership-scale-" + store + ".properties", summary);
         }
+        cleanUp.run();
         System.exit(0);
     }
 
