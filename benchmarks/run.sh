@@ -14,7 +14,8 @@
 # in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
 # rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
 # handover), ownership (per-key ownership: spread and churn, store requests per hour against N, hand-over time, JMH
-# check cost), stores (failover after kill -9 and SIGTERM and store requests per hour of the Redis, NATS, Azure Blob
+# check cost, and ownership at scale: 10, 100 and 1,000 members in virtual time, 10 and 100 real members over S3Mock
+# and PostgreSQL), stores (failover after kill -9 and SIGTERM and store requests per hour of the Redis, NATS, Azure Blob
 # and DynamoDB stores, each over its own server or emulator started by the store module's figures test: Maven runs
 # RedisFailoverFigures, NatsFailoverFigures, AzureBlobFailoverFigures and DynamoDbFailoverFigures with -Pfailover-figures,
 # each writing benchmarks/results/store-<store>.properties; about 15 minutes at the default 30 repetitions). The report
@@ -58,6 +59,10 @@ cd "$ROOT"
 : "${ROLLING_WARMUP_MS:=1000}"  # each instance's warm-up (started, not ready)
 : "${OWNERSHIP_REPS:=5}"        # departures per mode (graceful, crash) in the ownership hand-over bench
 : "${OWNERSHIP_TTL_MS:=3000}"   # TTL of the ownership hand-over bench; renew TTL/3, poll TTL/15
+: "${OWNERSHIP_SCALE_MEMBERS:=10,100,1000}"   # group sizes of the ownership scale bench in virtual time
+: "${OWNERSHIP_SCALE_REAL_MEMBERS:=10,100}"   # group sizes of the ownership scale bench on S3Mock and PostgreSQL
+: "${OWNERSHIP_SCALE_S3_TTL_MS:=30000}"       # TTL of the ownership scale bench on S3Mock (one request thread)
+: "${OWNERSHIP_SCALE_PG_TTL_MS:=15000}"       # TTL of the ownership scale bench on PostgreSQL
 : "${STORES_REPS:=30}"          # stores stage: SIGKILLs, and as many SIGTERMs, of the leader's JVM per store (TTL 2 s)
 : "${STORES_SECONDS:=60}"       # stores stage: counting window of the request count per store (3 electors, TTL 30 s)
 : "${STORES_LIST:=redis nats azure-blob dynamodb}"  # stores stage: which stores
@@ -247,6 +252,24 @@ if wants ownership; then
   run_stage ownership-handover 1200 "$SHOWN_JAVA -Dbench.ownership.reps=$OWNERSHIP_REPS -Dbench.ownership.ttlMs=$OWNERSHIP_TTL_MS dev.hoplock.bench.ownership.OwnershipHandoverBench" -- \
     "${JAVA[@]}" -Dlogback.configurationFile=bench-logback.xml -Dbench.ownership.reps="$OWNERSHIP_REPS" \
     -Dbench.ownership.ttlMs="$OWNERSHIP_TTL_MS" dev.hoplock.bench.ownership.OwnershipHandoverBench
+  record_env ownership OWNERSHIP_SCALE_MEMBERS OWNERSHIP_SCALE_REAL_MEMBERS OWNERSHIP_SCALE_S3_TTL_MS OWNERSHIP_SCALE_PG_TTL_MS
+  # Issue 24: 10, 100 and 1,000 members in virtual time, then real members (many per JVM, each with its own client)
+  # over S3Mock and PostgreSQL.
+  run_stage ownership-scale 3600 "$SHOWN_JAVA -Xmx6g -Dbench.scale.members=$OWNERSHIP_SCALE_MEMBERS dev.hoplock.bench.ownership.OwnershipScaleBench" -- \
+    "${JAVA[@]}" -Xmx6g -Dlogback.configurationFile=bench-logback.xml -Dbench.scale.members="$OWNERSHIP_SCALE_MEMBERS" \
+    dev.hoplock.bench.ownership.OwnershipScaleBench
+  run_stage ownership-scale-s3 1800 "$SHOWN_JAVA -Xmx2g -Dbench.scale.ttlMs=$OWNERSHIP_SCALE_S3_TTL_MS dev.hoplock.bench.ownership.OwnershipScaleRealBench s3 $OWNERSHIP_SCALE_REAL_MEMBERS" -- \
+    "${JAVA[@]}" -Xmx2g -Dlogback.configurationFile=bench-logback.xml -Dhoplock.s3mock.startupSeconds=240 \
+    -Dbench.scale.ttlMs="$OWNERSHIP_SCALE_S3_TTL_MS" \
+    dev.hoplock.bench.ownership.OwnershipScaleRealBench s3 "$OWNERSHIP_SCALE_REAL_MEMBERS"
+  if ensure_postgres; then
+    run_stage ownership-scale-pg 1800 "$SHOWN_JAVA -Xmx2g -Dbench.scale.ttlMs=$OWNERSHIP_SCALE_PG_TTL_MS dev.hoplock.bench.ownership.OwnershipScaleRealBench pg $OWNERSHIP_SCALE_REAL_MEMBERS" -- \
+      "${JAVA[@]}" -Xmx2g -Dlogback.configurationFile=bench-logback.xml -Dbench.scale.ttlMs="$OWNERSHIP_SCALE_PG_TTL_MS" \
+      -Dbench.pg.url="$PG_URL" -Dbench.pg.user="$PG_USER" -Dbench.pg.password="$PG_PASSWORD" \
+      dev.hoplock.bench.ownership.OwnershipScaleRealBench pg "$OWNERSHIP_SCALE_REAL_MEMBERS"
+  else
+    set_prop "$STAGES_FILE" "ownership-scale-pg.status" "skipped: PostgreSQL is not reachable on 127.0.0.1:5432"
+  fi
   OWN_JMH=(OwnershipCheckBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s -prof gc -rf csv -rff "$RESULTS/jmh-ownership.csv")
   run_stage ownership-jmh 1200 "$SHOWN_JAVA org.openjdk.jmh.Main ${OWN_JMH[*]/#$RESULTS/benchmarks/results}" -- \
     "${JAVA[@]}" org.openjdk.jmh.Main "${OWN_JMH[@]}"

@@ -116,6 +116,9 @@ final class OwnershipSection extends Section {
             line("The count grows with N only; the keys checked cost no request (the check reads local state).");
             line("");
         }
+        scale();
+        realScale("s3", "S3Mock 5.2.0 (one request thread)");
+        realScale("pg", "PostgreSQL");
         line("### Cost of one ownership check, against ha's scheme (JMH)");
         line("");
         command("ownership-jmh");
@@ -153,5 +156,143 @@ final class OwnershipSection extends Section {
                 + " amortisation holds while the distinct keys checked per view fit the cache (65,536 by default);"
                 + " a key not seen under the current view costs ha's scheme once.");
         line("");
+    }
+
+    /** Ownership at scale (issue 24), in virtual time: one column per N. */
+    private void scale() {
+        line("### Ownership at scale: 10, 100 and 1,000 members in virtual time");
+        line("");
+        command("ownership-scale");
+        Properties p = results.load("ownership-scale.properties");
+        if (p == null) {
+            missing("ownership-scale", "ownership at 10, 100 and 1,000 members in virtual time");
+            return;
+        }
+        List<String> sizes = List.of(m(p, "members").split(","));
+        line("`OwnershipScaleBench`: N members of one group at the default TTL (30 s: renew 10 s, poll 2 s) over one"
+                + " in-memory store in virtual time, each member with its own simulated connection: a request takes"
+                + " effect after a one-way delay and its answer arrives after another, each uniform in "
+                + m(p, "latency.ms") + " ms, so that a registry read and the compare-and-swap after it leave a"
+                + " window for another member's write, as on a real store. Counted at the store. All N started at"
+                + " one instant (formation); then a steady-state window; then, one after the other, a join, a graceful"
+                + " leave (`closeAsync()`) and a crash (every request of the member fails from one instant). Each"
+                + " change is timed from the event until every live member acts under the new view (views agree),"
+                + " until every one of 200 sample keys and of 20 keys that move at the change (found before it) is acted"
+                + " on (`isOwner`) by its owner under the new membership (keys owned: one acting owner per key again),"
+                + " and until every member's acknowledgement of the new"
+                + " epoch is in the registry. Memory: heap used after a full GC (`MemoryMXBean`, after `System.gc()`)"
+                + " before the members were built and after the group formed, over N; per cached key: one member's"
+                + " checks of 60,000 distinct keys, heap after GC before and after, over 60,000 (the key strings exist"
+                + " before and are not counted).");
+        line("");
+        StringBuilder header = new StringBuilder("| measure |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String n : sizes) {
+            header.append(" N = ").append(String.format(Locale.ROOT, "%,d", Integer.parseInt(n))).append(" |");
+            rule.append("---|");
+        }
+        line(header.toString());
+        line(rule.toString());
+        StringBuilder formation = new StringBuilder("| formation: all N started at once, until every key is owned (s) |");
+        for (String n : sizes) {
+            double seconds = d(p, n + ".formation.s");
+            formation.append(' ').append(d(p, n + ".formation.seeded") == 1 ? "not measured: started from a"
+                    + " formed group's registry" : Double.isNaN(seconds) ? "-" : f1(seconds)).append(" |");
+        }
+        line(formation.toString());
+        row(p, sizes, "formation: registry writes / refused", "formation.registryWrites", "formation.refused");
+        row(p, sizes, "store requests per hour, steady", "steady.requestsPerHour", 0);
+        row(p, sizes, "model: 1,080 x N", "steady.model", 0);
+        row(p, sizes, "registry record size (bytes)", "registry.bytes", 0);
+        row(p, sizes, "registry bytes read per hour, all members", "steady.registryBytesReadPerHour", 0);
+        for (String change : List.of("join", "leave", "crash")) {
+            String label = change.equals("leave") ? "graceful leave" : change;
+            row(p, sizes, label + ": views agree (s)", change + ".views.s", 1);
+            row(p, sizes, label + ": keys owned (s)", change + ".keys.s", 1);
+            row(p, sizes, label + ": all acknowledged (s)", change + ".acked.s", 1);
+            row(p, sizes, label + ": registry writes / refused", change + ".registryWrites", change + ".refused");
+            row(p, sizes, label + ": store requests until all acknowledged", change + ".requests", 0);
+        }
+        row(p, sizes, "heap per member (bytes)", "memory.perMember.bytes", 0);
+        row(p, sizes, "heap per cached key (bytes)", "cache.perKey.bytes", 1);
+        row(p, sizes, "check, first time under a view (ns)", "cache.coldCheck.ns", 0);
+        row(p, sizes, "check, cached (ns; the JMH figure below is the careful one)", "cache.cachedCheck.ns", 0);
+        row(p, sizes, "walk of further distinct keys: keys", "walk.keys", 0);
+        row(p, sizes, "walk: ns per check (every check a miss)", "walk.check.ns", 0);
+        row(p, sizes, "walk: heap the cache retains after it (bytes)", "walk.retained.bytes", 0);
+        line("");
+    }
+
+    /** Ownership at scale with real members on a real store, in real time: one column per N. */
+    private void realScale(String store, String what) {
+        String stage = "ownership-scale-" + store;
+        line("### Ownership at scale: real members over " + what);
+        line("");
+        command(stage);
+        Properties p = results.load(stage + ".properties");
+        if (p == null) {
+            missing(stage, "ownership at scale with real members over " + what);
+            return;
+        }
+        List<String> sizes = List.of(m(p, "members").split(","));
+        line("`OwnershipScaleRealBench " + store + "`: N members in one JVM, each with its own store client"
+                + (store.equals("pg") ? " (a connection opened per request, at most 20 open at once: 100 pools would"
+                + " exceed the server's 100 connections)" : " (its own S3 client)") + ", sharing nothing but the"
+                + " store; real time, TTL " + m(p, "ttl.ms") + " ms (renew TTL/3, poll TTL/15, request timeout TTL/3);"
+                + " the phases and"
+                + " measures of the virtual-time run above. Requests are counted at each member's client; the model is"
+                + " 3 per member per renew interval.");
+        line("");
+        StringBuilder header = new StringBuilder("| measure |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String n : sizes) {
+            header.append(" N = ").append(String.format(Locale.ROOT, "%,d", Integer.parseInt(n))).append(" |");
+            rule.append("---|");
+        }
+        line(header.toString());
+        line(rule.toString());
+        row(p, sizes, "formation: all N started at once, until every key is owned (s)", "formation.s", 1);
+        row(p, sizes, "store requests per member per renew interval, steady (model 3)",
+                "steady.requestsPerMemberPerRenew", 2);
+        row(p, sizes, "refused registry writes in the steady window", "steady.refused", 0);
+        row(p, sizes, "failed requests in the steady window", "steady.failures", 0);
+        row(p, sizes, "registry record size (bytes)", "registry.bytes", 0);
+        for (String change : List.of("join", "leave", "crash")) {
+            String label = change.equals("leave") ? "graceful leave" : change;
+            row(p, sizes, label + ": views agree (s)", change + ".views.s", 1);
+            row(p, sizes, label + ": keys owned (s)", change + ".keys.s", 1);
+            row(p, sizes, label + ": all acknowledged (s)", change + ".acked.s", 1);
+            row(p, sizes, label + ": registry writes / refused", change + ".registryWrites", change + ".refused");
+        }
+        row(p, sizes, "heap per member, its store client included (bytes)", "memory.perMember.bytes", 0);
+        for (String n : sizes) {
+            String failed = p.getProperty(n + ".failed");
+            if (failed != null) {
+                line("");
+                line("N = " + n + " did not complete: " + failed + " (the stage's log,"
+                        + " `benchmarks/target/bench-logs/" + stage + ".log`, has each member's failed requests).");
+            }
+        }
+        line("");
+    }
+
+    private void row(Properties p, List<String> sizes, String label, String key, int decimals) {
+        StringBuilder out = new StringBuilder("| " + label + " |");
+        for (String n : sizes) {
+            double value = d(p, n + "." + key);
+            out.append(' ').append(Double.isNaN(value) ? "-" : decimals == 0 ? f0(value)
+                    : decimals == 1 ? f1(value) : f2(value)).append(" |");
+        }
+        line(out.toString());
+    }
+
+    private void row(Properties p, List<String> sizes, String label, String writes, String refused) {
+        StringBuilder out = new StringBuilder("| " + label + " |");
+        for (String n : sizes) {
+            double w = d(p, n + "." + writes);
+            double r = d(p, n + "." + refused);
+            out.append(' ').append(Double.isNaN(w) ? "-" : f0(w) + " / " + f0(r)).append(" |");
+        }
+        line(out.toString());
     }
 }

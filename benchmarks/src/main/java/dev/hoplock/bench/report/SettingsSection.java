@@ -39,6 +39,11 @@ final class SettingsSection extends Section {
                 {"ROLLING_WARMUP_MS", "1000", "warm-up of each instance, started but not ready"},
                 {"OWNERSHIP_REPS", "5", "departures per mode in the ownership hand-over bench"},
                 {"OWNERSHIP_TTL_MS", "3000", "TTL of the ownership hand-over bench"},
+                {"OWNERSHIP_SCALE_MEMBERS", "10,100,1000", "group sizes of the ownership scale bench, virtual time"},
+                {"OWNERSHIP_SCALE_REAL_MEMBERS", "10,100", "group sizes of the ownership scale bench on S3Mock and"
+                        + " PostgreSQL"},
+                {"OWNERSHIP_SCALE_S3_TTL_MS", "30000", "TTL of the ownership scale bench on S3Mock"},
+                {"OWNERSHIP_SCALE_PG_TTL_MS", "15000", "TTL of the ownership scale bench on PostgreSQL"},
                 {"STORES_REPS", "30", "SIGKILLs, and as many SIGTERMs, per store in the stores stage"},
                 {"STORES_SECONDS", "60", "counting window of the stores stage, per store"},
                 {"STAGES", "failover jmh requests jdbc es startup rolling ownership stores", "which stages run"}};
@@ -56,7 +61,8 @@ final class SettingsSection extends Section {
         List<String> parts = new ArrayList<>();
         for (String stage : List.of("build", "failover", "jmh", "requests-hoplock", "requests-shedlock", "jdbc-hoplock",
                 "jdbc-shedlock", "jdbc-hoplock-lock", "es-hoplock", "es-failover", "startup", "rolling",
-                "ownership-spread", "ownership-requests", "ownership-handover", "ownership-jmh", "stores-redis", "stores-nats",
+                "ownership-spread", "ownership-requests", "ownership-handover", "ownership-jmh", "ownership-scale",
+                "ownership-scale-s3", "ownership-scale-pg", "stores-redis", "stores-nats",
                 "stores-azure-blob", "stores-dynamodb")) {
             String seconds = stages.getProperty(stage + ".seconds");
             if (seconds != null) {
