@@ -101,9 +101,9 @@ final class SummarySection extends Section {
                     + " `@SchedulerLock`, p50 (see 9) | " + f0(d(lockJdbc, "added_latency_per_execution_us")) + " us | "
                     + f0(d(shedlockJdbc, "added_latency_per_execution_us")) + " us | "
                     + fx(d(shedlockJdbc, "added_latency_per_execution_us")
-                    / d(lockJdbc, "added_latency_per_execution_us")) + " | two writes of the winner: "
-                    + f0(2 * d(lockJdbc, "time.lockkey.jdbc.execute_us_mean")) + " us (mean statement on the lock"
-                    + " record x 2) |");
+                    / d(lockJdbc, "added_latency_per_execution_us")) + " | the winner's two writes; for scale, two statements"
+                    + " on the lock record at their mean time (reads included; a write, which PostgreSQL flushes to disk,"
+                    + " takes longer): " + f0(2 * d(lockJdbc, "time.lockkey.jdbc.execute_us_mean")) + " us |");
         }
         Properties lockS3 = results.load("requests-hoplock-s3-lock.properties");
         if (lockS3 != null) {

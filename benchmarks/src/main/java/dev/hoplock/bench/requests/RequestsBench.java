@@ -295,11 +295,16 @@ public final class RequestsBench {
         // The requests on the lock record (key locks/...), apart from the election's and the pool's own.
         long lockRequests = byKind.entrySet().stream().filter(e -> e.getKey().startsWith("lockkey."))
                 .mapToLong(Map.Entry::getValue).sum();
+        if (!variant.endsWith("-lock")) {
+            lockRequests = 0; // no named lock in this variant: nothing to count apart
+        }
         summary.put("lock_requests", lockRequests);
         summary.put("lock_requests_per_execution", totalExecutions == 0 ? Double.NaN
                 : (double) lockRequests / totalExecutions);
-        summary.put("other_requests_per_execution", totalExecutions == 0 ? Double.NaN
-                : (double) (totalRequests - lockRequests) / totalExecutions);
+        if (variant.endsWith("-lock")) {
+            summary.put("other_requests_per_execution", totalExecutions == 0 ? Double.NaN
+                    : (double) (totalRequests - lockRequests) / totalExecutions);
+        }
         for (Map.Entry<String, Long> time : timed.entrySet()) {
             long count = byKind.getOrDefault(time.getKey(), 0L);
             summary.put("time." + time.getKey() + "_us_mean", count == 0 ? Double.NaN : time.getValue() / 1e3 / count);
