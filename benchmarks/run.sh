@@ -9,7 +9,7 @@
 #                                        from ~/.m2)
 #
 # Stages: failover (crash and graceful handover over S3Mock; the es stage repeats it on OpenSearch), jmh (@LeaderOnly gate cost), requests (store requests and
-# added latency, hoplock over S3Mock and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
+# added latency, hoplock over S3Mock, @WithLock over S3Mock, and ShedLock over PostgreSQL), jdbc (the same, hoplock's JDBC store and ShedLock's
 # JDBC provider on one PostgreSQL, one after the other, and @WithLock on hoplock's JDBC store), es (the same harness, hoplock's Elasticsearch store over an
 # in-JVM OpenSearch 2.19.6 node through the application's Rest5Client), startup (start-up added by the starter),
 # rolling (rolling restarts of three Spring Boot JVMs over one filesystem store: time with no leader at each
@@ -283,6 +283,9 @@ if wants requests; then
   REQ=(-Dbench.requests.seconds="$REQUESTS_SECONDS" -Dbench.requests.warmup="$REQUESTS_WARMUP")
   run_stage requests-hoplock 900 "$SHOWN_JAVA ${REQ[*]} -Dbench.requests.ttl=$REQUESTS_TTL dev.hoplock.bench.requests.RequestsBench hoplock" -- \
     "${JAVA[@]}" "${REQ[@]}" -Dbench.requests.ttl="$REQUESTS_TTL" dev.hoplock.bench.requests.RequestsBench hoplock
+  # @WithLock over the same S3Mock (ShedLock's S3 provider is not served at the version of benchmarks/pom.xml).
+  run_stage requests-hoplock-lock 900 "$SHOWN_JAVA ${REQ[*]} -Dbench.requests.ttl=$REQUESTS_TTL dev.hoplock.bench.requests.RequestsBench hoplock-s3-lock" -- \
+    "${JAVA[@]}" "${REQ[@]}" -Dbench.requests.ttl="$REQUESTS_TTL" dev.hoplock.bench.requests.RequestsBench hoplock-s3-lock
   if ensure_postgres; then
     set_prop "$MACHINE_FILE" pg_version "PostgreSQL $(PGPASSWORD="$PG_PASSWORD" psql -h 127.0.0.1 -U "$PG_USER" -d postgres -Atc 'show server_version' 2>/dev/null || echo '?')"
     set_prop "$MACHINE_FILE" pg_synchronous_commit "$(PGPASSWORD="$PG_PASSWORD" psql -h 127.0.0.1 -U "$PG_USER" -d postgres -Atc 'show synchronous_commit' 2>/dev/null || echo '?')"

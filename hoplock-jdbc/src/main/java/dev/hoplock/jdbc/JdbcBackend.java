@@ -302,7 +302,7 @@ public final class JdbcBackend implements Backend {
                 throw new BackendException(BackendException.Kind.MISCONFIGURED, OpenTransaction.refusal(open,
                         SqlErrors.target(operation, key, table), "nothing was sent"));
             }
-            ConnectionState saved = ConnectionState.prepare(connection, deadline);
+            ConnectionState saved = ConnectionState.prepare(connection, database, deadline);
             try {
                 while (true) {
                     try {
@@ -332,9 +332,17 @@ public final class JdbcBackend implements Backend {
      */
     private record ConnectionState(boolean autoCommit, int isolation, int networkTimeout) {
 
-        static ConnectionState prepare(Connection connection, CallBudget deadline) throws SQLException {
-            ConnectionState saved = new ConnectionState(connection.getAutoCommit(),
-                    connection.getTransactionIsolation(), JdbcBounds.boundNetwork(connection, deadline));
+        /**
+         * PostgreSQL runs READ UNCOMMITTED as READ COMMITTED, so its isolation is never raised, and not asked for:
+         * pgjdbc answers {@link Connection#getTransactionIsolation()} with a round trip to the server
+         * ({@code SHOW TRANSACTION ISOLATION LEVEL}), which doubled the round trips of every call (issue 24).
+         */
+        static ConnectionState prepare(Connection connection, @Nullable Database database, CallBudget deadline)
+                throws SQLException {
+            int isolation = database == Database.POSTGRESQL ? Connection.TRANSACTION_READ_COMMITTED
+                    : connection.getTransactionIsolation();
+            ConnectionState saved = new ConnectionState(connection.getAutoCommit(), isolation,
+                    JdbcBounds.boundNetwork(connection, deadline));
             if (!saved.autoCommit) {
                 connection.setAutoCommit(true);
             }

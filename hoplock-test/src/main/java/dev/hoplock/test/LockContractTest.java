@@ -153,6 +153,133 @@ public abstract class LockContractTest {
         }
     }
 
+    /**
+     * Issue 24: a process that wrote the version it last saw (its own released, or ended, record) takes the lock again
+     * by one write conditional on that version, without a read first; the minimum hold of {@code @WithLock}
+     * ({@code lockAtLeastFor}: the record rewritten to expire soon, then left) costs one write, and so does the run
+     * after it. Before issue 24 each acquisition read first (2 requests).
+     */
+    @Test
+    void aLockLastWrittenHereIsTakenAgainByOneWriteWithoutARead() throws Exception {
+        Counting counting = new Counting(store);
+        NamedLocks a = locks("a", counting);
+        String name = name("again");
+        acquired(a.tryAcquire(name, ttl())).mustRelease();
+        counting.reset();
+        LockHandle again = acquired(a.tryAcquire(name, ttl()));
+        assertThat(again.token()).isEqualTo(2);
+        assertThat(counting.reads.get()).as("reads to take a lock released here").isZero();
+        assertThat(counting.writes.get()).isEqualTo(1);
+
+        // The minimum hold: the same acquisition extended for a short TTL (one write), then left to expire.
+        Duration minimumHold = a.minimumTtl().multipliedBy(3);
+        counting.reset();
+        assertThat(a.tryAcquire(name, minimumHold)).isEqualTo(new AcquireResult.Acquired(again, true));
+        assertThat(stored(name).owner()).isEqualTo(a.owner());
+        NamedLocks b = locks("b");
+        assertThat(b.tryAcquire(name, ttl())).as("another instance must observe the kept record")
+                .isInstanceOf(AcquireResult.HeldByAnother.class);
+        outlive(again);
+        LockHandle next = acquired(a.tryAcquire(name, ttl()));
+        assertThat(next.token()).isEqualTo(3);
+        assertThat(counting.reads.get()).as("reads for the minimum hold and the next run").isZero();
+        assertThat(counting.writes.get()).isEqualTo(2);
+        next.mustRelease();
+    }
+
+    /**
+     * Issue 24: a write on the version last seen that the store refuses is an observation: the version is gone, and
+     * the read that follows sees the new one for the first time. The new holder is named, and its lock, abandoned, is
+     * taken over only after a whole TTL of observation counted from that read, never from anything seen before.
+     */
+    @Test
+    void aRefusedWriteOnTheVersionLastSeenIsAFreshObservation() throws Exception {
+        Counting counting = new Counting(store);
+        NamedLocks a = locks("a", counting);
+        NamedLocks b = locks("b");
+        String name = name("refused");
+        acquired(a.tryAcquire(name, ttl())).mustRelease();
+        LockHandle held = acquired(b.tryAcquire(name, ttl()));
+        counting.reset();
+        long beforeFirstSighting = System.nanoTime();
+        AcquireResult answer = a.tryAcquire(name, ttl());
+        assertThat(counting.refusals.get()).as("the write on the released version it last saw").isEqualTo(1);
+        assertThat(counting.reads.get()).isEqualTo(1);
+        assertThat(answer).isInstanceOfSatisfying(AcquireResult.HeldByAnother.class, other -> {
+            assertThat(other.holder()).isEqualTo(b.owner());
+            assertThat(other.token()).isEqualTo(2);
+            assertThat(other.expiresAt()).isEqualTo(held.expiresAt());
+        });
+        LockHandle taken = acquired(a.acquire(name, ttl(), ttl().multipliedBy(5)));
+        assertThat(System.nanoTime() - beforeFirstSighting).as("observed from the read after the refusal")
+                .isGreaterThanOrEqualTo(ttl().toNanos());
+        assertThat(held.isHeld()).isFalse();
+        assertThat(taken.token()).isEqualTo(3);
+    }
+
+    /**
+     * Issue 24: a version last seen that was deleted outside hoplock is never written on again and never recreated on
+     * old knowledge: the refused write is followed by a read that finds the key absent, and the key is created only
+     * after an unbroken TTL of observing that absence (E4 for a deleted record), with a token above the last one.
+     */
+    @Test
+    void aStaleVersionAfterAnOutsideDeleteIsNeverRecreatedOnOldKnowledge() throws Exception {
+        Counting counting = new Counting(store);
+        NamedLocks a = locks("a", counting);
+        String name = name("deleted");
+        acquired(a.tryAcquire(name, ttl())).mustRelease();
+        String key = "locks/" + name;
+        StoredObject released = store.read(key, requestTimeout()).orElseThrow();
+        assertThat(store.delete(key, released.handle(), requestTimeout())).isEqualTo(DeleteResult.DELETED);
+        counting.reset();
+        long beforeAbsenceSeen = System.nanoTime();
+        AcquireResult answer = a.tryAcquire(name, ttl());
+        assertThat(answer.acquired()).as("an absence seen after a version must be observed first").isFalse();
+        assertThat(counting.refusals.get()).isEqualTo(1);
+        assertThat(counting.reads.get()).isEqualTo(1);
+        assertThat(store.read(key, requestTimeout())).as("nothing created").isEmpty();
+        LockHandle taken = acquired(a.acquire(name, ttl(), ttl().multipliedBy(5)));
+        assertThat(System.nanoTime() - beforeAbsenceSeen).as("the absence observed for a TTL from the read")
+                .isGreaterThanOrEqualTo(ttl().toNanos());
+        assertThat(taken.token()).as("tokens keep rising over the delete").isEqualTo(2);
+    }
+
+    /**
+     * Issue 24 with E5: a write on the version last seen whose answer is lost (it landed) is never answered "acquired";
+     * while its outcome is unknown the next attempt reads first, and adopts the write, provably ours.
+     */
+    @Test
+    void aWriteOnTheVersionLastSeenWithoutAnAnswerIsNeverHeldUntilAReadProvesIt() throws Exception {
+        Counting counting = new Counting(store);
+        NamedLocks a = locks("a", counting);
+        NamedLocks b = locks("b");
+        String name = name("unknown");
+        acquired(a.tryAcquire(name, ttl())).mustRelease();
+        counting.loseNextWriteAnswer = true;
+        AcquireResult lost = a.tryAcquire(name, ttl());
+        assertThat(lost).isInstanceOf(AcquireResult.Unavailable.class);
+        assertThat(a.held()).isEmpty();
+        assertThat(stored(name).owner()).as("the write landed").isEqualTo(a.owner());
+        assertThat(b.tryAcquire(name, ttl())).isInstanceOf(AcquireResult.HeldByAnother.class);
+        counting.reset();
+        LockHandle adopted = acquired(a.tryAcquire(name, ttl()));
+        assertThat(adopted.token()).isEqualTo(2);
+        assertThat(counting.reads.get()).as("a read first while a write's outcome is unknown").isEqualTo(1);
+        assertThat(counting.writes.get()).isZero();
+        adopted.mustRelease();
+    }
+
+    private dev.hoplock.core.record.LeaseRecord stored(String name) throws Exception {
+        return dev.hoplock.core.record.LeaseRecordCodec.decode(
+                store.read("locks/" + name, requestTimeout()).orElseThrow().content());
+    }
+
+    /** Lets the local validity of {@code lock} run out (real time passing, not a wait for another thread). */
+    private static void outlive(LockHandle lock) throws InterruptedException {
+        TimeUnit.NANOSECONDS.sleep(lock.timeLeft().toNanos() + 1_000_000);
+        assertThat(lock.isHeld()).isFalse();
+    }
+
     @Test
     void releaseIsIdempotentAndMustReleaseReportsNoEffect() {
         NamedLocks a = locks("a");
@@ -312,6 +439,59 @@ public abstract class LockContractTest {
         assertThat(lockThreads).as("no thread per name").isLessThan(12);
         for (LockHandle lock : handles) {
             assertThat(lock.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        }
+    }
+
+    /**
+     * The store under test, counting reads, writes and refused writes; {@link #loseNextWriteAnswer} lets the next write
+     * land and then throws as if its answer was lost (a write of unknown outcome).
+     */
+    private static final class Counting implements Backend {
+        private final Backend delegate;
+        final AtomicInteger reads = new AtomicInteger();
+        final AtomicInteger writes = new AtomicInteger();
+        final AtomicInteger refusals = new AtomicInteger();
+        volatile boolean loseNextWriteAnswer;
+
+        Counting(Backend delegate) {
+            this.delegate = delegate;
+        }
+
+        void reset() {
+            reads.set(0);
+            writes.set(0);
+            refusals.set(0);
+        }
+
+        @Override
+        public Optional<StoredObject> read(String key, Duration timeout) throws BackendException {
+            reads.incrementAndGet();
+            return delegate.read(key, timeout);
+        }
+
+        @Override
+        public WriteResult write(String key, Handle expected, byte[] content, Duration timeout)
+                throws BackendException {
+            writes.incrementAndGet();
+            WriteResult result = delegate.write(key, expected, content, timeout);
+            if (!(result instanceof WriteResult.Written)) {
+                refusals.incrementAndGet();
+            }
+            if (loseNextWriteAnswer) {
+                loseNextWriteAnswer = false;
+                throw new BackendException(BackendException.Kind.TRANSIENT, "the answer was lost (by the test)");
+            }
+            return result;
+        }
+
+        @Override
+        public DeleteResult delete(String key, Handle expected, Duration timeout) throws BackendException {
+            return delegate.delete(key, expected, timeout);
+        }
+
+        @Override
+        public String describe() {
+            return delegate.describe();
         }
     }
 

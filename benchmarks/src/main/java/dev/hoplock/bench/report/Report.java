@@ -66,7 +66,8 @@ public final class Report {
         new SearchSection(page, results).write(hoplockEs, hoplock, failoverEs, failover);
         new RollingSection(page, results).write(rolling);
         new OwnershipSection(page, results).write();
-        new LockSection(page, results).write(lockJdbc, hoplockJdbc, shedlockJdbc);
+        new LockSection(page, results).write(lockJdbc, hoplockJdbc, shedlockJdbc,
+                results.load("requests-hoplock-s3-lock.properties"));
         new StoresSection(page, results).write(failover, failoverEs, hoplock, hoplockEs, hoplockJdbc);
         new LimitsSection(page, results).write();
         new SettingsSection(page, results).write();

@@ -97,6 +97,21 @@ final class SummarySection extends Section {
                     "requests_per_execution")) + ") | " + f2(d(lockJdbc, "requests_per_execution")) + " | "
                     + f2(d(shedlockJdbc, "requests_per_execution")) + " | " + fx(d(shedlockJdbc,
                     "requests_per_execution") / d(lockJdbc, "requests_per_execution")) + " | - |");
+            line("| added latency per execution, a lock per run on one PostgreSQL: `@WithLock` / ShedLock's"
+                    + " `@SchedulerLock`, p50 (see 9) | " + f0(d(lockJdbc, "added_latency_per_execution_us")) + " us | "
+                    + f0(d(shedlockJdbc, "added_latency_per_execution_us")) + " us | "
+                    + fx(d(shedlockJdbc, "added_latency_per_execution_us")
+                    / d(lockJdbc, "added_latency_per_execution_us")) + " | the winner's two writes; for scale, two statements"
+                    + " on the lock record at their mean time (reads included; a write, which PostgreSQL flushes to disk,"
+                    + " takes longer): " + f0(2 * d(lockJdbc, "time.lockkey.jdbc.execute_us_mean")) + " us |");
+        }
+        Properties lockS3 = results.load("requests-hoplock-s3-lock.properties");
+        if (lockS3 != null) {
+            line("| store requests per execution (of them on the lock record) / added latency p50, a lock per run on"
+                    + " the S3 test server: `@WithLock` (3 instances, see 9) | " + f2(d(lockS3,
+                    "requests_per_execution")) + " (" + f2(d(lockS3, "lock_requests_per_execution")) + ") / "
+                    + f0(d(lockS3, "added_latency_per_execution_us")) + " us | not measured: ShedLock's S3 provider is"
+                    + " not served at 7.10.1 (see 9) | - | - |");
         }
         if (hoplockEs != null) {
             line("| store requests per hour / per execution on OpenSearch 2.19.6: hoplock's Elasticsearch store"

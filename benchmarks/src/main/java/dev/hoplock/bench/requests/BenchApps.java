@@ -91,6 +91,27 @@ final class BenchApps {
     }
 
     /**
+     * {@link HoplockApp} with {@code @WithLock} on the job instead of {@code @LeaderOnly}: the same S3 client and store;
+     * the election still runs (the starter always has one), so its requests are counted too.
+     */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @EnableScheduling
+    @Import(TimedScheduling.class)
+    static class HoplockS3LockApp {
+
+        @Bean
+        S3Client s3Client(@Value("${bench.s3.endpoint}") String endpoint, @Value("${bench.instance}") String instance) {
+            return new HoplockApp().s3Client(endpoint, instance);
+        }
+
+        @Bean
+        Jobs.HoplockLockJob hoplockLockJob() {
+            return new Jobs.HoplockLockJob();
+        }
+    }
+
+    /**
      * hoplock over OpenSearch: the application has an Elasticsearch low-level client ({@link Rest5Client}, what Spring
      * Boot 4 configures from {@code spring.elasticsearch.uris}; built here so that an interceptor counts every HTTP
      * request it sends), and the starter's auto-configuration builds the Elasticsearch store around it

@@ -50,6 +50,8 @@ final class CountingDataSource implements DataSource {
     private final class Handler implements InvocationHandler {
         private final Object target;
         private final boolean connection;
+        /** A statement whose parameters name a lock record ({@code locks/...}): counted again as {@code lockkey.*}. */
+        private boolean lockKey;
 
         Handler(Object target, boolean connection) {
             this.target = target;
@@ -59,6 +61,24 @@ final class CountingDataSource implements DataSource {
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             String name = method.getName();
+            if (!connection && name.equals("setString") && args != null && args.length == 2
+                    && args[1] instanceof String value && value.startsWith("locks/")) {
+                lockKey = true;
+            }
+            if (!connection && name.startsWith("execute")) {
+                long start = System.nanoTime();
+                try {
+                    return method.invoke(target, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                } finally {
+                    long took = System.nanoTime() - start;
+                    counter.add("jdbc.execute", took);
+                    if (lockKey) {
+                        counter.add("lockkey.jdbc.execute", took);
+                    }
+                }
+            }
             if (connection) {
                 switch (name) {
                     case "commit" -> counter.add("jdbc.commit");
@@ -68,8 +88,6 @@ final class CountingDataSource implements DataSource {
                     default -> {
                     }
                 }
-            } else if (name.startsWith("execute")) {
-                counter.add("jdbc.execute");
             }
             Object result;
             try {

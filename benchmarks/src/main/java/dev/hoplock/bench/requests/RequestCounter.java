@@ -13,11 +13,26 @@ public final class RequestCounter {
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
     private final List<Sent> sent = new ArrayList<>();
 
+    private final Map<String, LongAdder> nanos = new ConcurrentHashMap<>();
+
     void add(String kind) {
         counts.computeIfAbsent(kind, k -> new LongAdder()).increment();
         synchronized (sent) {
             sent.add(new Sent(kind, System.nanoTime()));
         }
+    }
+
+    /** {@link #add(String)} for a request that took {@code tookNanos} from its sending to its answer. */
+    void add(String kind, long tookNanos) {
+        add(kind);
+        nanos.computeIfAbsent(kind, k -> new LongAdder()).add(tookNanos);
+    }
+
+    /** The time spent in the requests timed so far, by kind, in nanoseconds. */
+    public Map<String, Long> nanos() {
+        Map<String, Long> copy = new TreeMap<>();
+        nanos.forEach((kind, sum) -> copy.put(kind, sum.sum()));
+        return copy;
     }
 
     /** A copy of the counts so far. */

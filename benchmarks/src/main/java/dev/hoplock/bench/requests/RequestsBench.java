@@ -31,14 +31,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * the test S3 server ({@code hoplock}), hoplock's JDBC store over PostgreSQL ({@code hoplock-jdbc}), hoplock's
  * Elasticsearch store over the in-JVM OpenSearch 2.19.6 node of hoplock-elasticsearch's tests ({@code hoplock-es}) or
  * ShedLock over PostgreSQL ({@code shedlock}), or {@code @WithLock} on hoplock's JDBC store
- * ({@code hoplock-jdbc-lock}). Requests are counted at the client: an SDK
+ * ({@code hoplock-jdbc-lock}) or on the test S3 server ({@code hoplock-s3-lock}; ShedLock's S3 provider,
+ * {@code shedlock-provider-s3v2}, is not served at the ShedLock version of this module, so it has no S3 twin here).
+ * Requests on the lock record ({@code locks/...}) are counted again apart ({@code lockkey.*}, left out of the totals).
+ * Requests are counted at the client: an SDK
  * {@code ExecutionInterceptor} on the S3 client, a counting {@code DataSource} under the JDBC pool, an HTTP request
  * interceptor in the Elasticsearch low-level client.
  *
  * <p>Sequence: start the three contexts one after the other (so their 100 ms schedules are out of phase, as on
  * separate machines), wait for a leader (hoplock), warm up, then count for the window, then close.
  *
- * <p>Argument: {@code hoplock}, {@code hoplock-jdbc}, {@code hoplock-es}, {@code hoplock-jdbc-lock} or
+ * <p>Argument: {@code hoplock}, {@code hoplock-jdbc}, {@code hoplock-es}, {@code hoplock-jdbc-lock},
+ * {@code hoplock-s3-lock} or
  * {@code shedlock}. System properties:
  * {@code bench.requests.prefix} (the result files' prefix, default {@code requests-}: files
  * {@code <prefix><variant>.properties} and {@code .csv}), {@code bench.requests.seconds} (window, default
@@ -74,9 +78,9 @@ public final class RequestsBench {
         common.put("spring.main.banner-mode", "off");
         common.put("logging.level.root", "WARN");
         Class<?> app;
-        if (variant.equals("hoplock")) {
+        if (variant.equals("hoplock") || variant.equals("hoplock-s3-lock")) {
             S3MockServer server = S3MockServer.shared();
-            app = BenchApps.HoplockApp.class;
+            app = variant.equals("hoplock") ? BenchApps.HoplockApp.class : BenchApps.HoplockS3LockApp.class;
             common.put("hoplock.backend", "s3");
             common.put("hoplock.s3.bucket", server.bucket());
             common.put("hoplock.s3.prefix", "bench/requests-" + UUID.randomUUID().toString().substring(0, 8) + "/");
@@ -110,7 +114,8 @@ public final class RequestsBench {
             common.put("bench.jdbc.password", jdbcPassword);
             common.put("bench.shedlock.table", table);
         } else {
-            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc, hoplock-es, hoplock-jdbc-lock or shedlock, was "
+            throw new IllegalArgumentException("variant must be hoplock, hoplock-jdbc, hoplock-es, hoplock-jdbc-lock,"
+                    + " hoplock-s3-lock or shedlock, was "
                     + variant);
         }
 
@@ -140,8 +145,10 @@ public final class RequestsBench {
             Thread.sleep(warmup * 1000L);
 
             Map<String, Map<String, Long>> before = new LinkedHashMap<>();
+            Map<String, Map<String, Long>> nanosBefore = new LinkedHashMap<>();
             for (String name : names) {
                 before.put(name, counter(name).snapshot());
+                nanosBefore.put(name, counter(name).nanos());
                 startupRequests.put(name, total(variant, counter(name).snapshot()));
             }
             List<String> leadersBefore = leaders(variant, contexts, names);
@@ -152,12 +159,16 @@ public final class RequestsBench {
             double window = (System.nanoTime() - start) / 1e9;
             List<String> leadersAfter = leaders(variant, contexts, names);
             Map<String, Map<String, Long>> counted = new LinkedHashMap<>();
+            Map<String, Long> timed = new LinkedHashMap<>();
             for (String name : names) {
                 counted.put(name, RequestCounter.difference(counter(name).snapshot(),
                         Objects.requireNonNull(before.get(name), "counted before the window")));
+                RequestCounter.difference(counter(name).nanos(),
+                        Objects.requireNonNull(nanosBefore.get(name), "timed before the window"))
+                        .forEach((kind, nanos) -> timed.merge(kind, nanos, Long::sum));
             }
-            report(prefix, variant, names, counted, startupRequests, window, leadersBefore, leadersAfter, ttl, start,
-                    start + Math.round(window * 1e9));
+            report(prefix, variant, names, counted, timed, startupRequests, window, leadersBefore, leadersAfter, ttl,
+                    start, start + Math.round(window * 1e9));
         } finally {
             for (int i = contexts.size() - 1; i >= 0; i--) {
                 contexts.get(i).close();
@@ -173,7 +184,7 @@ public final class RequestsBench {
     }
 
     private static void report(String prefix, String variant, List<String> names, Map<String, Map<String, Long>> counted,
-            Map<String, Long> startupRequests, double window, List<String> leadersBefore, List<String> leadersAfter,
+            Map<String, Long> timed, Map<String, Long> startupRequests, double window, List<String> leadersBefore, List<String> leadersAfter,
             String ttl, long windowStart, long windowEnd) {
         List<List<?>> rows = new ArrayList<>();
         List<List<?>> runRows = new ArrayList<>();
@@ -281,6 +292,25 @@ public final class RequestsBench {
         byKind.forEach((kind, count) -> summary.put("requests." + kind, count));
         summary.put("requests_per_execution", totalExecutions == 0 ? Double.NaN : (double) totalRequests / totalExecutions);
         summary.put("requests_per_hour", totalRequests / window * 3600);
+        // The requests on the lock record (key locks/...), apart from the election's and the pool's own.
+        long lockRequests = byKind.entrySet().stream().filter(e -> e.getKey().startsWith("lockkey."))
+                .mapToLong(Map.Entry::getValue).sum();
+        if (!variant.endsWith("-lock")) {
+            lockRequests = 0; // no named lock in this variant: nothing to count apart
+        }
+        summary.put("lock_requests", lockRequests);
+        summary.put("lock_requests_per_execution", totalExecutions == 0 ? Double.NaN
+                : (double) lockRequests / totalExecutions);
+        if (variant.endsWith("-lock")) {
+            summary.put("other_requests_per_execution", totalExecutions == 0 ? Double.NaN
+                    : (double) (totalRequests - lockRequests) / totalExecutions);
+        }
+        for (Map.Entry<String, Long> time : timed.entrySet()) {
+            long count = byKind.getOrDefault(time.getKey(), 0L);
+            summary.put("time." + time.getKey() + "_us_mean", count == 0 ? Double.NaN : time.getValue() / 1e3 / count);
+            summary.put("time." + time.getKey() + "_us_per_execution", totalExecutions == 0 ? Double.NaN
+                    : time.getValue() / 1e3 / totalExecutions);
+        }
         Stats bySlice = Stats.of(perExecutionBySlice);
         summary.put("slices", slices);
         summary.put("requests_per_execution_slice_p50", bySlice.median());
@@ -303,6 +333,8 @@ public final class RequestsBench {
                 totalRequests / window * 3600, executedStats.median() - controlStats.median(),
                 skippedStats.median() - controlStats.median());
         System.out.println("  requests by kind: " + byKind + "; leaders " + leadersBefore + " -> " + leadersAfter);
+        System.out.printf("  on the lock record: %d requests, %.2f per execution; time in statements by kind: %s%n",
+                lockRequests, totalExecutions == 0 ? Double.NaN : (double) lockRequests / totalExecutions, timed);
     }
 
     private static void putStats(Map<String, Object> summary, String name, Stats stats) {

@@ -190,7 +190,7 @@ final class LockSlot {
                 keepAlive.renew(current, ttl, false, out);
             }
         } else {
-            takeover.read(ttl, true, out);
+            takeover.acquire(ttl, out);
         }
         return out.whenComplete((answer, error) -> {
             if (answer != null && !answer.acquired()) {

@@ -72,6 +72,84 @@ final class LockTakeover {
         this.locks = slot.locks();
     }
 
+    /**
+     * One acquisition attempt of a slot that holds nothing: a write conditional on the version last seen, without a read
+     * first, when what was seen of it lets this process take it now (its own record whose acquisition ended, a
+     * released record, or another owner's record observed unchanged for long enough: E4 with L3, decided by the same
+     * {@link TakeoverDecision} as after a read); otherwise a read as in {@link #read}. Such a write lands only if the
+     * version last seen is still current when it lands, so it proves the version unchanged from its first sighting up
+     * to then, as a read followed by a write does. A read comes first whenever a write of unknown outcome is pending
+     * (E5 adopts it from a read), in the fair mode (L7 decides on the version it finds), and when nothing, or only an
+     * absence, was seen (a create is never sent on old knowledge). A refused write means the version last seen is
+     * gone: see {@link #writeOnLastSeen}.
+     */
+    void acquire(Duration ttl, CompletableFuture<AcquireResult> out) {
+        Observation.Present present = tracker == null ? null : tracker.present();
+        if (present == null || !slot.unknown.isEmpty() || !turn.isZero()) {
+            read(ttl, true, out);
+            return;
+        }
+        Owned owned = slot.owned();
+        if (owned != null && owned.handle().equals(present.handle())) {
+            // The version last seen is the one this process wrote, and its acquisition has ended: nobody else can
+            // hold it while it is current, which the write's condition checks.
+            writeOnLastSeen(present.handle(), TakeoverDecision.nextGeneration(highestGeneration), ttl, out);
+            return;
+        }
+        Duration observeFor = TakeoverDecision.observationFor(ttl, firstSightValidityNanos);
+        TakeoverDecision.Outcome outcome = locks.takeoverRule().decide(present, highestGeneration,
+                locks.time().nanoTime(), locks.time().wallNow(), observeFor, locks.pollInterval());
+        if (outcome instanceof TakeoverDecision.Acquire take && take.expected().equals(present.handle())) {
+            writeOnLastSeen(take.expected(), take.generation(), ttl, out);
+            return;
+        }
+        // Held by another owner as far as this process knows: look whether that changed.
+        read(ttl, true, out);
+    }
+
+    /**
+     * {@link #write} on the version last seen, sent without a read first. Written: acquired, as after a read. Refused:
+     * the version last seen is gone (another instance wrote, or the record was deleted outside hoplock). That is an
+     * observation: the version is forgotten, never written on again, and whatever replaced it is observed from the
+     * read that follows as a first sighting, so a takeover of it waits for its own whole observation (E4, L3); the
+     * refused write, and the version we held, stay remembered for E5 as for any refused write, and the read adopts
+     * them if they prove ours. The read may take the new version when it is free (a release, L4). No answer: E5's rule
+     * as for any write ({@link AcquireResult.Unavailable}; the next attempt reads first).
+     */
+    private void writeOnLastSeen(Handle expected, long generation, Duration ttl,
+                                 CompletableFuture<AcquireResult> out) {
+        if (generation <= 0) {
+            out.complete(heldByAnother(locks.pollInterval()));
+            return;
+        }
+        Duration timeout = LeaseTimes.min(locks.requestTimeout(), ttl.minus(locks.safetyMargin(ttl)));
+        slot.writer.write(expected, generation, ttl, timeout, new LeaseWriter.Answer() {
+            @Override
+            public void written(Handle handle, LeaseRecord record, long t0) {
+                slot.transition(new LockSlot.Change.Own(new Owned(handle, record, t0, ttl)));
+                observe(handle, record);
+                slot.holding.begin(record, t0, ttl, out);
+            }
+
+            @Override
+            public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
+                slot.unknown.refused(slot.owned(), record, t0, ttl);
+                slot.transition(LockSlot.Change.DISOWN);
+                if (tracker != null) {
+                    tracker.forget();
+                }
+                // The new version is unknown: read it, as a first sighting (E4 observes it from this answer on), to
+                // take it if it is free, name its holder, or adopt our own write (E5).
+                read(ttl, true, out);
+            }
+
+            @Override
+            public void unanswered(BackendException failure) {
+                out.complete(new AcquireResult.Unavailable(slot.name(), failure));
+            }
+        });
+    }
+
     /** Reads the record; {@code mayWrite}: the answer may take the lock (false: only name the holder or adopt). */
     void read(Duration ttl, boolean mayWrite, CompletableFuture<AcquireResult> out) {
         Duration timeout = locks.requestTimeout();

@@ -14,7 +14,11 @@
  *   <li><b>Takeover only after local observation (E4, with L3).</b> A lock held by another owner is taken only when its record is
  *       expired by the local wall clock <em>and</em> this process has seen the same version unchanged for at least the
  *       TTL asked for (and at least the validity the record showed when first seen) on its monotonic clock. The
- *       holder's {@code expires_at} alone is never trusted.</li>
+ *       holder's {@code expires_at} alone is never trusted. An attempt may write conditionally on the version it last
+ *       saw without reading first (its own record whose acquisition ended, a released record, or one it has observed
+ *       long enough, by the same decision): such a write lands only if that version is still current, which proves it
+ *       unchanged up to then, as a read followed by a write does; a refused one means the version is gone, and the
+ *       read that follows sees the new one for the first time (issue 24).</li>
  *   <li><b>Fencing tokens (E6, with L4).</b> Every acquisition writes a generation above every generation seen for the name; a
  *       release writes an expired record at the same generation (never a delete), so tokens strictly increase per
  *       name as long as nothing outside hoplock deletes the record.</li>
