@@ -109,9 +109,9 @@ final class LockTakeover {
 
     /**
      * {@link #write} on the version last seen, sent without a read first. Written: acquired, as after a read. Refused:
-     * the version last seen is gone (another instance wrote, or the record was deleted outside hoplock). That is an
-     * observation: the version is forgotten, never written on again, and whatever replaced it is observed from the
-     * read that follows as a first sighting, so a takeover of it waits for its own whole observation (E4, L3); the
+     * the version last seen is usually gone (another instance wrote, or the record was deleted outside hoplock), and the
+     * read that follows tells what is current: whatever replaced it is observed from that read as a first sighting, so
+     * a takeover of it waits for its own whole observation (E4, L3); the
      * refused write, and the version we held, stay remembered for E5 as for any refused write, and the read adopts
      * them if they prove ours. The read may take the new version when it is free (a release, L4). No answer: E5's rule
      * as for any write ({@link AcquireResult.Unavailable}; the next attempt reads first).
@@ -135,11 +135,11 @@ final class LockTakeover {
             public void refused(WriteResult.@Nullable Refusal refusal, LeaseRecord record, long t0) {
                 slot.unknown.refused(slot.owned(), record, t0, ttl);
                 slot.transition(LockSlot.Change.DISOWN);
-                if (tracker != null) {
-                    tracker.forget();
-                }
-                // The new version is unknown: read it, as a first sighting (E4 observes it from this answer on), to
-                // take it if it is free, name its holder, or adopt our own write (E5).
+                // Read what is current: a new version is observed from this answer on as a first sighting (its handle
+                // differs: handles never repeat), an absence as any absence (the deleted-record rule), and the same
+                // version, when the refusal left it in place (a conflict that both racing writers lost), keeps its
+                // first sighting instead of starting its observation over. Then take it if it is free, name its
+                // holder, or adopt our own write (E5).
                 read(ttl, true, out);
             }
 

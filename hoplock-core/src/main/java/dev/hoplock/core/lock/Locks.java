@@ -17,9 +17,10 @@ import java.util.function.Consumer;
  *
  * <p>Guarantees:
  * <ul>
- *   <li>{@link #tryAcquire} never blocks longer than one read and two writes (each bounded by the request timeout:
+ *   <li>{@link #tryAcquire} never blocks longer than two reads and two writes (each bounded by the request timeout:
  *       usually one write, conditional on the version this instance last saw, when that version was its own or
- *       released; else a read and at most one write; a refused write on the version last seen is followed by the read)
+ *       released; else a read and at most one write; a refused write on the version last seen is followed by the read,
+ *       and a refused write after a read by one more read)
  *       and
  *       never answers {@code Acquired} unless a conditional write of this instance's record is known to have
  *       succeeded (or a read proved a write of unknown outcome was ours: owner, generation and nonce);</li>
@@ -51,7 +52,7 @@ public interface Locks extends AutoCloseable {
 
     /**
      * Tries once to take (or, when this instance holds it, extend) the lock {@code name} for {@code ttl}, blocking the
-     * caller for at most one read and two writes (see the class comment).
+     * caller for at most two reads and two writes (see the class comment).
      *
      * @param name a lock name: segments of letters, digits, {@code . _ -} separated by {@code /}
      * @param ttl  how long the lock is valid after this call's write (the keep-alive renews it for as long again)

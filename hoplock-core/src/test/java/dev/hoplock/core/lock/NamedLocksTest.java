@@ -119,6 +119,28 @@ class NamedLocksTest {
         assertThat(second.token()).isEqualTo(2);
     }
 
+    /**
+     * Review finding on the write on the version last seen (issue 24): a refusal that left that version in place (a
+     * conflict that both racing writers lost) keeps its first sighting: the read that follows finds the same version,
+     * observed long enough, and the same attempt takes it, instead of observing it for another TTL.
+     */
+    @Test
+    void aRefusalThatLeftTheVersionLastSeenInPlaceKeepsItsFirstSighting() {
+        NamedLocks a = locks("a");
+        FaultyBackend faulty = new FaultyBackend(store);
+        NamedLocks b = locks("b", time, faulty);
+        acquired(a.tryAcquire("n", TTL));
+        time.advance(Duration.ofSeconds(4));
+        assertThat(b.tryAcquire("n", TTL).acquired()).isFalse(); // first sighting at 4s
+        time.advance(Duration.ofSeconds(10)); // 14s: observed unchanged for 10s, expired
+        faulty.refuseWithoutEffect = 1;
+        faulty.calls.clear();
+        // The write on the version last seen is refused; the read finds the same version, observed since 4s: taken.
+        LockHandle taken = acquired(b.tryAcquire("n", TTL));
+        assertThat(taken.token()).isEqualTo(2);
+        assertThat(faulty.calls).extracting(FaultyBackend.Call::operation).containsExactly("write", "read", "write");
+    }
+
     @Test
     void aTakerWhoseWallClockRunsFarAheadStillWaitsAFullTtlOfObservation() {
         NamedLocks a = locks("a");
