@@ -17,6 +17,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.TargetClassAware;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -95,10 +96,9 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
         Object target = invocation.getThis();
-        Class<?> targetClass = target == null ? null : AopUtils.getTargetClass(target);
         Invoker invoker = invokers.get(method);
-        if (invoker == null || invoker.targetClass != targetClass) {
-            invoker = invoker(method, targetClass);
+        if (invoker == null || !invoker.matches(target)) {
+            invoker = invoker(method, target == null ? null : AopUtils.getTargetClass(target), target);
         }
         LeaderOnlyAttribute gate = invoker.gate;
         if (gate == null) {
@@ -129,13 +129,13 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
      * The invoker of {@code method} on {@code targetClass}, resolved once: the fast map keeps the first target class
      * seen for each method, this map every one (a method inherited by several gated beans).
      */
-    private Invoker invoker(Method method, @Nullable Class<?> targetClass) {
+    private Invoker invoker(Method method, @Nullable Class<?> targetClass, @Nullable Object target) {
         Map<Method, Invoker> ofClass = invokersByClass.get(targetClass == null ? Void.class : targetClass);
         Invoker known = ofClass == null ? null : ofClass.get(method);
         if (known != null) {
             return known;
         }
-        Invoker fresh = new Invoker(targetClass, source.find(method, targetClass), method);
+        Invoker fresh = new Invoker(targetClass, target, source.find(method, targetClass), method);
         known = invokersByClass.computeIfAbsent(targetClass == null ? Void.class : targetClass,
                 c -> new ConcurrentHashMap<>()).putIfAbsent(method, fresh);
         Invoker kept = known == null ? fresh : known;
@@ -150,6 +150,12 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
      */
     private final class Invoker {
         final @Nullable Class<?> targetClass;
+        /**
+         * The class of the target object the invoker was made for, when it alone decides the target class (the
+         * target is not {@link TargetClassAware}): then a later call on an object of the same class matches without
+         * asking {@link AopUtils#getTargetClass}. Null: match by asking it.
+         */
+        private final @Nullable Class<?> objectClass;
         final @Nullable LeaderOnlyAttribute gate;
         final CallStyle style;
         /** A skipped call returns null (most types); otherwise {@link SkipValues#of} makes the value per call. */
@@ -157,12 +163,23 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         /** Resolved by the first call that needs it; a racy cache of an immutable value (final fields). */
         private @Nullable Election election;
 
-        Invoker(@Nullable Class<?> targetClass, @Nullable LeaderOnlyAttribute gate, Method method) {
+        Invoker(@Nullable Class<?> targetClass, @Nullable Object target, @Nullable LeaderOnlyAttribute gate,
+                Method method) {
             this.targetClass = targetClass;
+            this.objectClass = target == null || target instanceof TargetClassAware ? null : target.getClass();
             this.gate = gate;
             Class<?> returns = method.getReturnType();
             this.style = gate == null || returns.isPrimitive() ? CallStyle.DIRECT : CallStyle.of(method);
             this.skipsToNull = SkipValues.canSkip(returns) && SkipValues.of(returns) == null;
+        }
+
+        /** Whether this invoker is the one of a call on {@code target}. */
+        boolean matches(@Nullable Object target) {
+            if (target == null) {
+                return targetClass == null;
+            }
+            return target.getClass() == objectClass
+                    || targetClass != null && AopUtils.getTargetClass(target) == targetClass;
         }
 
         Election election() {
@@ -191,19 +208,17 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 
     /**
      * Runs the call inside {@code scope} (an election's or a key's): the scope is the current {@link LeaderContext}
-     * while the call runs; afterwards the scope is closed, the previous context restored and the interrupt cleared as
-     * {@link GateInterrupts} rules.
+     * while the call runs; afterwards the scope is closed, then the previous context restored and the interrupt
+     * cleared as {@link GateInterrupts} rules (one thread-local lookup for both).
      */
     private static @Nullable Object proceedInScope(MethodInvocation invocation, LeaderScope scope,
             boolean interruptOnLoss) throws Throwable {
-        GateInterrupts interrupts = GateInterrupts.enter(scope, interruptOnLoss);
-        LeaderContext previous = LeaderContextHolder.enter(scope);
+        GateInterrupts calls = GateInterrupts.enter(scope, interruptOnLoss);
         try {
             return invocation.proceed();
         } finally {
-            LeaderContextHolder.restore(previous);
             scope.close();
-            interrupts.exit();
+            calls.exit();
         }
     }
 
