@@ -211,7 +211,7 @@ class TermScopesTest {
 
     /**
      * Real threads open, nest and close scopes while the term ends, 200 times over: every scope that opened is told
-     * exactly when it was still open at the end (its thread sees the interrupt before its close returns, and never
+     * exactly when it was still open at the end (one still open when the end returned was told) (its thread sees the interrupt before its close returns, and never
      * one after: the next call on the thread starts with a clear flag), no scope opens after the end, and the term is
      * drained only once every scope told has begun to close.
      */
@@ -226,11 +226,13 @@ class TermScopesTest {
             Queue<String> violations = new ConcurrentLinkedQueue<>();
             AtomicInteger opened = new AtomicInteger();
             AtomicBoolean drainedTooEarly = new AtomicBoolean();
+            AtomicBoolean endReturned = new AtomicBoolean();
             CyclicBarrier start = new CyclicBarrier(threads + 1);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 boolean nested = t % 2 == 0;
-                Thread worker = new Thread(() -> work(racing, nested, start, opened, all, closing, violations),
+                Thread worker = new Thread(() -> work(racing, nested, start, opened, endReturned, all, closing,
+                        violations),
                         "w" + t);
                 workers.add(worker);
                 worker.start();
@@ -247,6 +249,7 @@ class TermScopesTest {
                 Thread.onSpinWait();
             }
             racing.end();
+            endReturned.set(true);
             for (Thread worker : workers) {
                 worker.join(10_000);
                 assertThat(worker.isAlive()).isFalse();
@@ -259,9 +262,16 @@ class TermScopesTest {
         }
     }
 
+    /** A scope still open after {@code end()} returned was open during the whole end: it must have been told. */
+    private static void toldIfOpenAtTheEnd(Scope scope, AtomicBoolean endReturned, Queue<String> violations) {
+        if (endReturned.get() && !scope.wasLost()) {
+            violations.add("open when the end returned, but not told");
+        }
+    }
+
     /** Opens scopes (two deep when {@code nested}) until the term refuses one; records what breaks a guarantee. */
     private static void work(Term racing, boolean nested, CyclicBarrier start, AtomicInteger opened,
-            Queue<Scope> all, Queue<Scope> closing, Queue<String> violations) {
+            AtomicBoolean endReturned, Queue<Scope> all, Queue<Scope> closing, Queue<String> violations) {
         try {
             start.await(10, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -281,9 +291,11 @@ class TermScopesTest {
             Scope inner = nested ? racing.open(true) : null;
             if (inner != null) {
                 all.add(inner);
+                toldIfOpenAtTheEnd(inner, endReturned, violations);
                 closing.add(inner);
                 inner.close();
             }
+            toldIfOpenAtTheEnd(outer, endReturned, violations);
             closing.add(outer);
             outer.close();
             boolean interrupted = Thread.interrupted();
