@@ -88,8 +88,9 @@ final class GateSection extends Section {
                 + verdict(followerBytes, 8, " B") + " |");
         line("| leader: time added <= no-op advisor + both clock reads + 20 ns | " + f1(leaderBound) + " ns | "
                 + f1(leaderAdded) + " ns | " + verdict(leaderAdded, leaderBound, " ns") + " |");
+        // The scope is 40 B; 8 B of slack, as for the follower's 0 B, for the sampling of gc.alloc.rate.norm.
         line("| leader: at most one small allocation beyond the no-op advisor's | 1 object (the scope, 40 B) | "
-                + f0(leaderBytes) + " B | " + verdict(leaderBytes, 40, " B") + " |");
+                + f0(leaderBytes) + " B | " + verdict(leaderBytes, 48, " B") + " |");
         double[] minimal = jmh.get("minimalScopeOnLeader");
         if (minimal != null) {
             double floorAdded = minimal[0] - plain[0];
