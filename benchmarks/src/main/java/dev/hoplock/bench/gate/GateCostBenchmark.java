@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * the annotation ({@link #plain}), with it on the leader ({@link #gatedOnLeader}: the method runs) and with it on a
  * follower ({@link #gatedOnFollower}: the call is skipped and returns null), and through a proxy whose only advisor
  * does nothing but proceed ({@link #noopAdvised}: what any annotation-driven Spring advice costs, the floor the gate is
- * measured against). Two Spring Boot contexts in the fork
+ * measured against), and through a proxy whose only advisor is the minimal correct gate ({@link #minimalScopeOnLeader}:
+ * a scope of the election opened and closed around the call, nothing else; the leader's floor). Two Spring Boot
+ * contexts in the fork
  * share one in-memory store: the first leads, the second follows. TTL 30 s (the default): no renewal during a
  * measurement iteration is likely, and none of the calls touches the store anyway.
  *
@@ -61,6 +63,7 @@ public class GateCostBenchmark {
     private ConfigurableApplicationContext followerContext;
     private GateApp.PlainWork plain;
     private GateApp.NoopAdvisedWork noopAdvised;
+    private GateApp.MinimalScopeWork minimalScope;
     private GateApp.GatedWork gatedLeader;
     private GateApp.GatedWork gatedFollower;
     private Elector leader;
@@ -82,9 +85,14 @@ public class GateCostBenchmark {
         gatedLeader = leaderContext.getBean(GateApp.GatedWork.class);
         plain = leaderContext.getBean(GateApp.PlainWork.class);
         noopAdvised = leaderContext.getBean(GateApp.NoopAdvisedWork.class);
-        if (!AopUtils.isAopProxy(noopAdvised) || !AopUtils.isAopProxy(gatedLeader)
-                || AopUtils.isCglibProxy(noopAdvised) != AopUtils.isCglibProxy(gatedLeader)) {
-            throw new IllegalStateException("the no-op advised bean and the gated bean must be proxied alike");
+        minimalScope = leaderContext.getBean(GateApp.MinimalScopeWork.class);
+        if (!AopUtils.isAopProxy(noopAdvised) || !AopUtils.isAopProxy(gatedLeader) || !AopUtils.isAopProxy(minimalScope)
+                || AopUtils.isCglibProxy(noopAdvised) != AopUtils.isCglibProxy(gatedLeader)
+                || AopUtils.isCglibProxy(minimalScope) != AopUtils.isCglibProxy(gatedLeader)) {
+            throw new IllegalStateException("the no-op advised, minimal gate and gated beans must be proxied alike");
+        }
+        if (minimalScope.work(input) == null) {
+            throw new IllegalStateException("the minimal gate must run the method on the leader");
         }
         gatedFollower = followerContext.getBean(GateApp.GatedWork.class);
         if (gatedLeader.work(input) == null || gatedFollower.work(input) != null || follower.isLeader()) {
@@ -109,6 +117,11 @@ public class GateCostBenchmark {
     @Benchmark
     public String noopAdvised() {
         return noopAdvised.work(input);
+    }
+
+    @Benchmark
+    public String minimalScopeOnLeader() {
+        return minimalScope.work(input);
     }
 
     @Benchmark

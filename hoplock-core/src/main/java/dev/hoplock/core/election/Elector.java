@@ -51,7 +51,9 @@ import java.util.function.Consumer;
  *       before anything else happens to the election and before the next term begins ({@code Leadership.end}, the one
  *       place that ends terms): {@link ElectionEvent.Lost} with its cause, open {@link LeaderScope}s told and their threads
  *       interrupted (a scope of work not bound to a thread, {@link #tryEnterLeaderScope(Runnable)}, runs its loss
- *       callback instead). A deadline that passed while no thread looked is noticed at the next step, answer or fence check
+ *       callback instead). A scope opened while the term ends is either told or refused, and a scope closed is never
+ *       told afterwards; scopes open and close without a lock, so the gate on every call pays one compare-and-set
+ *       each way and the end of the term pays for telling them ({@code OpenScopes}). A deadline that passed while no thread looked is noticed at the next step, answer or fence check
  *       (at least once per poll), so {@link ElectionEvent.Acquired} and {@link ElectionEvent.Lost} alternate.</li>
  *   <li><b>E3: Bounded requests.</b> A leader's request is abandoned at its deadline; no answer arriving later extends a
  *       term that has already ended ({@code RequestBook}: one request in flight, late answers ignored).</li>
@@ -113,7 +115,8 @@ import java.util.function.Consumer;
  * {@code LeaseWrites} for the transitions that write), each transition naming the rule above it implements. State
  * changes happen under the loop's lock, on the scheduler's thread or on the thread that completes a backend request.
  * Events are delivered on the event executor. The elector owns the threads it creates ({@code EngineRuntime}) and
- * stops them when closed. {@link #isLeader()} takes no lock and makes no backend call.
+ * stops them when closed. {@link #isLeader()} takes no lock and makes no backend call, nor do opening and closing a
+ * {@link LeaderScope}.
  */
 public final class Elector implements AutoCloseable {
 
@@ -165,8 +168,8 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * True while this process holds a lease whose self-fencing deadline has not passed. No lock, no backend call:
-     * a few volatile reads and one monotonic clock read.
+     * True while this process holds a lease whose self-fencing deadline has not passed (E2: both clocks against both
+     * deadlines of E1). No lock, no backend call: a few volatile reads and the two clock reads.
      */
     public boolean isLeader() {
         Term current = loop.leadership.term();
@@ -201,7 +204,9 @@ public final class Elector implements AutoCloseable {
     /**
      * {@link #enterLeaderScope(boolean)} for gates on a hot path: the scope, or null when this process does not lead
      * now, so that entering allocates nothing but the scope (the JIT does not always remove the {@code Optional}).
-     * Same guarantees; no backend call.
+     * Same guarantees (E2: refused once either deadline has passed or the term ended; told, and the thread interrupted
+     * if asked, when the term ends while it is open; E7: a release waits for it to close); no backend call, no lock:
+     * opening and closing are one compare-and-set each on the usual path.
      */
     public @Nullable LeaderScope tryEnterLeaderScope(boolean interruptOnLoss) {
         Term current = loop.leadership.term();

@@ -1,6 +1,8 @@
 package dev.hoplock.spring.leader;
 
+import dev.hoplock.core.election.LeaderContext;
 import dev.hoplock.core.election.LeaderScope;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Arrays;
 
@@ -21,14 +23,21 @@ import java.util.Arrays;
  * {@code Elector.enterLeaderScope} directly) is not seen as enclosing.
  *
  * <p>One instance per thread holds the thread's gated calls as a stack (arrays that grow with the nesting depth and
- * are kept), so that entering and leaving a call allocates nothing. Use: {@link #enter} right after the scope opens,
+ * are kept), so that entering and leaving a call allocates nothing, and the thread's current {@link LeaderContext},
+ * which {@link LeaderContextHolder} reads and which a gated call makes its scope from {@link #enter} to
+ * {@link #exit()}: so a gated call makes one thread-local lookup. Use: {@link #enter} right after the scope opens,
  * {@link #exit()} on the instance it returned after the scope is closed, on the same thread, in reverse order of
  * entering (a {@code finally} block).
  */
 final class GateInterrupts {
 
-    private static final ThreadLocal<GateInterrupts> OF_THREAD = ThreadLocal.withInitial(GateInterrupts::new);
+    /** Set at the thread's first gated call or {@link LeaderContextHolder#enter}, then kept. */
+    private static final ThreadLocal<@Nullable GateInterrupts> OF_THREAD = new ThreadLocal<>();
 
+    /** The thread's current leader context (null: none), for {@link LeaderContextHolder}. */
+    private @Nullable LeaderContext current;
+    /** The context each call replaced, restored when it exits. */
+    private @Nullable LeaderContext[] replaced = new LeaderContext[4];
     private LeaderScope[] scopes = new LeaderScope[4];
     private boolean[] interruptOnLoss = new boolean[4];
     private boolean[] interruptedOnEntry = new boolean[4];
@@ -38,16 +47,47 @@ final class GateInterrupts {
     private GateInterrupts() {
     }
 
-    /** Records the interrupt flag on entry and makes this call the innermost one of the thread. */
+    /**
+     * Records the interrupt flag on entry and makes this call the innermost one of the thread, and {@code scope} the
+     * thread's current context.
+     */
     static GateInterrupts enter(LeaderScope scope, boolean interruptOnLoss) {
-        GateInterrupts calls = OF_THREAD.get();
+        GateInterrupts calls = ofThread();
         calls.push(scope, interruptOnLoss, Thread.currentThread().isInterrupted());
         return calls;
     }
 
-    /** Ends the innermost call, restoring the enclosing one, and applies the rule above; call after its scope is closed. */
+    /** The calls of this thread, created at its first need. */
+    static GateInterrupts ofThread() {
+        GateInterrupts calls = OF_THREAD.get();
+        if (calls == null) {
+            calls = new GateInterrupts();
+            OF_THREAD.set(calls);
+        }
+        return calls;
+    }
+
+    /** The current leader context of this thread, or null; creates nothing. */
+    static @Nullable LeaderContext currentContext() {
+        GateInterrupts calls = OF_THREAD.get();
+        return calls == null ? null : calls.current;
+    }
+
+    /** Makes {@code context} this thread's current one (null: none) and returns the one it replaces. */
+    @Nullable LeaderContext replaceContext(@Nullable LeaderContext context) {
+        LeaderContext previous = current;
+        current = context;
+        return previous;
+    }
+
+    /**
+     * Ends the innermost call, restoring the enclosing one and the context it replaced, and applies the rule above;
+     * call after its scope is closed.
+     */
     void exit() {
         int top = --depth;
+        current = replaced[top];
+        replaced[top] = null;
         boolean delivered = delivered(top);
         boolean hadInterrupt = interruptedOnEntry[top];
         scopes[top] = null;
@@ -69,7 +109,10 @@ final class GateInterrupts {
             scopes = Arrays.copyOf(scopes, depth * 2);
             interruptOnLoss = Arrays.copyOf(interruptOnLoss, depth * 2);
             interruptedOnEntry = Arrays.copyOf(interruptedOnEntry, depth * 2);
+            replaced = Arrays.copyOf(replaced, depth * 2);
         }
+        replaced[depth] = current;
+        current = scope;
         scopes[depth] = scope;
         interruptOnLoss[depth] = asked;
         interruptedOnEntry[depth] = interrupted;

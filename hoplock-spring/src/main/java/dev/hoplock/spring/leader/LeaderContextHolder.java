@@ -2,7 +2,6 @@ package dev.hoplock.spring.leader;
 
 import dev.hoplock.core.election.LeaderContext;
 import dev.hoplock.core.Lease;
-import dev.hoplock.spring.internal.gate.GateContext;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Optional;
@@ -22,18 +21,20 @@ import java.util.Optional;
  * <p>Guarantees: inside a {@code @LeaderOnly} call, {@link #current()} returns the context of the innermost such call
  * on this thread (for {@code @LeaderOnly(key = ...)}, the key's {@code OwnershipScope}); outside (and on other threads,
  * including threads the call starts) it is empty. Nested calls restore the outer context when they end. Reading it
- * makes no request to the store.
+ * makes no request to the store. The context is kept per thread with the gate's own bookkeeping of the thread's calls
+ * ({@code GateInterrupts}), so that a gated call looks the thread up once.
  */
 public final class LeaderContextHolder {
 
-    private static final GateContext<LeaderContext> CONTEXT = new GateContext<>("@LeaderOnly", "LeaderContextHolder");
+    private static final String OUTSIDE = "no @LeaderOnly call is running on this thread: LeaderContextHolder is set"
+            + " only inside a call through a @LeaderOnly method of a Spring bean";
 
     private LeaderContextHolder() {
     }
 
     /** The context of the innermost {@code @LeaderOnly} call on this thread, if any. */
     public static Optional<LeaderContext> current() {
-        return CONTEXT.current();
+        return Optional.ofNullable(GateInterrupts.currentContext());
     }
 
     /** The lease of the innermost {@code @LeaderOnly} call on this thread, if any. */
@@ -47,7 +48,11 @@ public final class LeaderContextHolder {
      * @throws IllegalStateException outside a {@code @LeaderOnly} call
      */
     public static LeaderContext require() {
-        return CONTEXT.require();
+        LeaderContext context = GateInterrupts.currentContext();
+        if (context == null) {
+            throw new IllegalStateException(OUTSIDE);
+        }
+        return context;
     }
 
     /**
@@ -56,11 +61,11 @@ public final class LeaderContextHolder {
      * {@code finally} block. Allocates nothing.
      */
     public static @Nullable LeaderContext enter(LeaderContext context) {
-        return CONTEXT.enter(context);
+        return GateInterrupts.ofThread().replaceContext(java.util.Objects.requireNonNull(context, "context"));
     }
 
     /** Makes {@code previous}, as returned by {@link #enter}, current again (none: null). */
     public static void restore(@Nullable LeaderContext previous) {
-        CONTEXT.restore(previous);
+        GateInterrupts.ofThread().replaceContext(previous);
     }
 }

@@ -17,6 +17,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.TargetClassAware;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -61,8 +62,10 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     private final KeyExpressions keys = new KeyExpressions();
     private final GateObservations observations;
     private final Map<String, Election> resolved = new ConcurrentHashMap<>();
-    /** The call style of each gated method that does not return a primitive (a direct call's path skips this). */
-    private final Map<Method, CallStyle> styles = new ConcurrentHashMap<>();
+    /** The invoker of each method called, for the first target class it was called on (see {@link #invoker}). */
+    private final Map<Method, Invoker> invokers = new ConcurrentHashMap<>();
+    /** The invoker of each method called on each target class (Void: no target). */
+    private final Map<Class<?>, Map<Method, Invoker>> invokersByClass = new ConcurrentHashMap<>();
 
     /**
      * @param source     the gates
@@ -93,32 +96,100 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Method method = invocation.getMethod();
         Object target = invocation.getThis();
-        LeaderOnlyAttribute gate = source.find(method, target == null ? null : AopUtils.getTargetClass(target));
+        Invoker invoker = invokers.get(method);
+        if (invoker == null || !invoker.matches(target)) {
+            invoker = invoker(method, target == null ? null : AopUtils.getTargetClass(target), target);
+        }
+        LeaderOnlyAttribute gate = invoker.gate;
         if (gate == null) {
             return invocation.proceed();
         }
-        if (!method.getReturnType().isPrimitive()) {
-            CallStyle style = styles.computeIfAbsent(method, CallStyle::of);
-            if (style != CallStyle.DIRECT) {
-                return invokeDeferred(invocation, method, gate, style);
-            }
+        if (invoker.style != CallStyle.DIRECT) {
+            return invokeDeferred(invocation, method, gate, invoker.style);
         }
         ObservationRegistry registry = observations.registry();
         if (gate.isKeyed()) {
             return invokeKeyed(invocation, method, gate, registry);
         }
-        Election election = election(gate);
+        Election election = invoker.election();
         LeaderScope scope = election.elector.tryEnterLeaderScope(gate.interruptOnLoss());
         if (scope == null) {
             if (registry != null) {
                 GateObservations.eventOnCurrent(registry, HoplockObservations.SKIPPED);
             }
-            return notRun(election, method, gate);
+            return notRun(election, method, gate, invoker.skipsToNull);
         }
         if (registry != null) {
             return observed(registry, election.name, invocation, method, scope, gate.interruptOnLoss());
         }
         return proceedInScope(invocation, scope, gate.interruptOnLoss());
+    }
+
+    /**
+     * The invoker of {@code method} on {@code targetClass}, resolved once: the fast map keeps the first target class
+     * seen for each method, this map every one (a method inherited by several gated beans).
+     */
+    private Invoker invoker(Method method, @Nullable Class<?> targetClass, @Nullable Object target) {
+        Map<Method, Invoker> ofClass = invokersByClass.get(targetClass == null ? Void.class : targetClass);
+        Invoker known = ofClass == null ? null : ofClass.get(method);
+        if (known != null) {
+            return known;
+        }
+        Invoker fresh = new Invoker(targetClass, target, source.find(method, targetClass), method);
+        known = invokersByClass.computeIfAbsent(targetClass == null ? Void.class : targetClass,
+                c -> new ConcurrentHashMap<>()).putIfAbsent(method, fresh);
+        Invoker kept = known == null ? fresh : known;
+        invokers.putIfAbsent(method, kept);
+        return kept;
+    }
+
+    /**
+     * What the gate needs of one method called on one target class, resolved at its first call so that later calls
+     * make one map lookup by method (no key object) and read the rest from final fields: the gate, the call style, the
+     * election (resolved at the first call that needs it) and whether a skipped call returns null.
+     */
+    private final class Invoker {
+        final @Nullable Class<?> targetClass;
+        /**
+         * The class of the target object the invoker was made for, when it alone decides the target class (the
+         * target is not {@link TargetClassAware}): then a later call on an object of the same class matches without
+         * asking {@link AopUtils#getTargetClass}. Null: match by asking it.
+         */
+        private final @Nullable Class<?> objectClass;
+        final @Nullable LeaderOnlyAttribute gate;
+        final CallStyle style;
+        /** A skipped call returns null (most types); otherwise {@link SkipValues#of} makes the value per call. */
+        final boolean skipsToNull;
+        /** Resolved by the first call that needs it; a racy cache of an immutable value (final fields). */
+        private @Nullable Election election;
+
+        Invoker(@Nullable Class<?> targetClass, @Nullable Object target, @Nullable LeaderOnlyAttribute gate,
+                Method method) {
+            this.targetClass = targetClass;
+            this.objectClass = target == null || target instanceof TargetClassAware ? null : target.getClass();
+            this.gate = gate;
+            Class<?> returns = method.getReturnType();
+            this.style = gate == null || returns.isPrimitive() ? CallStyle.DIRECT : CallStyle.of(method);
+            this.skipsToNull = SkipValues.canSkip(returns) && SkipValues.of(returns) == null;
+        }
+
+        /** Whether this invoker is the one of a call on {@code target}. */
+        boolean matches(@Nullable Object target) {
+            if (target == null) {
+                return targetClass == null;
+            }
+            return target.getClass() == objectClass
+                    || targetClass != null && AopUtils.getTargetClass(target) == targetClass;
+        }
+
+        Election election() {
+            Election known = election;
+            if (known == null) {
+                known = LeaderOnlyInterceptor.this.election(java.util.Objects.requireNonNull(gate, "gate"));
+                election = known;
+            }
+            return known;
+        }
     }
 
     /** {@link #proceedInScope} inside a {@link HoplockObservations#LEADER_ONLY} observation, current meanwhile. */
@@ -137,19 +208,17 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 
     /**
      * Runs the call inside {@code scope} (an election's or a key's): the scope is the current {@link LeaderContext}
-     * while the call runs; afterwards the scope is closed, the previous context restored and the interrupt cleared as
-     * {@link GateInterrupts} rules.
+     * while the call runs; afterwards the scope is closed, then the previous context restored and the interrupt
+     * cleared as {@link GateInterrupts} rules (one thread-local lookup for both).
      */
     private static @Nullable Object proceedInScope(MethodInvocation invocation, LeaderScope scope,
             boolean interruptOnLoss) throws Throwable {
-        GateInterrupts interrupts = GateInterrupts.enter(scope, interruptOnLoss);
-        LeaderContext previous = LeaderContextHolder.enter(scope);
+        GateInterrupts calls = GateInterrupts.enter(scope, interruptOnLoss);
         try {
             return invocation.proceed();
         } finally {
-            LeaderContextHolder.restore(previous);
             scope.close();
-            interrupts.exit();
+            calls.exit();
         }
     }
 
@@ -210,7 +279,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         Election election = election(gate);
         return DeferredLeaderOnly.election(invocation, method, style, election.elector, election.name, () -> {
             try {
-                notRun(election, method, gate);
+                notRun(election, method, gate, false);
             } catch (NotLeaderException e) {
                 return e;
             }
@@ -227,7 +296,8 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
         return group;
     }
 
-    private @Nullable Object notRun(Election election, Method method, LeaderOnlyAttribute gate) {
+    private @Nullable Object notRun(Election election, Method method, LeaderOnlyAttribute gate,
+            boolean skipsToNull) {
         for (LeaderOnlyListener listener : listeners.obtain()) {
             listener.notRun(election.name, method);
         }
@@ -236,7 +306,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
                     + " runs only on the leader of election '" + election.name + "', and this instance ("
                     + election.elector.owner() + ") does not lead it; " + describeHolder(election.elector.holder()));
         }
-        return SkipValues.of(method.getReturnType());
+        return skipsToNull ? null : SkipValues.of(method.getReturnType());
     }
 
     /** The election a gate names, resolved once per name as written (the set of elections is fixed at start). */

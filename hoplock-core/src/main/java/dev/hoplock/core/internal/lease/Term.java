@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One continuous period of leadership at one generation. Readable without locks, so that the leader-only gate is a
- * few volatile reads and one clock read.
+ * few volatile reads and both clock reads; a scope opens and closes without a lock too ({@link OpenScopes}: one
+ * compare-and-set each on the usual path).
  *
  * <p>Guarantees: {@link #isValid()} is false from the moment {@link #end()} is called, the monotonic clock reaches
  * {@link #deadlineNanos} or the wall clock reaches the wall deadline, whichever comes first, even if no thread has
@@ -102,21 +103,21 @@ public final class Term {
     /**
      * Opens a scope whose loss runs {@code onLoss} instead of interrupting a thread (work not bound to a thread, such
      * as a reactive subscription), or returns null when the term is no longer valid. See {@link Scope} for when the
-     * callback runs: once at most, after the term ended, outside the scope list's lock, never after close; on the
-     * thread that ends the term, which may hold the engine's lock, so the callback must only hand the loss off.
+     * callback runs: once at most, after the term ended and every scope was told, never after close; on the thread
+     * that ends the term, which may hold the engine's lock, so the callback must only hand the loss off.
      */
     public @Nullable Scope open(Runnable onLoss) {
         java.util.Objects.requireNonNull(onLoss, "onLoss");
         if (!isValid()) {
             return null;
         }
-        Scope scope = new Scope(this, Thread.currentThread(), false, onLoss);
+        Scope scope = new Scope(this, Thread.currentThread(), onLoss);
         return scopes.add(scope) ? scope : null;
     }
 
     /**
      * Ends the term and tells every open scope; idempotent. The loss callbacks of scopes that have one run after
-     * every scope was told, outside the scope list's lock, on this thread; one that throws is logged and does not
+     * every scope was told, on this thread; one that throws is logged and does not
      * keep the others from running, nor this method from returning normally (its caller goes on ending the term).
      */
     public void end() {
@@ -149,6 +150,11 @@ public final class Term {
 
     public int openScopes() {
         return scopes.size();
+    }
+
+    /** The scopes in the term's stack, closed ones beneath an open one included; for tests of its bound. */
+    int stackedScopes() {
+        return scopes.stacked();
     }
 
     void closed(Scope scope) {

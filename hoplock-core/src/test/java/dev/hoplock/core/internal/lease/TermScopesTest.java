@@ -7,8 +7,13 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +27,8 @@ import static org.awaitility.Awaitility.await;
  * The scopes of one term ({@link Term}, {@link OpenScopes}, {@link Scope}): every open scope is told when the term
  * ends and its thread interrupted once if it asked; a closed scope is never told; a scope cannot open after the end;
  * the term is drained when it has ended and its last scope closed. Virtual time: the deadlines never pass by
- * themselves.
+ * themselves. The scope list takes no lock ({@link OpenScopes}): the races between opening, closing out of order and
+ * the end are run on real threads, many times.
  */
 class TermScopesTest {
 
@@ -183,5 +189,120 @@ class TermScopesTest {
 
         assertThat(calls).hasValue(2);
         assertThat(term.ended()).isTrue();
+    }
+
+    @Test
+    void scopesClosedOutOfOrderAreDroppedOnceTheScopesAboveThemCloseSoALongTermKeepsNoGarbage() {
+        Scope outer = opened(false);
+        for (int i = 0; i < 1000; i++) {
+            Scope first = opened(false);
+            Scope second = opened(false);
+            first.close(); // beneath an open scope: marked, kept
+            second.close(); // on top: dropped, and the closed one beneath with it
+        }
+        assertThat(term.stackedScopes()).as("only the outer scope is left in the stack").isEqualTo(1);
+        Scope inner = opened(false);
+        outer.close(); // beneath the inner one: kept, marked closed
+        assertThat(term.openScopes()).isEqualTo(1);
+        inner.close();
+        assertThat(term.stackedScopes()).isZero();
+        assertThat(term.openScopes()).isZero();
+    }
+
+    /**
+     * Real threads open, nest and close scopes while the term ends, 200 times over: every scope that opened is told
+     * exactly when it was still open at the end (one still open when the end returned was told) (its thread sees the interrupt before its close returns, and never
+     * one after: the next call on the thread starts with a clear flag), no scope opens after the end, and the term is
+     * drained only once every scope told has begun to close.
+     */
+    @Test
+    void opensClosesAndTheEndRacingOnRealThreadsKeepEveryGuarantee() throws Exception {
+        int threads = 4;
+        for (int round = 0; round < 200; round++) {
+            Term racing = new Term(time, new Lease("k", "me", round + 1, time.wallNow().plusSeconds(30)),
+                    time.nanoTime() + Duration.ofSeconds(27).toNanos(), time.wallNow().plusSeconds(27).toEpochMilli());
+            Queue<Scope> all = new ConcurrentLinkedQueue<>();
+            Queue<Scope> closing = new ConcurrentLinkedQueue<>();
+            Queue<String> violations = new ConcurrentLinkedQueue<>();
+            AtomicInteger opened = new AtomicInteger();
+            AtomicBoolean drainedTooEarly = new AtomicBoolean();
+            AtomicBoolean endReturned = new AtomicBoolean();
+            CyclicBarrier start = new CyclicBarrier(threads + 1);
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                boolean nested = t % 2 == 0;
+                Thread worker = new Thread(() -> work(racing, nested, start, opened, endReturned, all, closing,
+                        violations),
+                        "w" + t);
+                workers.add(worker);
+                worker.start();
+            }
+            racing.drained().thenRun(() -> {
+                for (Scope scope : all) {
+                    if (scope.wasLost() && !closing.contains(scope)) {
+                        drainedTooEarly.set(true);
+                    }
+                }
+            });
+            start.await(10, TimeUnit.SECONDS);
+            while (opened.get() < 50 * round % 400 + 1) {
+                Thread.onSpinWait();
+            }
+            racing.end();
+            endReturned.set(true);
+            for (Thread worker : workers) {
+                worker.join(10_000);
+                assertThat(worker.isAlive()).isFalse();
+            }
+            assertThat(violations).as("round %d", round).isEmpty();
+            assertThat(racing.open(false)).isNull();
+            assertThat(racing.drained()).as("round %d: every scope closed", round).isDone();
+            assertThat(drainedTooEarly).as("round %d: drained before a told scope began to close", round).isFalse();
+            assertThat(racing.openScopes()).isZero();
+        }
+    }
+
+    /** A scope still open after {@code end()} returned was open during the whole end: it must have been told. */
+    private static void toldIfOpenAtTheEnd(Scope scope, AtomicBoolean endReturned, Queue<String> violations) {
+        if (endReturned.get() && !scope.wasLost()) {
+            violations.add("open when the end returned, but not told");
+        }
+    }
+
+    /** Opens scopes (two deep when {@code nested}) until the term refuses one; records what breaks a guarantee. */
+    private static void work(Term racing, boolean nested, CyclicBarrier start, AtomicInteger opened,
+            AtomicBoolean endReturned, Queue<Scope> all, Queue<Scope> closing, Queue<String> violations) {
+        try {
+            start.await(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            violations.add("start: " + e);
+            return;
+        }
+        while (true) {
+            if (Thread.interrupted()) {
+                violations.add("interrupted outside any scope (after a close returned)");
+            }
+            Scope outer = racing.open(true);
+            if (outer == null) {
+                return;
+            }
+            all.add(outer);
+            opened.incrementAndGet();
+            Scope inner = nested ? racing.open(true) : null;
+            if (inner != null) {
+                all.add(inner);
+                toldIfOpenAtTheEnd(inner, endReturned, violations);
+                closing.add(inner);
+                inner.close();
+            }
+            toldIfOpenAtTheEnd(outer, endReturned, violations);
+            closing.add(outer);
+            outer.close();
+            boolean interrupted = Thread.interrupted();
+            boolean told = outer.wasLost() || (inner != null && inner.wasLost());
+            if (interrupted != told) {
+                violations.add("interrupted " + interrupted + " but told " + told);
+            }
+        }
     }
 }
