@@ -195,14 +195,24 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
     /** {@link #proceedInScope} inside a {@link HoplockObservations#LEADER_ONLY} observation, current meanwhile. */
     private @Nullable Object observed(ObservationRegistry registry, String election, MethodInvocation invocation,
             Method method, LeaderScope scope, boolean interruptOnLoss) throws Throwable {
-        Observation observation = observations.leaderOnly(registry, election, method).start();
-        try (Observation.Scope ignored = observation.openScope()) {
-            return proceedInScope(invocation, scope, interruptOnLoss);
-        } catch (Throwable e) {
-            observation.error(e);
-            throw e;
+        boolean handedOver = false;
+        try {
+            Observation observation = observations.leaderOnly(registry, election, method).start();
+            try (Observation.Scope ignored = observation.openScope()) {
+                handedOver = true;
+                return proceedInScope(invocation, scope, interruptOnLoss);
+            } catch (Throwable e) {
+                observation.error(e);
+                throw e;
+            } finally {
+                observation.stop();
+            }
         } finally {
-            observation.stop();
+            if (!handedOver) {
+                // An observation handler threw before the call ran: the scope is closed all the same, or the term
+                // would never drain and a step-down or close would keep the lease (review finding).
+                scope.close();
+            }
         }
     }
 

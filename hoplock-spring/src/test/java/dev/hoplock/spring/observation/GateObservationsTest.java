@@ -5,6 +5,8 @@ import dev.hoplock.core.backend.InMemoryBackend;
 import dev.hoplock.core.election.Elector;
 import dev.hoplock.core.lock.AcquireResult;
 import dev.hoplock.core.lock.NamedLocks;
+import dev.hoplock.core.record.LeaseRecord;
+import dev.hoplock.core.record.LeaseRecordCodec;
 import dev.hoplock.spring.leader.BackendDecorator;
 import dev.hoplock.spring.leader.HoplockElections;
 import dev.hoplock.spring.leader.LeaderOnly;
@@ -40,6 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -131,6 +134,39 @@ class GateObservationsTest {
         assertThat(answer).as("never elected: skipped").isNull();
         assertThat(registry).hasNumberOfObservationsWithNameEqualTo(HoplockObservations.LEADER_ONLY, 0);
         assertThat(events).containsExactly("caller:hoplock.leader-only.skipped");
+    }
+
+    /**
+     * Review finding: an observation handler that throws when the gate's observation starts must not leave the leader's
+     * scope open (the term would never drain, and a close would wait out its release timeout and keep the lease).
+     */
+    @Test
+    void aHandlerThatThrowsAtTheStartLeavesNoScopeOpenSoTheCloseReleasesAtOnce() throws Exception {
+        TestObservationRegistry registry = TestObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onStart(Observation.Context context) {
+                if (HoplockObservations.LEADER_ONLY.equals(context.getName())) {
+                    throw new IllegalStateException("planted handler failure");
+                }
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        AnnotationConfigApplicationContext context = start(LeaderApp.class, "leader-" + System.nanoTime(), registry);
+        Elector elector = context.getBean(HoplockElections.class).getDefault();
+        await().atMost(Duration.ofSeconds(10)).until(elector::isLeader);
+        GatedJob job = context.getBean(GatedJob.class);
+
+        assertThatThrownBy(job::work).hasMessageContaining("planted handler failure");
+
+        elector.closeAsync().get(2, java.util.concurrent.TimeUnit.SECONDS);
+        LeaseRecord stored = LeaseRecordCodec.decode(STORE.read("observed-" + elector.owner(), Duration.ofSeconds(1))
+                .orElseThrow().content());
+        assertThat(stored.isReleased()).as("released at the close: no scope was left open").isTrue();
     }
 
     @Test
@@ -260,6 +296,16 @@ class GateObservationsTest {
     static class FollowerApp extends Base {
         @Bean
         GatedJob gatedJob() {
+            return new GatedJob();
+        }
+    }
+
+    /** The elector started: this instance leads (one instance per owner over the shared store). */
+    @Configuration(proxyBeanMethods = false)
+    static class LeaderApp extends Base {
+        @Bean
+        GatedJob gatedJob(HoplockElections elections) {
+            elections.startAll();
             return new GatedJob();
         }
     }

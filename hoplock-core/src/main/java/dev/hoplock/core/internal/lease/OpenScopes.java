@@ -26,9 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       its close returns, never after).</li>
  *   <li>The term is drained (every scope told has closed) when the last of them closes, or at the end when none was
  *       told: a count of the scopes told, plus one held by the end while it walks the stack, reaches zero once.</li>
- *   <li>Scopes closed beneath an open one (closed out of order by several threads) stay in the stack, marked closed,
- *       until the scopes above them have closed: every close takes closed scopes off the top, so the stack holds no
- *       more than the scopes open and those closed while a scope above them was open.</li>
+ *   <li>A scope closed beneath an open one (closed out of order: calls of several threads overlap) is unlinked by its
+ *       close, under this object's lock, which only such closes take (opening and closing on top stay lock-free);
+ *       every close also takes closed scopes off the top. So the stack holds the scopes open, plus at most those whose
+ *       close is running: overlapping calls that never let the stack empty (two threads taking turns, claims on keys
+ *       that move out of order) leave nothing behind in a term that lasts for days.</li>
  * </ul>
  * The scopes with a loss callback are handed back by {@link #loseAll(List)}, so that their callbacks run after every
  * scope was told.
@@ -40,12 +42,15 @@ final class OpenScopes {
 
     private static final VarHandle HEAD;
     private static final VarHandle STATE;
+    private static final VarHandle NEXT;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             HEAD = lookup.findVarHandle(OpenScopes.class, "head", Scope.class);
-            STATE = MethodHandles.privateLookupIn(Scope.class, lookup).findVarHandle(Scope.class, "state", int.class);
+            MethodHandles.Lookup scopes = MethodHandles.privateLookupIn(Scope.class, lookup);
+            STATE = scopes.findVarHandle(Scope.class, "state", int.class);
+            NEXT = scopes.findVarHandle(Scope.class, "next", Scope.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -63,7 +68,8 @@ final class OpenScopes {
     boolean add(Scope scope) {
         Scope top = head;
         while (top != LOST) {
-            scope.next = top;
+            // A plain write: the compare-and-set on the head that publishes the scope orders it.
+            NEXT.set(scope, top);
             if (HEAD.compareAndSet(this, top, scope)) {
                 return true;
             }
@@ -85,6 +91,7 @@ final class OpenScopes {
         }
         if (STATE.compareAndSet(scope, Scope.OPEN, Scope.CLOSED)) {
             // Beneath another scope, or in the stack the end took: the end skips it from now on.
+            unlink(scope);
             dropClosedOnTop();
             return false;
         }
@@ -98,7 +105,28 @@ final class OpenScopes {
                 && told.decrementAndGet() == 0;
     }
 
-    /** Takes closed scopes off the top, so that a long term keeps no closed scope but those beneath an open one. */
+    /**
+     * Unlinks {@code closed} from beneath the scopes above it: its predecessor's link skips it. Under this object's
+     * lock, so that two unlinks never undo each other; pushes and pops touch only the head and never take it. A reader
+     * walking the stack without the lock (the end, a pop reading the link of the scope it takes off) reads the link
+     * before or after: it skips {@code closed} or finds it closed, and reaches every scope beneath either way. If
+     * {@code closed} is on top by now (the scopes above it closed), nothing is changed here: the caller's
+     * {@link #dropClosedOnTop()} takes it off.
+     */
+    private synchronized void unlink(Scope closed) {
+        Scope above = head;
+        if (above == null || above == LOST) {
+            return;
+        }
+        for (Scope beneath = above.next; beneath != null; above = beneath, beneath = beneath.next) {
+            if (beneath == closed) {
+                above.next = closed.next;
+                return;
+            }
+        }
+    }
+
+    /** Takes closed scopes off the top (those whose unlink found them on top, or closed on top by an end's race). */
     private void dropClosedOnTop() {
         Scope top = head;
         while (top != null && top != LOST && top.state == Scope.CLOSED) {

@@ -42,8 +42,12 @@ public final class Scope implements LeaderScope {
     // ---- guarded by this (the loss callback against close) ----
     private boolean closed;
     private boolean called;
-    /** The scope beneath this one in the term's stack; written before this scope is pushed, never after. */
-    @Nullable Scope next;
+    /**
+     * The scope beneath this one in the term's stack: written before this scope is pushed, and afterwards only by
+     * {@link OpenScopes} unlinking a scope closed beneath it (under its lock), so that readers walking the stack without
+     * the lock skip it or see it closed.
+     */
+    volatile @Nullable Scope next;
 
     /** The mark {@link OpenScopes} puts on top of the stack when the term ends: not a scope of any term. */
     static Scope mark() {

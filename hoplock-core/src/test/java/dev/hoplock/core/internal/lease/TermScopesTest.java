@@ -210,6 +210,33 @@ class TermScopesTest {
     }
 
     /**
+     * Review finding (issue 24's lock-free stack): calls that overlap so that the stack never empties (two threads
+     * taking turns: each call closes while the other's newer call is open) left every closed scope in the stack, a
+     * chain that grew for as long as the term lasted. Each such close now unlinks its scope.
+     */
+    @Test
+    void overlappingCallsThatNeverLetTheStackEmptyLeaveNothingBehind() {
+        Scope older = opened(false);
+        for (int i = 0; i < 10_000; i++) {
+            Scope newer = opened(false);
+            older.close(); // beneath the newer one
+            older = newer;
+        }
+        assertThat(term.stackedScopes()).as("only the one open scope").isEqualTo(1);
+        assertThat(term.openScopes()).isEqualTo(1);
+        Scope a = opened(false);
+        Scope b = opened(false);
+        Scope c = opened(false);
+        b.close(); // between two open scopes
+        assertThat(term.stackedScopes()).isEqualTo(3);
+        term.end();
+        assertThat(c.wasLost()).isTrue();
+        assertThat(a.wasLost()).isTrue();
+        assertThat(older.wasLost()).isTrue();
+        assertThat(b.wasLost()).as("closed before the end: never told").isFalse();
+    }
+
+    /**
      * Real threads open, nest and close scopes while the term ends, 200 times over: every scope that opened is told
      * exactly when it was still open at the end (one still open when the end returned was told) (its thread sees the interrupt before its close returns, and never
      * one after: the next call on the thread starts with a clear flag), no scope opens after the end, and the term is
