@@ -217,15 +217,17 @@ class LockSimulationTest {
      * dev.hoplock.core.lock.LockSimulationSeams#adoptWithTheTtlAskedFor}; the engine did so before the fix once it had
      * forgotten that write's TTL). The fault model reaches it only rarely: a 10 s write whose answer was lost is
      * adopted by a call asking for 30 s, and that machine's wall clock steps back before the 10 s write's validity ends
-     * and before any extension. Of 20,000 schedules (base seed 20261201) with the bug planted, two gave two holders
-     * on the code of issue 24 (an attempt writes on the version it last saw without a read first, so the schedules'
-     * requests changed; the two seeds found before, 20267460 and 20269979, no longer reach the bug); they replay here,
-     * and without the planted bug they keep every invariant. (The engine's own old
+     * and before any extension. The replayed seeds are the first two of a search from base seed 20261201 with the bug
+     * planted that gave two holders on the final code of issue 24 (its changes to when a follower or an attempt reads
+     * and writes change the schedules' requests: the seeds found before, 20267460 and 20269979, then 20269193 and
+     * 20278873, no longer reach the bug); without the planted bug they keep every invariant. When a change of timing
+     * moves them again, search anew (a test that scans seeds with the bug planted and keeps those whose schedule is
+     * clean without it). (The engine's own old
      * condition, more than 31 later writes of the name within one short validity, is beyond the simulation's pace of
      * writes; {@code NamedLocksTest.rule5_anAdoptionCountsTheTtlOfTheWriteAdopted...} reproduces it.)
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
-    @org.junit.jupiter.params.provider.ValueSource(longs = {20269193L, 20278873L})
+    @org.junit.jupiter.params.provider.ValueSource(longs = {20261336L, 20268169L})
     void anAdoptionThatCountsTheTtlAskedForIsCaught(long seed) {
         assertThat(new LockSimulation(seed, false).run()).as("the schedule of seed %d without the planted bug", seed)
                 .isNull();
